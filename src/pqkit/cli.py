@@ -1,0 +1,60 @@
+"""The ``pqkit`` command.
+
+Each feature module contributes its subcommands through a ``register(subparsers)``
+function listed in ``_COMMAND_MODULES``; this module only builds the parser, runs
+the chosen command and turns user errors into one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+# Modules that add subcommands; each defines register(subparsers) and sets
+# ``func=`` (a callable taking the parsed namespace, returning the exit status).
+_COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full ``pqkit`` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="pqkit", description="Post-quantum cryptography: ML-KEM, ML-DSA and friends."
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in _COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def _version() -> str:
+    from pqkit import __version__
+
+    return f"pqkit {__version__}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``pqkit`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        status: int = func(args)
+    except (ValueError, TypeError, KeyError, OSError) as exc:
+        message = str(exc) if not isinstance(exc, KeyError) or not exc.args else str(exc.args[0])
+        print(f"pqkit: error: {message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # pragma: no cover
+        return 130
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

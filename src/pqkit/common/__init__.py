@@ -1,0 +1,170 @@
+"""The shared symmetric layer ("common code", DESIGN.md §3).
+
+SHA-3/SHAKE (FIPS 202), SHA-2 (FIPS 180-4) and AES-256 (FIPS 197, ECB and CTR),
+each served by a swappable backend (``openssl`` and ``python``); see
+:mod:`pqkit.common.select` for how one is chosen. Every function takes an optional
+``backend=`` naming the provider for that call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.common.providers import AesEcb, Keystream, Xof
+from pqkit.common.select import backends, provider, use
+
+__all__ = [
+    "AesEcb",
+    "Keystream",
+    "Xof",
+    "aes256_ctr",
+    "aes256_ecb",
+    "backends",
+    "provider",
+    "sha3_224",
+    "sha3_256",
+    "sha3_384",
+    "sha3_512",
+    "sha224",
+    "sha256",
+    "sha384",
+    "sha512",
+    "sha512_224",
+    "sha512_256",
+    "shake128",
+    "shake128_digest",
+    "shake128_many",
+    "shake256",
+    "shake256_digest",
+    "shake256_many",
+    "use",
+]
+
+
+def _length(n: object, name: str = "n") -> int:
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"{name} must be >= 0, got {n}")
+    return n
+
+
+# --- SHA-3 (FIPS 202) -------------------------------------------------------------
+
+
+def sha3_224(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA3-224 of ``data`` (FIPS 202 §6.1)."""
+    return provider("sha3", backend).sha3(224, as_bytes(data, "data"))
+
+
+def sha3_256(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA3-256 of ``data`` (FIPS 202 §6.1)."""
+    return provider("sha3", backend).sha3(256, as_bytes(data, "data"))
+
+
+def sha3_384(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA3-384 of ``data`` (FIPS 202 §6.1)."""
+    return provider("sha3", backend).sha3(384, as_bytes(data, "data"))
+
+
+def sha3_512(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA3-512 of ``data`` (FIPS 202 §6.1)."""
+    return provider("sha3", backend).sha3(512, as_bytes(data, "data"))
+
+
+def shake128(data: bytes = b"", *, backend: str | None = None) -> Xof:
+    """A SHAKE128 XOF (FIPS 202 §6.2) with ``data`` absorbed; more may be added with
+    ``update`` before the first ``read``."""
+    return provider("sha3", backend).shake(128, as_bytes(data, "data"))
+
+
+def shake256(data: bytes = b"", *, backend: str | None = None) -> Xof:
+    """A SHAKE256 XOF (FIPS 202 §6.2) with ``data`` absorbed."""
+    return provider("sha3", backend).shake(256, as_bytes(data, "data"))
+
+
+def shake128_digest(data: bytes, n: int, *, backend: str | None = None) -> bytes:
+    """The first ``n`` bytes of SHAKE128(``data``)."""
+    return provider("sha3", backend).shake_digest(128, as_bytes(data, "data"), _length(n))
+
+
+def shake256_digest(data: bytes, n: int, *, backend: str | None = None) -> bytes:
+    """The first ``n`` bytes of SHAKE256(``data``)."""
+    return provider("sha3", backend).shake_digest(256, as_bytes(data, "data"), _length(n))
+
+
+def _inputs(inputs: Sequence[bytes]) -> list[bytes]:
+    if isinstance(inputs, (bytes, bytearray, memoryview, str)):
+        raise TypeError("inputs must be a sequence of bytes-like objects, not a single one")
+    return [as_bytes(x, f"inputs[{i}]") for i, x in enumerate(inputs)]
+
+
+def shake128_many(
+    inputs: Sequence[bytes], n: int, *, backend: str | None = None
+) -> npt.NDArray[np.uint8]:
+    """A ``(len(inputs), n)`` uint8 array: row i is SHAKE128(inputs[i])[:n]."""
+    return provider("sha3", backend).shake_many(128, _inputs(inputs), _length(n))
+
+
+def shake256_many(
+    inputs: Sequence[bytes], n: int, *, backend: str | None = None
+) -> npt.NDArray[np.uint8]:
+    """A ``(len(inputs), n)`` uint8 array: row i is SHAKE256(inputs[i])[:n]."""
+    return provider("sha3", backend).shake_many(256, _inputs(inputs), _length(n))
+
+
+# --- SHA-2 (FIPS 180-4) -----------------------------------------------------------
+
+
+def sha224(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA-224 of ``data``."""
+    return provider("sha2", backend).sha2("sha224", as_bytes(data, "data"))
+
+
+def sha256(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA-256 of ``data``."""
+    return provider("sha2", backend).sha2("sha256", as_bytes(data, "data"))
+
+
+def sha384(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA-384 of ``data``."""
+    return provider("sha2", backend).sha2("sha384", as_bytes(data, "data"))
+
+
+def sha512(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA-512 of ``data``."""
+    return provider("sha2", backend).sha2("sha512", as_bytes(data, "data"))
+
+
+def sha512_224(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA-512/224 of ``data``."""
+    return provider("sha2", backend).sha2("sha512_224", as_bytes(data, "data"))
+
+
+def sha512_256(data: bytes, *, backend: str | None = None) -> bytes:
+    """SHA-512/256 of ``data``."""
+    return provider("sha2", backend).sha2("sha512_256", as_bytes(data, "data"))
+
+
+# --- AES-256 (FIPS 197; SP 800-38A CTR) -------------------------------------------
+
+
+def aes256_ecb(key: bytes, *, backend: str | None = None) -> AesEcb:
+    """AES-256 with ``key`` (32 bytes), encrypting single 16-byte blocks."""
+    return provider("aes", backend).ecb(as_bytes_len(key, "AES-256 key", 32))
+
+
+def aes256_ctr(key: bytes, counter_block: bytes, *, backend: str | None = None) -> Keystream:
+    """The AES-256-CTR keystream for ``key`` starting at ``counter_block`` (16 bytes).
+
+    The whole block is a 128-bit big-endian counter, incremented once per block
+    (SP 800-38A, Appendix B.1 with m = 128), as Kyber-90s and Dilithium-AES use it.
+    """
+    return provider("aes", backend).ctr(
+        as_bytes_len(key, "AES-256 key", 32),
+        as_bytes_len(counter_block, "AES-256-CTR counter block", 16),
+    )

@@ -1,0 +1,169 @@
+"""The ``openssl`` backend: hashlib for SHA-2/SHA-3/SHAKE one-shots, and
+pyca/cryptography (when installed) for AES and incremental SHAKE squeezing.
+
+Every OpenSSL object is created once per key or per XOF and reused for all the
+blocks it processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.common.providers import AesEcb, Keystream, Xof
+
+__all__ = ["AES", "HAS_CRYPTOGRAPHY", "SHA2", "SHA3"]
+
+try:  # pragma: no cover - depends on the environment
+    from cryptography.hazmat.primitives import hashes as _hashes
+    from cryptography.hazmat.primitives.ciphers import Cipher as _Cipher
+    from cryptography.hazmat.primitives.ciphers import algorithms as _algorithms
+    from cryptography.hazmat.primitives.ciphers import modes as _modes
+
+    HAS_CRYPTOGRAPHY = True
+except ImportError:  # pragma: no cover
+    HAS_CRYPTOGRAPHY = False
+
+
+def _has_xof_hash() -> bool:
+    if not HAS_CRYPTOGRAPHY or not hasattr(_hashes, "XOFHash"):
+        return False
+    try:
+        _hashes.XOFHash(_hashes.SHAKE128(digest_size=sys.maxsize)).squeeze(1)
+    except Exception:
+        return False
+    return True
+
+
+HAS_XOF_HASH = _has_xof_hash()
+
+_SHA3 = {224: hashlib.sha3_224, 256: hashlib.sha3_256, 384: hashlib.sha3_384, 512: hashlib.sha3_512}
+_SHAKE = {128: hashlib.shake_128, 256: hashlib.shake_256}
+
+
+class _SqueezingXof:
+    """SHAKE through pyca/cryptography's ``XOFHash``: a true incremental squeeze."""
+
+    def __init__(self, bits: int, state: Any = None) -> None:
+        self._bits = bits
+        self._state: Any = (
+            state
+            if state is not None
+            else _hashes.XOFHash(
+                _hashes.SHAKE128(digest_size=sys.maxsize)
+                if bits == 128
+                else _hashes.SHAKE256(digest_size=sys.maxsize)
+            )
+        )
+        self._reading = False
+
+    def update(self, data: bytes) -> None:
+        if self._reading:
+            raise ValueError("cannot absorb into a SHAKE object after reading from it")
+        self._state.update(data)
+
+    def read(self, n: int) -> bytes:
+        self._reading = True
+        return bytes(self._state.squeeze(n)) if n else b""
+
+    def copy(self) -> Xof:
+        twin = _SqueezingXof(self._bits, self._state.copy())
+        twin._reading = self._reading
+        return twin
+
+
+class _BufferedXof:
+    """SHAKE through hashlib, which can only produce a prefix of the output.
+
+    The prefix is recomputed only when a read runs past it, and then at twice the
+    length, so n bytes read in any pieces cost O(n) squeezing in total.
+    """
+
+    def __init__(self, bits: int, state: Any = None) -> None:
+        self._state: Any = state if state is not None else _SHAKE[bits]()
+        self._buffer = b""
+        self._offset = 0
+        self._reading = False
+
+    def update(self, data: bytes) -> None:
+        if self._reading:
+            raise ValueError("cannot absorb into a SHAKE object after reading from it")
+        self._state.update(data)
+
+    def read(self, n: int) -> bytes:
+        self._reading = True
+        end = self._offset + n
+        if end > len(self._buffer):
+            self._buffer = self._state.digest(max(end, 2 * len(self._buffer), 168))
+        out = self._buffer[self._offset : end]
+        self._offset = end
+        return out
+
+    def copy(self) -> Xof:
+        twin = _BufferedXof(0, self._state.copy())
+        twin._buffer, twin._offset, twin._reading = self._buffer, self._offset, self._reading
+        return twin
+
+
+class _Sha3:
+    name = "openssl"
+
+    def sha3(self, bits: int, data: bytes) -> bytes:
+        return _SHA3[bits](data).digest()
+
+    def shake(self, bits: int, data: bytes) -> Xof:
+        xof: Xof = _SqueezingXof(bits) if HAS_XOF_HASH else _BufferedXof(bits)
+        if data:
+            xof.update(data)
+        return xof
+
+    def shake_digest(self, bits: int, data: bytes, n: int) -> bytes:
+        return _SHAKE[bits](data).digest(n)
+
+    def shake_many(self, bits: int, inputs: Sequence[bytes], n: int) -> npt.NDArray[np.uint8]:
+        shake = _SHAKE[bits]
+        joined = b"".join([shake(x).digest(n) for x in inputs])
+        return np.frombuffer(joined, dtype=np.uint8).reshape(len(inputs), n)
+
+
+class _Sha2:
+    name = "openssl"
+
+    def sha2(self, name: str, data: bytes) -> bytes:
+        return hashlib.new(name, data).digest()
+
+
+class _Ecb:
+    def __init__(self, key: bytes) -> None:
+        self._encryptor = _Cipher(_algorithms.AES(key), _modes.ECB()).encryptor()
+
+    def encrypt_block(self, block: bytes) -> bytes:
+        return bytes(self._encryptor.update(block))
+
+
+class _Ctr:
+    def __init__(self, key: bytes, counter_block: bytes) -> None:
+        self._encryptor = _Cipher(_algorithms.AES(key), _modes.CTR(counter_block)).encryptor()
+
+    def read(self, n: int) -> bytes:
+        return bytes(self._encryptor.update(bytes(n)))
+
+
+class _Aes:
+    name = "openssl"
+
+    def ecb(self, key: bytes) -> AesEcb:
+        return _Ecb(key)
+
+    def ctr(self, key: bytes, counter_block: bytes) -> Keystream:
+        return _Ctr(key, counter_block)
+
+
+SHA3 = _Sha3()
+SHA2 = _Sha2()
+AES: _Aes | None = _Aes() if HAS_CRYPTOGRAPHY else None

@@ -1,0 +1,42 @@
+"""Exceptions raised by pqkit.
+
+Wrong types raise the built-in ``TypeError`` and wrong lengths or failed FIPS input
+checks raise the built-in ``ValueError``; the classes here cover what those two
+cannot say.
+"""
+
+from __future__ import annotations
+
+__all__ = ["InvalidSignature", "UnknownAlgorithm", "UnknownBackend"]
+
+
+class UnknownAlgorithm(KeyError):
+    """A scheme name that is not in the registry.
+
+    A ``KeyError`` subclass, so ``except KeyError`` keeps working; ``str()`` gives the
+    whole message (``KeyError`` would quote it).
+    """
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        self.name = name
+        self.known = list(known)
+        super().__init__(name)
+
+    def __str__(self) -> str:
+        return f"unknown algorithm {self.name!r}; known algorithms: {', '.join(self.known)}"
+
+
+class UnknownBackend(ValueError):
+    """A backend (provider) name that is not available for a family of primitives."""
+
+    def __init__(self, family: str, name: str, available: list[str]) -> None:
+        self.family = family
+        self.name = name
+        self.available = list(available)
+        super().__init__(
+            f"unknown or unavailable {family} backend {name!r}; available: {', '.join(available)}"
+        )
+
+
+class InvalidSignature(Exception):
+    """Raised by the key objects' ``verify`` methods when a signature does not verify."""
