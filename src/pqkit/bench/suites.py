@@ -1,0 +1,229 @@
+"""What each ``pqkit speed`` subcommand times: the groups of operations.
+
+- :func:`kem_groups`: keygen / encaps / decaps per KEM (liboqs ``speed_kem``);
+- :func:`sig_groups`: keypair / sign / verify per signature scheme (``speed_sig``);
+- :func:`common_groups`: each symmetric primitive on each backend (``speed_common``).
+
+The kernel timings live in :mod:`pqkit.bench.kernels`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import pqkit
+from pqkit import common
+from pqkit.bench.runner import Group, Operation
+from pqkit.schemes import Kem, Signature
+
+__all__ = [
+    "MESSAGE",
+    "common_groups",
+    "deterministic_bytes",
+    "kem_groups",
+    "scheme_info",
+    "sig_groups",
+]
+
+MESSAGE = bytes(range(50))
+"""The message signed and verified: 50 bytes, the length liboqs's ``speed_sig`` uses."""
+
+
+def deterministic_bytes(label: str, n: int) -> bytes:
+    """``n`` fixed, arbitrary-looking bytes for benchmark inputs (never for keys in use)."""
+    return hashlib.shake_256(label.encode()).digest(n)
+
+
+def scheme_info(scheme: Kem | Signature) -> dict[str, Any]:
+    """The sizes and claimed NIST level of a scheme, for ``--info`` and the JSON."""
+    names = (
+        "claimed_nist_level",
+        "length_public_key",
+        "length_secret_key",
+        "length_ciphertext",
+        "length_shared_secret",
+        "length_signature",
+    )
+    return {n: getattr(scheme, n) for n in names if hasattr(scheme, n)}
+
+
+def kem_groups(schemes: list[Kem], *, fullcycle: bool = False) -> list[Group]:
+    """keygen, encaps, decaps (or one keygen+encaps+decaps row) per KEM."""
+
+    def build(kem: Kem) -> list[Operation]:
+        if fullcycle:
+
+            def cycle() -> bytes:
+                pk, sk = kem.keygen()
+                _, ct = kem.encaps(pk)
+                return kem.decaps(sk, ct)
+
+            return [Operation("fullcycle", cycle)]
+        pk, sk = kem.keygen()
+        _, ct = kem.encaps(pk)
+        return [
+            Operation("keygen", kem.keygen),
+            Operation("encaps", lambda: kem.encaps(pk)),
+            Operation("decaps", lambda: kem.decaps(sk, ct)),
+        ]
+
+    return [Group(kem.name, _bind(build, kem)) for kem in schemes]
+
+
+def sig_groups(schemes: list[Signature], *, fullcycle: bool = False) -> list[Group]:
+    """keypair, sign, verify (or one keypair+sign+verify row) per signature scheme,
+    on the 50-byte :data:`MESSAGE` with an empty context, hedged signing."""
+
+    def build(dsa: Signature) -> list[Operation]:
+        if fullcycle:
+
+            def cycle() -> bool:
+                pk, sk = dsa.keygen()
+                return dsa.verify(pk, MESSAGE, dsa.sign(sk, MESSAGE))
+
+            return [Operation("fullcycle", cycle)]
+        pk, sk = dsa.keygen()
+        signature = dsa.sign(sk, MESSAGE)
+        if not dsa.verify(pk, MESSAGE, signature):
+            raise ValueError(f"{dsa.name}: a fresh signature did not verify")
+        return [
+            Operation("keypair", dsa.keygen),
+            Operation("sign", lambda: dsa.sign(sk, MESSAGE)),
+            Operation("verify", lambda: dsa.verify(pk, MESSAGE, signature)),
+        ]
+
+    return [Group(dsa.name, _bind(build, dsa)) for dsa in schemes]
+
+
+def _bind(build: Callable[[Any], list[Operation]], scheme: Any) -> Callable[[], list[Operation]]:
+    return lambda: build(scheme)
+
+
+def _family_backends(family: str, only: dict[str, list[str]] | None) -> list[str]:
+    available: list[str] = common.backends()[family]["available"]
+    wanted = None if only is None else only.get(family)
+    return [b for b in available if wanted is None or b in wanted]
+
+
+def common_groups(
+    *, msglen: int, outlen: int, only: dict[str, list[str]] | None = None
+) -> list[Group]:
+    """Each symmetric primitive, one row per backend that provides it.
+
+    Hashes take a ``msglen``-byte message; SHAKE, AES-256-CTR and the CTR-DRBG
+    produce ``outlen`` bytes; AES-256-ECB encrypts one block. ``only`` maps a family
+    (``sha3``, ``sha2``, ``aes``) to the backends to show (default: every available one).
+    """
+    message = deterministic_bytes("message", msglen)
+    key = deterministic_bytes("key", 32)
+    block = deterministic_bytes("block", 16)
+    groups: list[Group] = []
+
+    def add(name: str, family: str, make: Callable[[str], Callable[[], object]]) -> None:
+        backends = _family_backends(family, only)
+        if backends:
+            groups.append(Group(name, lambda: [_on_backend(family, b, make) for b in backends]))
+
+    for bits in (256, 512):
+        fn = getattr(common, f"sha3_{bits}")
+        add(f"SHA3-{bits} ({msglen} B)", "sha3", _hash_op(fn, message))
+    for bits in (128, 256):
+        add(f"SHAKE-{bits} ({msglen} -> {outlen} B)", "sha3", _shake_op(bits, message, outlen))
+        add(
+            f"SHAKE-{bits} incremental ({msglen} -> {outlen} B)",
+            "sha3",
+            _shake_stream_op(bits, message, outlen),
+        )
+    for bits in (256, 384, 512):
+        fn = getattr(common, f"sha{bits}")
+        add(f"SHA-{bits} ({msglen} B)", "sha2", _hash_op(fn, message))
+    add("AES-256-ECB (1 block)", "aes", _ecb_op(key, block))
+    add(f"AES-256-CTR ({outlen} B)", "aes", _ctr_op(key, block, outlen))
+    if hasattr(common, "CtrDrbg"):
+        add(f"CTR-DRBG AES-256 ({outlen} B)", "aes", _drbg_op(outlen))
+    return groups
+
+
+def _on_backend(
+    family: str, backend: str, make: Callable[[str], Callable[[], object]]
+) -> Operation:
+    """The operation ``make(backend)``, measured inside ``common.use(family=backend)``
+    so that anything it resolves by scope (the DRBG's AES) uses that backend too."""
+    return Operation(backend, make(backend), lambda: common.use(**{family: backend}))
+
+
+def _hash_op(fn: Any, message: bytes) -> Callable[[str], Callable[[], object]]:
+    return lambda b: lambda: fn(message, backend=b)
+
+
+def _shake_op(bits: int, message: bytes, outlen: int) -> Callable[[str], Callable[[], object]]:
+    fn = common.shake128_digest if bits == 128 else common.shake256_digest
+    return lambda b: lambda: fn(message, outlen, backend=b)
+
+
+def _shake_stream_op(
+    bits: int, message: bytes, outlen: int
+) -> Callable[[str], Callable[[], object]]:
+    """Absorb, then squeeze ``outlen`` bytes one rate block at a time (as matrix
+    expansion reads a SHAKE-128 stream)."""
+    fn = common.shake128 if bits == 128 else common.shake256
+    rate = 168 if bits == 128 else 136
+
+    def make(b: str) -> Callable[[], object]:
+        def run() -> None:
+            xof = fn(message, backend=b)
+            left = outlen
+            while left > 0:
+                xof.read(min(rate, left))
+                left -= rate
+
+        return run
+
+    return make
+
+
+def _ecb_op(key: bytes, block: bytes) -> Callable[[str], Callable[[], object]]:
+    def make(b: str) -> Callable[[], object]:
+        cipher = common.aes256_ecb(key, backend=b)
+        return lambda: cipher.encrypt_block(block)
+
+    return make
+
+
+def _ctr_op(key: bytes, nonce: bytes, outlen: int) -> Callable[[str], Callable[[], object]]:
+    return lambda b: lambda: common.aes256_ctr(key, nonce, backend=b).read(outlen)
+
+
+def _drbg_op(outlen: int) -> Callable[[str], Callable[[], object]]:
+    drbg_class: Any = getattr(common, "CtrDrbg", None)
+    entropy = deterministic_bytes("entropy", 48)
+
+    def make(b: str) -> Callable[[], object]:
+        with common.use(aes=b):
+            drbg = drbg_class(entropy, backend=b)
+
+        return lambda: drbg(outlen)
+
+    return make
+
+
+def known(kind: str) -> list[str]:
+    """Every algorithm name of ``kind`` ("kem" or "sig")."""
+    return pqkit.kems() if kind == "kem" else pqkit.sigs()
+
+
+def resolve(names: list[str], kind: str) -> tuple[list[Any], list[str]]:
+    """The schemes called ``names`` (``kind`` "kem" or "sig"; all of them if none),
+    and the names that are unknown."""
+    lookup = pqkit.kem if kind == "kem" else pqkit.sig
+    listing = pqkit.kems if kind == "kem" else pqkit.sigs
+    found: list[Any] = []
+    unknown: list[str] = []
+    for name in names or listing():
+        try:
+            found.append(lookup(name))
+        except pqkit.UnknownAlgorithm:
+            unknown.append(name)
+    return found, unknown
