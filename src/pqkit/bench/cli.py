@@ -226,7 +226,13 @@ def _run_schemes(args: argparse.Namespace) -> int:
     build = suites.kem_groups if args.kind == "kem" else suites.sig_groups
     infos = {s.name: suites.scheme_info(s) for s in schemes}
     with _providers(args):
-        report = _timed(args, args.kind, build(schemes, fullcycle=args.fullcycle), algorithms=infos)
+        report = _timed(
+            args,
+            args.kind,
+            build(schemes, fullcycle=args.fullcycle),
+            algorithms=infos,
+            parameters={"message_bytes": len(suites.MESSAGE)} if args.kind == "sig" else {},
+        )
     if not args.info and args.format == "table":
         report.algorithms = {}
     return _emit(args, report)

@@ -78,7 +78,8 @@ def mlkem_operations(K: Any) -> list[Op]:
 
 
 def mldsa_operations(K: Any) -> list[Op]:
-    """The ML-DSA kernels of the table ``K`` on ML-DSA-65 shapes."""
+    """The ML-DSA kernels of the table ``K`` on ML-DSA-65 shapes (pointwise_mul,
+    infinity_norm and bit packing where the table has them)."""
     k, l = MLDSA_K, MLDSA_L  # noqa: E741 - the name FIPS 204 uses
     f = _poly("f", MLDSA_Q)
     a_hat = _poly("A_hat", MLDSA_Q, k, l)
@@ -89,6 +90,16 @@ def mldsa_operations(K: Any) -> list[Op]:
     uniform = _u8("xof", 5 * 168)
     bounded = _u8("prf", 2 * 136)
     ball = _u8("H(rho)", 136)
+    t1 = _poly("t1", 1 << 10)
+    packed_t1 = K.bit_pack(t1, 10) if hasattr(K, "bit_pack") else None
+    optional: list[Op] = []
+    if hasattr(K, "pointwise_mul"):
+        optional.append(("pointwise_mul", lambda: K.pointwise_mul(f, r)))
+    if hasattr(K, "infinity_norm"):
+        optional.append((f"infinity_norm (vector of {l})", lambda: K.infinity_norm(s_hat)))
+    if packed_t1 is not None:
+        optional.append(("bit_pack width=10", lambda: K.bit_pack(t1, 10)))
+        optional.append(("bit_unpack width=10", lambda: K.bit_unpack(packed_t1, 10)))
     return [
         ("ntt", lambda: K.ntt(f)),
         ("intt", lambda: K.intt(f)),
@@ -100,6 +111,7 @@ def mldsa_operations(K: Any) -> list[Op]:
         ("rej_uniform (840 B)", lambda: K.rej_uniform(uniform)),
         ("rej_bounded eta=4 (272 B)", lambda: K.rej_bounded(bounded, 4)),
         (f"sample_in_ball tau={MLDSA_TAU}", lambda: K.sample_in_ball(ball, MLDSA_TAU)),
+        *optional,
     ]
 
 
