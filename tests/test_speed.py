@@ -274,10 +274,20 @@ def test_bad_options() -> None:
         assert info.value.code == 2
 
 
-def test_unknown_backend(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = _run(capsys, "common", *FAST, "--backend", "nope")
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["common", "--backend", "nope"], "'nope'; available: "),
+        (["kernels", "--backend", "sha3=nope"], "'nope'; available: "),
+        (["common", "--backend", "sha4=python"], "--backend: unknown family 'sha4'"),
+        (["kernels", "--arith", "nope"], "arith backend 'nope'; available: "),
+    ],
+    ids=["name", "family-name", "family", "arith"],
+)
+def test_unknown_backend(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    status, out, err = _run(capsys, *argv, *FAST)
     assert status == 1 and out == ""
-    assert "nope" in err and "available" in err
+    assert err.startswith("pqkit: error: ") and message in err
 
 
 # --- common ------------------------------------------------------------------------

@@ -165,7 +165,13 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _symmetric_settings(spec: str | None) -> dict[str, str]:
-    return dict(_parse_env(spec)) if spec else {}
+    """``--backend`` in the syntax of ``PQKIT_SYMMETRIC``: family -> backend name."""
+    if not spec:
+        return {}
+    try:
+        return dict(_parse_env(spec))
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("PQKIT_SYMMETRIC", "--backend")) from None
 
 
 @contextlib.contextmanager
@@ -240,14 +246,11 @@ def _run_schemes(args: argparse.Namespace) -> int:
 
 def _run_common(args: argparse.Namespace) -> int:
     settings = _symmetric_settings(args.backend)
-    if settings:
-        with common.use(**settings):  # checks the names
-            pass
     only: dict[str, list[str]] | None = (
         {f: [settings[f]] for f in FAMILIES if f in settings} if settings else None
     )
-    groups = suites.common_groups(msglen=args.msglen, outlen=args.outlen, only=only)
     with _providers(args):
+        groups = suites.common_groups(msglen=args.msglen, outlen=args.outlen, only=only)
         report = _timed(
             args, "common", groups, parameters={"msglen": args.msglen, "outlen": args.outlen}
         )
@@ -256,17 +259,11 @@ def _run_common(args: argparse.Namespace) -> int:
 
 def _run_kernels(args: argparse.Namespace) -> int:
     settings = _symmetric_settings(args.backend)
-    if settings:
-        with common.use(**settings):  # checks the names
-            pass
-    if args.arith:
-        with arith.use(args.arith):  # checks the name
-            pass
-    groups = kernels_mod.kernel_groups(
-        arith_backends=[args.arith] if args.arith else None,
-        symmetric_backends=[settings["sha3"]] if "sha3" in settings else None,
-    )
     with _providers(args):
+        groups = kernels_mod.kernel_groups(
+            arith_backends=[args.arith] if args.arith else None,
+            symmetric_backends=[settings["sha3"]] if "sha3" in settings else None,
+        )
         report = _timed(args, "kernels", groups)
     return _emit(args, report)
 
