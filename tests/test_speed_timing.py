@@ -33,7 +33,9 @@ def test_measure_runs_until_duration() -> None:
     calls = []
     stats = measure(lambda: calls.append(1), 0.02, warmup=2)
     assert stats.total_wall_ns >= 20_000_000
-    assert stats.iterations == len(calls) - 2 == len(stats.samples)
+    assert stats.iterations == len(calls) - 2
+    assert len(stats.samples) == 0  # compacted
+    assert stats.kept["min"] <= stats.median_ns <= stats.kept["max"]
     assert stats.total_s == stats.total_wall_ns / 1e9
 
 
@@ -65,3 +67,7 @@ def test_percentiles_and_summary() -> None:
     assert d["mean_ns"] == pytest.approx(50.5)
     assert d["stdev_ns"] == pytest.approx(statistics.pstdev(range(1, 101)))
     assert (d["min_ns"], d["max_ns"]) == (1.0, 100.0)
+    stats.compact()
+    assert len(stats.samples) == 0
+    assert stats.as_dict() == d
+    assert stats.percentiles((50, 5))[5] != stats.percentiles((50, 5))[5]  # NaN: not kept

@@ -53,12 +53,18 @@ class Welford:
 
 @dataclass
 class Stats:
-    """The timings of one operation: both clocks, in nanoseconds."""
+    """The timings of one operation: both clocks, in nanoseconds.
+
+    ``samples`` holds every high-precision time until :meth:`compact` keeps only
+    the percentiles, minimum and maximum (a fast operation timed for seconds
+    leaves millions of samples).
+    """
 
     wall: Welford = field(default_factory=Welford)
     precise: Welford = field(default_factory=Welford)
     total_wall_ns: int = 0
     samples: array[int] = field(default_factory=lambda: array("q"))
+    kept: dict[str, float] = field(default_factory=dict)
 
     def add(self, wall_ns: int, precise_ns: int) -> None:
         """Account for one call that took ``wall_ns`` / ``precise_ns``."""
@@ -78,12 +84,25 @@ class Stats:
         return self.total_wall_ns / 1e9
 
     def percentiles(self, which: Sequence[int] = PERCENTILES) -> dict[int, float]:
-        """The high-precision percentiles in ns (linear interpolation between samples)."""
+        """The high-precision percentiles in ns (linear interpolation between samples;
+        after :meth:`compact`, those of :data:`PERCENTILES` only, others are NaN)."""
         if not self.samples:
-            return dict.fromkeys(which, math.nan)
+            return {p: self.kept.get(f"p{p}", math.nan) for p in which}
         data = np.frombuffer(self.samples, dtype=np.int64)
         values = np.percentile(data, list(which))
         return {p: float(v) for p, v in zip(which, values, strict=True)}
+
+    def _extreme(self, which: str) -> float:
+        if not self.samples:
+            return self.kept.get(which, math.nan)
+        return float(min(self.samples) if which == "min" else max(self.samples))
+
+    def compact(self) -> None:
+        """Keep the percentiles, minimum and maximum; drop the samples."""
+        if self.samples:
+            self.kept = {f"p{p}": v for p, v in self.percentiles().items()}
+            self.kept.update(min=self._extreme("min"), max=self._extreme("max"))
+            self.samples = array("q")
 
     @property
     def median_ns(self) -> float:
@@ -101,8 +120,8 @@ class Stats:
             "mean_ns": self.precise.mean,
             "stdev_ns": self.precise.stdev,
             "median_ns": percentiles[50],
-            "min_ns": float(min(self.samples)) if self.samples else math.nan,
-            "max_ns": float(max(self.samples)) if self.samples else math.nan,
+            "min_ns": self._extreme("min"),
+            "max_ns": self._extreme("max"),
             "percentiles_ns": {str(p): v for p, v in percentiles.items()},
         }
 
@@ -111,7 +130,8 @@ def measure(operation: Callable[[], object], duration: float, *, warmup: int = 1
     """Call ``operation()`` until ``duration`` seconds (wall clock) were spent in it.
 
     At least one call is timed, whatever ``duration``. ``warmup`` untimed calls come
-    first, so lazy imports and table construction stay out of the figures.
+    first, so lazy imports and table construction stay out of the figures. The
+    result is compacted (see :meth:`Stats.compact`).
     """
     if not duration >= 0 or math.isinf(duration):
         raise ValueError(f"duration must be a finite number of seconds >= 0, got {duration}")
@@ -129,4 +149,5 @@ def measure(operation: Callable[[], object], duration: float, *, warmup: int = 1
         # NOTE: the wall clock may be stepped (NTP); a backward step counts as 0.
         stats.add(max(wall_end - wall_start, 0), precise_end - precise_start)
         if stats.total_wall_ns >= goal_ns:
+            stats.compact()
             return stats
