@@ -87,12 +87,20 @@ def _timing_options() -> argparse.ArgumentParser:
 
 def _add_commands(speed: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     timing = _timing_options()
-    for kind, title in (("kem", "KEM"), ("sig", "signature scheme")):
+    for kind, title, ops, cycle in (
+        ("kem", "KEM", "keygen, encaps and decaps", "keygen+encaps+decaps"),
+        (
+            "sig",
+            "signature scheme",
+            "keypair, sign and verify (a 50-byte message)",
+            "keypair+sign+verify",
+        ),
+    ):
         p = speed.add_parser(
             kind,
             parents=[timing],
             help=f"time each {title} (default: all)",
-            description=f"Time keygen/encaps/decaps or keypair/sign/verify of each {title}.",
+            description=f"Time {ops} of each {title} named (default: all of them).",
         )
         p.add_argument("algorithms", nargs="*", metavar="ALG", help="algorithm names")
         p.add_argument(
@@ -101,7 +109,7 @@ def _add_commands(speed: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         p.add_argument(
             "--fullcycle",
             action="store_true",
-            help="time one whole keygen+encaps+decaps (keypair+sign+verify) per row",
+            help=f"time {cycle} together, as one 'fullcycle' row",
         )
         p.set_defaults(func=_run_schemes, kind=kind)
 
