@@ -266,3 +266,27 @@ def test_scope_is_per_thread(no_env: pytest.MonkeyPatch) -> None:
         thread.join()
         assert common.provider("sha3").name == "python"
     assert seen == ["openssl"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    bits=st.sampled_from([128, 256]),
+    data=st.binary(max_size=300),
+    reads=st.lists(st.integers(0, 500), min_size=1, max_size=6),
+)
+def test_openssl_buffered_xof_fallback(bits: int, data: bytes, reads: list[int]) -> None:
+    """The hashlib-only XOF (used where cryptography lacks XOFHash) squeezes incrementally."""
+    xof = openssl_backend._BufferedXof(bits)
+    xof.update(data)
+    pieces = [xof.read(reads[0])]
+    twin = xof.copy()
+    pieces += [xof.read(n) for n in reads[1:]]
+    expected = (
+        common.shake128_digest(data, sum(reads), backend="python")
+        if bits == 128
+        else (common.shake256_digest(data, sum(reads), backend="python"))
+    )
+    assert b"".join(pieces) == expected
+    assert twin.read(sum(reads[1:])) == expected[reads[0] :]
+    with pytest.raises(ValueError, match="after reading"):
+        xof.update(b"")
