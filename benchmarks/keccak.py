@@ -7,7 +7,8 @@ Prints, from one run:
   ``tests/keccak_looped.py``, timed alternately, as medians and their ratio;
 * SHAKE-128 throughput of each symmetric backend, absorbing (hash a long message
   to 32 bytes) and squeezing (read a long output in 168-byte pieces, as rejection
-  samplers do), median MB/s (10^6 bytes per second).
+  samplers do), median MB/s (10^6 bytes per second);
+* for comparison, AES-256-CTR keystream throughput of each backend.
 
 Run: ``PYTHONPATH=src python benchmarks/keccak.py [--repeats N]``.
 """
@@ -72,12 +73,33 @@ def throughput(repeats: int) -> None:
         print(f"| {backend} | {size / a / 1e6:.3f} | {squeezed / s / 1e6:.3f} |")
 
 
+def aes_ctr(repeats: int) -> None:
+    print(f"\nAES-256-CTR keystream, MB/s (median of {repeats} repeats; for comparison)")
+    print("| backend | 16 KiB in one read | 64-byte reads |\n|---|---|---|")
+    key = bytes(range(32))
+    for backend in ("openssl", "python"):
+        size = 1 << 14
+
+        def one(backend: str = backend, size: int = size) -> None:
+            common.aes256_ctr(key, bytes(16), backend=backend).read(size)
+
+        def pieces(backend: str = backend, size: int = size) -> None:
+            stream = common.aes256_ctr(key, bytes(16), backend=backend)
+            for _ in range(size // 64):
+                stream.read(64)
+
+        a = statistics.median(_seconds(one, 1) for _ in range(repeats))
+        b = statistics.median(_seconds(pieces, 1) for _ in range(repeats))
+        print(f"| {backend} | {size / a / 1e6:.3f} | {size / b / 1e6:.3f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
     args = parser.parse_args()
     permutation(args.repeats)
     throughput(args.repeats)
+    aes_ctr(args.repeats)
 
 
 if __name__ == "__main__":

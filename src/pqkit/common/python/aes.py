@@ -26,7 +26,8 @@ __all__ = ["AES", "Aes256", "sub_bytes_planes"]
 Planes = tuple[int, int, int, int, int, int, int, int]
 
 _NR = 14  # AES-256: Nk = 8, Nr = 14 (FIPS 197 Table 3)
-_BATCH = 256  # blocks per bitsliced batch in CTR mode
+_BATCH = 256  # blocks per bitsliced batch
+_CTR_AHEAD = 32  # CTR refills at least this many blocks: a batch of 32 costs about one
 
 
 def _gf_mul(a: Planes, b: Planes) -> Planes:
@@ -321,7 +322,7 @@ class _Ctr:
             out, self._buffer = self._buffer[:n], self._buffer[n:]
             return out
         need = n - len(self._buffer)
-        count = (need + 15) // 16
+        count = max((need + 15) // 16, _CTR_AHEAD)
         c = self._counter
         counters = b"".join(((c + i) & ((1 << 128) - 1)).to_bytes(16, "big") for i in range(count))
         self._counter = (c + count) & ((1 << 128) - 1)
