@@ -17,7 +17,7 @@ encrypts a whole batch of blocks for roughly the cost of one.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from pqkit.common.providers import AesEcb, Keystream
 
@@ -164,7 +164,7 @@ class _Layout:
         self.rows23 = _slots((2, 3, 6, 7, 10, 11, 14, 15), blocks)
 
 
-@cache
+@lru_cache(maxsize=64)
 def _layout(blocks: int) -> _Layout:
     return _Layout(blocks)
 
