@@ -32,7 +32,82 @@ Poly = npt.NDArray[np.int64]
 
 
 class MLKEMKernels(Protocol):
-    """Kernels for q = 3329 (FIPS 203). Filled in by the ML-KEM work."""
+    """Kernels for q = 3329 (FIPS 203).
+
+    Every polynomial argument is a ``(..., 256)`` integer array (any leading batch
+    axes) with canonical coefficients in [0, q); every polynomial result is a new
+    ``(..., 256)`` int64 array with canonical coefficients. Byte strings are uint8
+    arrays ``(..., nbytes)``.
+    """
+
+    backend: str
+
+    def ntt(self, f: Poly) -> Poly:
+        """FIPS 203, Algorithm 9 (NTT): f (..., 256), normal domain -> f_hat in the NTT
+        domain (bit-reversed order: pairs (f_hat[2i], f_hat[2i+1]) are residues
+        mod X^2 - zeta^(2 BitRev7(i) + 1))."""
+        ...
+
+    def intt(self, f_hat: Poly) -> Poly:
+        """FIPS 203, Algorithm 10 (NTT^-1): NTT domain (..., 256) -> normal domain,
+        including the factor 128^-1."""
+        ...
+
+    def mulcache(self, b_hat: Poly) -> Any:
+        """Precompute what :meth:`basemul_acc` needs of ``b_hat`` (..., k, 256, NTT
+        domain) besides ``b_hat`` itself: the odd coefficients times their
+        +-zeta^(2 BitRev7(i) + 1). Opaque; only valid with the same backend and the
+        same ``b_hat``; broadcasts like ``b_hat``."""
+        ...
+
+    def basemul_acc(self, a_hat: Poly, b_hat: Poly, cache: Any | None = None) -> Poly:
+        """The dot product in the NTT domain: sum over j of
+        MultiplyNTTs(a_hat[..., j, :], b_hat[..., j, :]) (FIPS 203, Algorithm 11).
+
+        ``a_hat`` and ``b_hat`` are (..., k, 256) and broadcast against each other
+        (a (k, k, 256) matrix times a (k, 256) vector gives (k, 256)); the result
+        has the broadcast shape without the k axis. ``cache`` is
+        ``mulcache(b_hat)`` or None (computed on the fly); the accumulation is
+        reduced once at the end.
+        """
+        ...
+
+    def rej_uniform(self, buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
+        """FIPS 203, Algorithm 7 (SampleNTT) lines 4-16 on given XOF output.
+
+        ``buf`` is uint8 (..., n) with n a multiple of 3 (public data). Returns
+        ``(a_hat, count)``: a_hat (..., 256) holds the first min(count, 256)
+        accepted 12-bit values (< q) in order, zeros after them; ``count`` (...)
+        is the number accepted, capped at 256. A row with count < 256 needs more
+        XOF output: the caller asks for a longer prefix and samples again.
+        """
+        ...
+
+    def cbd(self, buf: npt.NDArray[np.uint8], eta: int) -> Poly:
+        """FIPS 203, Algorithm 8 (SamplePolyCBD_eta): uint8 (..., 64 eta) -> (..., 256)
+        with coefficients in [-eta, eta] given mod q (canonical). eta in {2, 3}."""
+        ...
+
+    def byte_encode(self, f: Poly, d: int) -> npt.NDArray[np.uint8]:
+        """FIPS 203, Algorithm 5 (ByteEncode_d): (..., 256) with coefficients in
+        [0, 2^d) (d < 12) or [0, q) (d = 12) -> uint8 (..., 32 d)."""
+        ...
+
+    def byte_decode(self, b: npt.NDArray[np.uint8], d: int) -> Poly:
+        """FIPS 203, Algorithm 6 (ByteDecode_d): uint8 (..., 32 d) -> (..., 256) in
+        [0, 2^d), or for d = 12 reduced mod q (so a non-canonical input does not
+        survive ByteEncode_12(ByteDecode_12(.)): the §7.2 modulus check)."""
+        ...
+
+    def compress(self, f: Poly, d: int) -> Poly:
+        """FIPS 203 §4.2.1 Compress_d: x -> round(2^d x / q) mod 2^d on (..., 256)
+        canonical input; d in 1..11. Result in [0, 2^d)."""
+        ...
+
+    def decompress(self, y: Poly, d: int) -> Poly:
+        """FIPS 203 §4.2.1 Decompress_d: y in [0, 2^d) -> round(q y / 2^d), canonical;
+        d in 1..11."""
+        ...
 
 
 class MLDSAKernels(Protocol):

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from pqkit.kyber import mlkem
 from pqkit.schemes import Kem
 
 SCHEMES: dict[str, Kem] = {}
+SCHEMES.update(mlkem.SCHEMES)

@@ -1,0 +1,150 @@
+"""K-PKE, the CPA-secure public-key encryption under ML-KEM and round-3 Kyber.
+
+FIPS 203 §5 (Algorithms 13-15), written against a :class:`SymmetricOps` (the
+suite: SHA-3 for ML-KEM and Kyber, SHA-2/AES for Kyber-90s) and a kernel table
+(:mod:`pqkit.arith`), so every variant shares this code. Vectors and matrices are
+single arrays: a k-vector is (k, 256), the matrix A_hat is (k, k, 256).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.arith.api import MLKEMKernels, Poly
+from pqkit.kyber.params import Params
+from pqkit.kyber.suites import SymmetricOps
+
+__all__ = ["Q", "decrypt", "encrypt", "expand_matrix", "keygen"]
+
+Q = 3329
+
+XOF_BYTES = 504
+"""XOF bytes drawn per matrix entry at first: 3 SHAKE128 blocks, 336 candidates.
+
+About 0.8 % of entries accept fewer than 256 of them; :func:`expand_matrix` then
+asks for a longer prefix of that entry's XOF stream."""
+
+
+def _add(a: Poly, b: Poly) -> Poly:
+    """(a + b) mod q for canonical inputs (masked subtraction, no branch)."""
+    s = a + b
+    return s - (s >= Q) * Q
+
+
+def _sub(a: Poly, b: Poly) -> Poly:
+    """(a - b) mod q for canonical inputs."""
+    s = a - b
+    return s + (s < 0) * Q
+
+
+def _u8(data: bytes) -> npt.NDArray[np.uint8]:
+    return np.frombuffer(data, dtype=np.uint8)
+
+
+def expand_matrix(ops: SymmetricOps, K: MLKEMKernels, rho: bytes, k: int) -> Poly:
+    """A_hat (k, k, 256) with A_hat[i, j] = SampleNTT(rho || j || i).
+
+    FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 3-7 and Algorithm 7 (SampleNTT):
+    one batched XOF call for all k^2 entries, then vectorised rejection sampling on
+    that public output.
+    """
+    buf = ops.xof_matrix(rho, k, XOF_BYTES)
+    a_hat, counts = K.rej_uniform(buf)
+    if counts.min() < 256:
+        # NOTE: SampleNTT reads the XOF until 256 values are accepted; here a short
+        # entry is re-sampled from a longer prefix of the same XOF stream, which
+        # gives the same values.
+        a_hat = np.array(a_hat)
+        for row in np.flatnonzero(counts < 256):
+            i, j = divmod(int(row), k)
+            n = XOF_BYTES
+            while True:
+                n *= 2
+                entry, count = K.rej_uniform(ops.xof_entry(rho, i, j, n))
+                if int(count) == 256:
+                    a_hat[row] = entry
+                    break
+    return a_hat.reshape(k, k, 256)
+
+
+def _sample_noise(
+    ops: SymmetricOps, K: MLKEMKernels, seed: bytes, groups: list[tuple[int, int]]
+) -> list[Poly]:
+    """SamplePolyCBD_eta(PRF_eta(seed, N)) for consecutive N: ``groups`` lists
+    (eta, count) in order; one PRF call and one CBD call per distinct run of eta."""
+    out: list[Poly] = []
+    nonce = 0
+    merged: list[tuple[int, list[int]]] = []
+    for eta, count in groups:
+        nonces = list(range(nonce, nonce + count))
+        nonce += count
+        if merged and merged[-1][0] == eta:
+            merged[-1][1].extend(nonces)
+        else:
+            merged.append((eta, nonces))
+    polys: list[Poly] = []
+    for eta, nonces in merged:
+        polys.append(K.cbd(ops.prf_many(eta, seed, nonces), eta))
+    flat = np.concatenate(polys) if len(polys) > 1 else polys[0]
+    start = 0
+    for _, count in groups:
+        out.append(flat[start : start + count])
+        start += count
+    return out
+
+
+def keygen(
+    params: Params, ops: SymmetricOps, K: MLKEMKernels, d: bytes, *, append_k: bool
+) -> tuple[bytes, bytes]:
+    """FIPS 203, Algorithm 13 (K-PKE.KeyGen): (ek_PKE, dk_PKE) from the seed d.
+
+    ``append_k``: line 1 hashes d || k (FIPS 203); round-3 Kyber hashes d alone.
+    """
+    k = params.k
+    rho, sigma = ops.G(d + bytes([k]) if append_k else d)  # line 1
+    A_hat = expand_matrix(ops, K, rho, k)  # lines 3-7
+    s, e = _sample_noise(ops, K, sigma, [(params.eta1, k), (params.eta1, k)])  # lines 8-15
+    se_hat = K.ntt(np.concatenate([s, e]))  # lines 16-17, one batched call
+    s_hat, e_hat = se_hat[:k], se_hat[k:]
+    t_hat = _add(K.basemul_acc(A_hat, s_hat, K.mulcache(s_hat)), e_hat)  # line 18
+    ek = K.byte_encode(t_hat, 12).tobytes() + rho  # line 19
+    dk = K.byte_encode(s_hat, 12).tobytes()  # line 20
+    return ek, dk
+
+
+def encrypt(
+    params: Params, ops: SymmetricOps, K: MLKEMKernels, ek: bytes, m: bytes, r: bytes
+) -> bytes:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt): ciphertext of the 32-byte m with
+    randomness r under ek (already length-checked by the caller)."""
+    k = params.k
+    t_hat = K.byte_decode(_u8(ek[: 384 * k]).reshape(k, 384), 12)  # line 2
+    rho = ek[384 * k :]  # line 3
+    A_hat = expand_matrix(ops, K, rho, k)  # lines 4-8
+    y, e1, e2 = _sample_noise(
+        ops, K, r, [(params.eta1, k), (params.eta2, k), (params.eta2, 1)]
+    )  # lines 9-17
+    y_hat = K.ntt(y)  # line 18
+    # Lines 19 and 21 together: rows 0..k-1 of A_hat^T and then t_hat^T, times y_hat.
+    rows = np.concatenate([A_hat.swapaxes(0, 1), t_hat[None]])
+    w = K.intt(K.basemul_acc(rows, y_hat, K.mulcache(y_hat)))
+    u = _add(w[:k], e1)  # line 19
+    mu = K.decompress(K.byte_decode(_u8(m), 1), 1)  # line 20
+    v = _add(_add(w[k], e2[0]), mu)  # line 21
+    c1 = K.byte_encode(K.compress(u, params.du), params.du)  # line 22
+    c2 = K.byte_encode(K.compress(v, params.dv), params.dv)  # line 23
+    return c1.tobytes() + c2.tobytes()  # line 24
+
+
+def decrypt(params: Params, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+    """FIPS 203, Algorithm 15 (K-PKE.Decrypt): the 32-byte message of c under dk."""
+    k, du, dv = params.k, params.du, params.dv
+    c1 = _u8(c[: 32 * du * k]).reshape(k, 32 * du)  # line 1
+    c2 = _u8(c[32 * du * k :])  # line 2
+    u = K.decompress(K.byte_decode(c1, du), du)  # line 3
+    v = K.decompress(K.byte_decode(c2, dv), dv)  # line 4
+    s_hat = K.byte_decode(_u8(dk).reshape(k, 384), 12)  # line 5
+    u_hat = K.ntt(u)
+    w = _sub(v, K.intt(K.basemul_acc(s_hat, u_hat)))  # line 6
+    return K.byte_encode(K.compress(w, 1), 1).tobytes()  # line 7

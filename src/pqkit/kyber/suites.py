@@ -1,0 +1,89 @@
+"""Symmetric suites: the hash functions, PRF and XOF a K-PKE scheme plugs in.
+
+A suite is bound once per operation (:meth:`SymmetricSuite.bind`), which resolves
+the :mod:`pqkit.common` providers once instead of per hash call.
+
+- ``FIPS203``: FIPS 203 §4.1: H = SHA3-256, G = SHA3-512, J = SHAKE256(., 32),
+  PRF_eta(s, b) = SHAKE256(s || b, 64 eta), XOF = SHAKE128.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit import common
+
+__all__ = ["FIPS203", "SymmetricOps", "SymmetricSuite"]
+
+
+class SymmetricOps(Protocol):
+    """The functions of a suite, bound to providers for one operation."""
+
+    def H(self, data: bytes) -> bytes:
+        """H: 32-byte hash."""
+        ...
+
+    def G(self, data: bytes) -> tuple[bytes, bytes]:
+        """G: 64-byte hash, split into two 32-byte halves."""
+        ...
+
+    def J(self, data: bytes) -> bytes:
+        """The 32-byte key-derivation hash (J of FIPS 203, KDF of round 3)."""
+        ...
+
+    def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
+        """PRF_eta(s, b) for each nonce b: a (len(nonces), 64 eta) uint8 array."""
+        ...
+
+    def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
+        """The first n XOF bytes for every matrix entry: (k * k, n) uint8, row
+        i * k + j seeded with (rho, j, i) as in FIPS 203, Algorithm 13 line 5."""
+        ...
+
+    def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
+        """The first n XOF bytes of entry (i, j) alone (the rejection fallback)."""
+        ...
+
+
+@dataclass(frozen=True)
+class SymmetricSuite:
+    """A named suite; ``bind()`` gives the :class:`SymmetricOps` for one operation."""
+
+    name: str
+    bind: Callable[[], SymmetricOps]
+
+
+class _Sha3Ops:
+    """FIPS 203 §4.1 on the active SHA-3 provider."""
+
+    __slots__ = ("_p",)
+
+    def __init__(self) -> None:
+        self._p = common.provider("sha3")
+
+    def H(self, data: bytes) -> bytes:
+        return self._p.sha3(256, data)
+
+    def G(self, data: bytes) -> tuple[bytes, bytes]:
+        out = self._p.sha3(512, data)
+        return out[:32], out[32:]
+
+    def J(self, data: bytes) -> bytes:
+        return self._p.shake_digest(256, data, 32)
+
+    def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
+        return self._p.shake_many(256, [s + bytes([b]) for b in nonces], 64 * eta)
+
+    def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
+        return self._p.shake_many(128, [rho + bytes([j, i]) for i in range(k) for j in range(k)], n)
+
+    def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
+        return np.frombuffer(self._p.shake_digest(128, rho + bytes([j, i]), n), dtype=np.uint8)
+
+
+FIPS203 = SymmetricSuite("FIPS 203 (SHA-3/SHAKE)", _Sha3Ops)
