@@ -206,3 +206,18 @@ def test_backend_selection() -> None:
     with arith.use("ref"):
         assert arith.kernels("mlkem").backend == "ref"
     assert arith.kernels("mlkem", "ref").backend == "ref"
+
+
+def test_float_reduction_exact_at_the_edges() -> None:
+    from pqkit.arith import numpy_mlkem
+
+    # Multiples of q and their neighbours up to the 2^43 bound of the NTT products.
+    n = np.unique(np.concatenate([np.arange(0, 4096), np.geomspace(1, 2**43 / Q - 2, 4000)]))
+    n = np.floor(n).astype(np.int64)
+    x = np.concatenate([n * Q, n * Q + 1, n * Q + Q - 1, n[1:] * Q - 1])
+    x = x[(x >= 0) & (x < 2**43)]
+    got = numpy_mlkem._reduce_f64(x.astype(np.float64))
+    assert np.array_equal(got, x % Q)
+    # Barrett on int64 below 2^28, every residue class at the top of the range.
+    y = np.concatenate([np.arange(0, 100_000), np.arange(2**28 - 100_000, 2**28)])
+    assert np.array_equal(numpy_mlkem._barrett(y), y % Q)

@@ -210,3 +210,20 @@ def test_random_keys_never_crash(ek: bytes, dk: bytes) -> None:
 @given(st.binary(min_size=1088, max_size=1088))
 def test_random_ciphertexts_decapsulate(ct: bytes) -> None:
     assert KEM.decaps(SK, ct) == hashlib.shake_256(SK[-32:] + ct).digest(32) or ct == CT
+
+
+@pytest.mark.parametrize("backend", ["numpy", "ref"])
+def test_short_xof_rows_are_extended(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SampleNTT needs more XOF output when fewer than 256 candidates of the first
+    read are accepted: with a first read of 384 bytes (256 candidates) almost every
+    matrix entry takes the fallback, and the keys must not change."""
+    from pqkit.kyber import kpke
+
+    kem = pqkit.kem("ML-KEM-512").using(arith=backend)  # type: ignore[attr-defined]
+    seed = bytes(range(64))
+    want = kem.keygen_derand(seed)
+    ss, ct = kem.encaps_derand(want.public_key, bytes(32))
+    monkeypatch.setattr(kpke, "XOF_BYTES", 384)
+    assert kem.keygen_derand(seed) == want
+    assert kem.encaps_derand(want.public_key, bytes(32)) == (ss, ct)
+    assert kem.decaps(want.secret_key, ct) == ss

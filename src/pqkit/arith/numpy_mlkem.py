@@ -23,6 +23,7 @@ by its accept mask.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -52,24 +53,21 @@ def _barrett(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return x - t * Q
 
 
-_QINV = 1.0 / Q
+# fl(1/q) nudged up by a relative 2^-46: for exact integers 0 <= x < 2^43 the product
+# x * _QINV is then never below x / q (the nudge exceeds the two roundings, about
+# 2^-52 relative each) and above it by less than x / q * 2^-45 < 2^-13.6, while x / q
+# is either an integer or at least 1/q > 2^-12 below the next one: so its floor is
+# exactly floor(x / q).
+_QINV = (1.0 / Q) * (1.0 + 2.0**-46)
 
 
 def _reduce_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
-    """x mod q for float64 holding exact integers 0 <= x < 2^50, as int64.
-
-    floor(x * fl(1/q)) is floor(x / q) except when x is a multiple of q and the
-    product rounds just below it (relative error < 2^-52, and x / q has no other
-    fractional part within 1/q of an integer), so r is in [0, q] and one masked
-    subtraction finishes.
-    """
+    """x mod q for float64 holding exact integers 0 <= x < 2^43, as int64 in [0, q)."""
     t = x * _QINV
     np.floor(t, out=t)
     t *= -Q
     t += x
-    r = t.astype(I64)
-    r -= (r >= Q) * Q
-    return r
+    return t.astype(I64)
 
 
 def _csub(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -183,104 +181,177 @@ def intt(f_hat: Poly) -> Poly:
 
 
 def mulcache(b_hat: Poly) -> Any:
-    """``numpy`` layout: int64 (..., 128) holding b_hat[2i+1] * gamma_i mod q."""
+    """``numpy`` layout: int64 (..., 2, k, 256). Plane 0 holds (b0, b1 * gamma_i mod q)
+    and plane 1 (b1, b0) for each pair i, so that a_hat times each plane, summed
+    over pairs, gives the two coefficients of Algorithm 12."""
     b = _as_polys(b_hat)
-    return _barrett(b[..., 1::2] * _GAMMAS)
+    cache = np.empty((*b.shape[:-2], 2, *b.shape[-2:]), dtype=I64)
+    cache[..., 0, :, 0::2] = b[..., 0::2]
+    cache[..., 0, :, 1::2] = _barrett(b[..., 1::2] * _GAMMAS)
+    cache[..., 1, :, 0::2] = b[..., 1::2]
+    cache[..., 1, :, 1::2] = b[..., 0::2]
+    return cache
 
 
 def basemul_acc(a_hat: Poly, b_hat: Poly, cache: Any = None) -> Poly:
     a = _as_polys(a_hat)
-    b = _as_polys(b_hat)
-    if a.ndim < 2 or b.ndim < 2:
+    if a.ndim < 2 or np.ndim(b_hat) < 2:
         raise ValueError("basemul_acc expects (..., k, 256) arrays")
-    b1g = mulcache(b) if cache is None else np.asarray(cache)
-    a0 = a[..., 0::2]
-    a1 = a[..., 1::2]
+    planes = mulcache(b_hat) if cache is None else np.asarray(cache)
     # FIPS 203, Algorithm 12 for every pair, summed over k before one reduction:
     # each product < 2^23.4, at most 2k <= 8 terms, so sums < 2^27 < 2^28.
-    c0 = (a0 * b[..., 0::2] + a1 * b1g).sum(axis=-2)
-    c1 = (a0 * b[..., 1::2] + a1 * b[..., 0::2]).sum(axis=-2)
-    out = np.empty((*c0.shape[:-1], N), dtype=I64)
-    out[..., 0::2] = c0
-    out[..., 1::2] = c1
-    return _barrett(out)
+    prod = (a[..., None, :, :] * planes).sum(axis=-2)  # (..., 2, 256)
+    pairs = prod[..., 0::2] + prod[..., 1::2]  # (..., 2, 128): c0 and c1 of each pair
+    return _barrett(pairs.swapaxes(-1, -2).reshape(*pairs.shape[:-2], N))
 
 
 def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
-    raw = _as_bytes(buf)
+    raw = np.ascontiguousarray(_as_bytes(buf))
     lead = raw.shape[:-1]
     n = raw.shape[-1]
     if n % 3:
         raise ValueError(f"rej_uniform needs a multiple of 3 bytes, got {n}")
-    c = raw.reshape(int(np.prod(lead, dtype=I64)), n // 3, 3).astype(I64)
-    cand = np.empty((c.shape[0], n // 3, 2), dtype=I64)
-    cand[..., 0] = c[..., 0] | ((c[..., 1] & 15) << 8)  # d1
-    cand[..., 1] = (c[..., 1] >> 4) | (c[..., 2] << 4)  # d2
-    cand = cand.reshape(c.shape[0], -1)
+    rows = math.prod(lead)
+    m = n // 3
+    out_shape = (*lead, N)
+    if rows == 0 or m == 0:
+        return np.zeros(out_shape, dtype=I64), np.zeros(lead, dtype=I64)
+    # Little-endian 16-bit reads at bytes 3i and 3i + 1 of every triple (strided
+    # views of the input): C[0] + 256 C[1] and C[1] + 256 C[2].
+    low = np.ndarray((rows, m), dtype="<u2", buffer=raw, offset=0, strides=(n, 3))
+    high = np.ndarray((rows, m), dtype="<u2", buffer=raw, offset=1, strides=(n, 3))
+    cand3 = np.empty((rows, m, 2), dtype=np.uint16)
+    np.bitwise_and(low, 0xFFF, out=cand3[..., 0])  # d1 = C[0] + 256 (C[1] mod 16)
+    np.right_shift(high, 4, out=cand3[..., 1])  # d2 = floor(C[1] / 16) + 16 C[2]
+    cand = cand3.reshape(rows, 2 * m)
     accept = cand < Q
     position = np.cumsum(accept, axis=-1)
+    counts = np.minimum(position[:, -1], N).astype(I64)
     keep = accept & (position <= N)
-    counts = np.minimum(accept.sum(axis=-1), N)
-    if counts.size and counts.min() == N:
-        # Public data: every row has enough candidates, and keep has exactly 256
-        # True entries per row, in order.
-        out = cand[keep].reshape(-1, N)
+    if counts.min() == N:
+        # Public data: every row has exactly 256 kept entries, in row-major order.
+        out = cand[keep].astype(I64).reshape(rows, N)
     else:
-        out = np.zeros((c.shape[0], N), dtype=I64)
-        rows, cols = np.nonzero(keep)
-        out[rows, position[rows, cols] - 1] = cand[rows, cols]
-    return out.reshape(*lead, N), counts.astype(I64).reshape(lead)
+        out = np.zeros((rows, N), dtype=I64)
+        r, c = np.nonzero(keep)
+        out[r, position[r, c] - 1] = cand[r, c]
+    return out.reshape(out_shape), counts.reshape(lead)
+
+
+_M55 = np.uint64(0x5555555555555555)
+_CBD2_SHIFTS = np.arange(0, 64, 2, dtype=np.uint64)
+_M249 = np.uint64(0x249249249249)
+_CBD3_SHIFTS = np.arange(0, 48, 3, dtype=np.uint64)
+_PAD = np.zeros(8, dtype=np.uint8)
+
+
+def _strided_u64(raw: npt.NDArray[np.uint8], group: int) -> npt.NDArray[np.uint64]:
+    """(rows, n / group) little-endian 64-bit reads at the start of every ``group``
+    bytes of each row (bytes past a group's end are read too and must be masked)."""
+    rows, n = raw.shape
+    flat = np.concatenate([raw.reshape(-1), _PAD])
+    words: npt.NDArray[np.uint64] = np.ndarray(
+        (rows, n // group), dtype="<u8", buffer=flat, offset=0, strides=(n, group)
+    )
+    return words
 
 
 def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
     raw = _as_bytes(buf, 64 * eta)
     lead = raw.shape[:-1]
-    bits = np.unpackbits(raw, axis=-1, bitorder="little").reshape(*lead, N, 2, eta)
-    s = bits.sum(axis=-1, dtype=I64)
-    f = s[..., 0] - s[..., 1]
+    flat = raw.reshape(-1, 64 * eta)
+    # Bit-sliced: add the eta bits of every field in place (no reduction along an
+    # axis), then read the eta-bit sums x (first half) and y (second half).
+    if eta == 2:
+        w = np.ascontiguousarray(flat).view("<u8")  # 16 coefficients per word
+        t = (w & _M55) + ((w >> np.uint64(1)) & _M55)
+        fields = (t[..., None] >> _CBD2_SHIFTS) & np.uint64(3)
+    elif eta == 3:
+        w = _strided_u64(flat, 6)  # 8 coefficients per 48 bits
+        t = (w & _M249) + ((w >> np.uint64(1)) & _M249) + ((w >> np.uint64(2)) & _M249)
+        fields = (t[..., None] >> _CBD3_SHIFTS) & np.uint64(7)
+    else:
+        raise ValueError(f"eta must be 2 or 3, got {eta}")
+    xy = fields.astype(I64).reshape(*lead, N, 2)
+    f = xy[..., 0] - xy[..., 1]
     return f + (f < 0) * Q  # type: ignore[no-any-return]
 
 
-_SHIFTS = {d: np.arange(d, dtype=I64) for d in range(1, 13)}
+def _group(d: int) -> int:
+    """Coefficients per byte-aligned group: the smallest g with 8 | d g."""
+    g = 1
+    while (d * g) % 8:
+        g += 1
+    return g
+
+
+_GROUPS = {d: _group(d) for d in range(1, 13)}
+_WEIGHTS = {
+    d: np.array([1 << (d * j) for j in range(_GROUPS[d])], dtype=np.uint64)
+    for d in range(1, 13)
+    if d * _GROUPS[d] <= 64
+}
+_FIELD_SHIFTS = {d: np.arange(0, d * _GROUPS[d], d, dtype=np.uint64) for d in range(1, 13)}
+# d = 11: a group is 8 coefficients in 11 bytes (88 bits); coefficients 0-4 come from
+# the 64-bit word at byte 0, coefficients 5-7 from the word at byte 5 (bit 40 on).
+_W11_LOW = np.array([1 << (11 * j) for j in range(6)], dtype=object).astype(np.uint64)
+_SH11_LOW = np.arange(0, 55, 11, dtype=np.uint64)
+_SH11_HIGH = np.array([15, 26, 37], dtype=np.uint64)
 
 
 def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
     a = _as_polys(f)
     lead = a.shape[:-1]
-    if d == 12:
-        p = a.reshape(*lead, 128, 2)
-        x, y = p[..., 0], p[..., 1]
-        out = np.empty((*lead, 128, 3), dtype=np.uint8)
-        out[..., 0] = x & 255
-        out[..., 1] = (x >> 8) | ((y & 15) << 4)
-        out[..., 2] = y >> 4
-        return out.reshape(*lead, 384)
-    if d == 4:
-        p = a.reshape(*lead, 128, 2)
-        return (p[..., 0] | (p[..., 1] << 4)).astype(np.uint8)
-    if d == 1:
-        return np.packbits(a.astype(np.uint8), axis=-1, bitorder="little")
-    bits = ((a[..., None] >> _SHIFTS[d]) & 1).astype(np.uint8).reshape(*lead, N * d)
-    return np.packbits(bits, axis=-1, bitorder="little")
+    g = _GROUPS[d]
+    nbytes = d * g // 8
+    c = a.reshape(-1, N // g, g).astype(np.uint64)
+    if d == 11:
+        low = c[..., :6] @ _W11_LOW  # bits 0..63 (the top bits of c5 wrap away)
+        high = (
+            (c[..., 5] >> np.uint64(9)) | (c[..., 6] << np.uint64(2)) | (c[..., 7] << np.uint64(13))
+        )
+        words = np.concatenate(
+            [
+                low.view(np.uint8).reshape(-1, N // g, 8),
+                high.view(np.uint8).reshape(-1, N // g, 8)[..., :3],
+            ],
+            axis=-1,
+        )
+        return words.reshape(*lead, 32 * d)
+    # Fields do not overlap, so the weighted sum is an OR of shifted coefficients.
+    words = (c @ _WEIGHTS[d]).view(np.uint8).reshape(-1, N // g, 8)
+    return words[..., :nbytes].reshape(*lead, 32 * d)
 
 
 def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
     raw = _as_bytes(b, 32 * d)
     lead = raw.shape[:-1]
-    if d == 12:
-        c = raw.reshape(*lead, 128, 3).astype(I64)
-        out = np.empty((*lead, 128, 2), dtype=I64)
-        out[..., 0] = c[..., 0] | ((c[..., 1] & 15) << 8)
-        out[..., 1] = (c[..., 1] >> 4) | (c[..., 2] << 4)
-        return _csub(out.reshape(*lead, N))  # ByteDecode_12 reduces mod q; x < 4096 < 2q
-    if d == 4:
-        c = raw.astype(I64)
-        out = np.empty((*lead, 128, 2), dtype=I64)
-        out[..., 0] = c & 15
-        out[..., 1] = c >> 4
-        return out.reshape(*lead, N)
-    bits = np.unpackbits(raw, axis=-1, bitorder="little").reshape(*lead, N, d).astype(I64)
-    return (bits << _SHIFTS[d]).sum(axis=-1)  # type: ignore[no-any-return]
+    flat = raw.reshape(-1, 32 * d)
+    mask = np.uint64((1 << d) - 1)
+    if d == 1:
+        return np.unpackbits(flat, axis=-1, bitorder="little").astype(I64).reshape(*lead, N)
+    if d in (4, 12):
+        # Two coefficients per group: write them straight into the interleaved output.
+        words = flat.astype(I64) if d == 4 else _strided_u64(flat, 3).astype(I64)
+        pair = np.empty((*words.shape, 2), dtype=I64)
+        np.bitwise_and(words, (1 << d) - 1, out=pair[..., 0])
+        np.right_shift(words, d, out=pair[..., 1])
+        pair[..., 1] &= (1 << d) - 1
+        out = pair.reshape(*lead, N)
+        # ByteDecode_12 reduces mod q; x < 4096 < 2q.
+        return _csub(out) if d == 12 else out
+    if d == 11:
+        low = _strided_u64(flat, 11)
+        high = np.ndarray(low.shape, dtype="<u8", buffer=low.base, offset=5, strides=low.strides)
+        fields = np.concatenate(
+            [(low[..., None] >> _SH11_LOW) & mask, (high[..., None] >> _SH11_HIGH) & mask],
+            axis=-1,
+        )
+    else:
+        g = _GROUPS[d]
+        packed = _strided_u64(flat, d * g // 8)
+        fields = (packed[..., None] >> _FIELD_SHIFTS[d]) & mask
+    return fields.astype(I64).reshape(*lead, N)
 
 
 # Compress_d(x) = floor((2^(d+1) x + q) / (2q)) mod 2^d. The numerator is < 2^25 for

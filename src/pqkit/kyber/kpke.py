@@ -19,17 +19,22 @@ __all__ = ["Q", "decrypt", "encrypt", "expand_matrix", "keygen"]
 
 Q = 3329
 
-XOF_BYTES = 504
-"""XOF bytes drawn per matrix entry at first: 3 SHAKE128 blocks, 336 candidates.
-
-About 0.8 % of entries accept fewer than 256 of them; :func:`expand_matrix` then
-asks for a longer prefix of that entry's XOF stream."""
+XOF_BYTES = 672
+"""XOF bytes drawn per matrix entry at first: 4 SHAKE128 blocks, 448 candidates for
+256 values (expected 364 accepted; fewer than 256 has probability below 2^-100).
+:func:`expand_matrix` still handles a short entry by asking for more."""
 
 
 def _add(a: Poly, b: Poly) -> Poly:
     """(a + b) mod q for canonical inputs (masked subtraction, no branch)."""
     s = a + b
     return s - (s >= Q) * Q
+
+
+def _reduce_small(a: Poly) -> Poly:
+    """a mod q for 0 <= a < 3q (two masked subtractions, no branch)."""
+    a = a - (a >= 2 * Q) * Q
+    return a - (a >= Q) * Q
 
 
 def _sub(a: Poly, b: Poly) -> Poly:
@@ -68,30 +73,22 @@ def expand_matrix(ops: SymmetricOps, K: MLKEMKernels, rho: bytes, k: int) -> Pol
     return a_hat.reshape(k, k, 256)
 
 
-def _sample_noise(
-    ops: SymmetricOps, K: MLKEMKernels, seed: bytes, groups: list[tuple[int, int]]
-) -> list[Poly]:
-    """SamplePolyCBD_eta(PRF_eta(seed, N)) for consecutive N: ``groups`` lists
-    (eta, count) in order; one PRF call and one CBD call per distinct run of eta."""
-    out: list[Poly] = []
+def sample_noise(
+    ops: SymmetricOps, K: MLKEMKernels, seed: bytes, etas: list[tuple[int, int]]
+) -> Poly:
+    """SamplePolyCBD_eta(PRF_eta(seed, N)) for N = 0, 1, ...: ``etas`` lists (eta,
+    count) runs in order; the result stacks all polynomials, (sum of counts, 256).
+    One PRF call and one CBD call per run of equal eta."""
+    runs: list[tuple[int, int, int]] = []  # (eta, first nonce, count)
     nonce = 0
-    merged: list[tuple[int, list[int]]] = []
-    for eta, count in groups:
-        nonces = list(range(nonce, nonce + count))
-        nonce += count
-        if merged and merged[-1][0] == eta:
-            merged[-1][1].extend(nonces)
+    for eta, count in etas:
+        if runs and runs[-1][0] == eta:
+            runs[-1] = (eta, runs[-1][1], runs[-1][2] + count)
         else:
-            merged.append((eta, nonces))
-    polys: list[Poly] = []
-    for eta, nonces in merged:
-        polys.append(K.cbd(ops.prf_many(eta, seed, nonces), eta))
-    flat = np.concatenate(polys) if len(polys) > 1 else polys[0]
-    start = 0
-    for _, count in groups:
-        out.append(flat[start : start + count])
-        start += count
-    return out
+            runs.append((eta, nonce, count))
+        nonce += count
+    polys = [K.cbd(ops.prf_many(eta, seed, range(first, first + n)), eta) for eta, first, n in runs]
+    return polys[0] if len(polys) == 1 else np.concatenate(polys)
 
 
 def keygen(
@@ -104,8 +101,8 @@ def keygen(
     k = params.k
     rho, sigma = ops.G(d + bytes([k]) if append_k else d)  # line 1
     A_hat = expand_matrix(ops, K, rho, k)  # lines 3-7
-    s, e = _sample_noise(ops, K, sigma, [(params.eta1, k), (params.eta1, k)])  # lines 8-15
-    se_hat = K.ntt(np.concatenate([s, e]))  # lines 16-17, one batched call
+    se = sample_noise(ops, K, sigma, [(params.eta1, 2 * k)])  # lines 8-15: s, then e
+    se_hat = K.ntt(se)  # lines 16-17, one batched call
     s_hat, e_hat = se_hat[:k], se_hat[k:]
     t_hat = _add(K.basemul_acc(A_hat, s_hat, K.mulcache(s_hat)), e_hat)  # line 18
     ek = K.byte_encode(t_hat, 12).tobytes() + rho  # line 19
@@ -114,26 +111,33 @@ def keygen(
 
 
 def encrypt(
-    params: Params, ops: SymmetricOps, K: MLKEMKernels, ek: bytes, m: bytes, r: bytes
+    params: Params,
+    ops: SymmetricOps,
+    K: MLKEMKernels,
+    ek: bytes,
+    m: bytes,
+    r: bytes,
+    t_hat: Poly | None = None,
 ) -> bytes:
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt): ciphertext of the 32-byte m with
-    randomness r under ek (already length-checked by the caller)."""
+    randomness r under ek (already length-checked by the caller). ``t_hat`` is
+    ByteDecode_12 of ek's first 384 k bytes when the caller has it already."""
     k = params.k
-    t_hat = K.byte_decode(_u8(ek[: 384 * k]).reshape(k, 384), 12)  # line 2
+    if t_hat is None:
+        t_hat = K.byte_decode(_u8(ek[: 384 * k]).reshape(k, 384), 12)  # line 2
     rho = ek[384 * k :]  # line 3
     A_hat = expand_matrix(ops, K, rho, k)  # lines 4-8
-    y, e1, e2 = _sample_noise(
-        ops, K, r, [(params.eta1, k), (params.eta2, k), (params.eta2, 1)]
-    )  # lines 9-17
-    y_hat = K.ntt(y)  # line 18
-    # Lines 19 and 21 together: rows 0..k-1 of A_hat^T and then t_hat^T, times y_hat.
+    # Lines 9-17: y (eta1), e1 (eta2), e2 (eta2) with nonces 0 .. 2k.
+    noise = sample_noise(ops, K, r, [(params.eta1, k), (params.eta2, k + 1)])
+    y_hat = K.ntt(noise[:k])  # line 18
+    # Lines 19 and 21 together: the rows of A_hat^T and then t_hat^T, times y_hat.
     rows = np.concatenate([A_hat.swapaxes(0, 1), t_hat[None]])
-    w = K.intt(K.basemul_acc(rows, y_hat, K.mulcache(y_hat)))
-    u = _add(w[:k], e1)  # line 19
-    mu = K.decompress(K.byte_decode(_u8(m), 1), 1)  # line 20
-    v = _add(_add(w[k], e2[0]), mu)  # line 21
-    c1 = K.byte_encode(K.compress(u, params.du), params.du)  # line 22
-    c2 = K.byte_encode(K.compress(v, params.dv), params.dv)  # line 23
+    w = K.intt(K.basemul_acc(rows, y_hat))
+    w += noise[k:]  # + e1 (line 19) and + e2 (line 21)
+    w[k] += K.decompress(K.byte_decode(_u8(m), 1), 1)  # + mu (lines 20-21)
+    w = _reduce_small(w)
+    c1 = K.byte_encode(K.compress(w[:k], params.du), params.du)  # line 22
+    c2 = K.byte_encode(K.compress(w[k], params.dv), params.dv)  # line 23
     return c1.tobytes() + c2.tobytes()  # line 24
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from pqkit import arith
 from pqkit._checks import as_bytes_len
-from pqkit.arith.api import MLKEMKernels
+from pqkit.arith.api import MLKEMKernels, Poly
 from pqkit.kyber.params import Params
 from pqkit.kyber.suites import SymmetricOps, SymmetricSuite
 from pqkit.schemes import RNG, Encapsulation, KeyPair, draw
@@ -81,18 +81,24 @@ class KpkeKem:
         return self.suite.bind(), pqkit_arith_kernels(self.arith)
 
     # --- the FO transform, per variant ---------------------------------------------
+    # Each gets the suite bound for this operation (ops) and the kernel table (K),
+    # resolved once per public call.
 
-    def _keygen_internal(self, d: bytes, z: bytes) -> KeyPair:
+    def _keygen_internal(self, ops: SymmetricOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
         raise NotImplementedError
 
-    def _encaps_internal(self, ek: bytes, m: bytes) -> Encapsulation:
+    def _encaps_internal(
+        self, ops: SymmetricOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
+    ) -> Encapsulation:
         raise NotImplementedError
 
-    def _decaps_internal(self, dk: bytes, c: bytes) -> bytes:
+    def _decaps_internal(self, ops: SymmetricOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
         raise NotImplementedError
 
-    def _check_encapsulation_key(self, ek: bytes, K: MLKEMKernels) -> None:
-        """Input checks on ek beyond its length (none by default)."""
+    def _check_encapsulation_key(self, ek: bytes, K: MLKEMKernels) -> Poly | None:
+        """Input checks on ek beyond its length (none by default). May return the
+        decoded t_hat, which encapsulation then reuses."""
+        return None
 
     def _check_decapsulation_key(self, dk: bytes, ops: SymmetricOps) -> None:
         """Input checks on dk beyond its length (none by default)."""
@@ -103,38 +109,40 @@ class KpkeKem:
         """A new key pair; asks ``rng`` for d (32 bytes) and then z (32 bytes)."""
         d = draw(rng, 32)
         z = draw(rng, 32)
-        return self._keygen_internal(d, z)
+        return self._keygen_internal(*self._tools(), d, z)
 
     def keygen_derand(self, seed: bytes) -> KeyPair:
         """The key pair of the 64-byte seed d || z."""
         seed = as_bytes_len(seed, "seed (d || z)", 64)
-        return self._keygen_internal(seed[:32], seed[32:])
+        return self._keygen_internal(*self._tools(), seed[:32], seed[32:])
 
     def encaps(self, public_key: bytes, *, rng: RNG | None = None) -> Encapsulation:
         """(shared_secret, ciphertext) for ``public_key``; asks ``rng`` for m (32 bytes)
         after checking the key."""
-        ek = self._checked_public_key(public_key)
+        ops, K = self._tools()
+        ek, t_hat = self._checked_public_key(public_key, K)
         m = draw(rng, 32)
-        return self._encaps_internal(ek, m)
+        return self._encaps_internal(ops, K, ek, m, t_hat)
 
     def encaps_derand(self, public_key: bytes, m: bytes) -> Encapsulation:
         """Encapsulation with the given 32 bytes of randomness ``m``."""
-        ek = self._checked_public_key(public_key)
+        ops, K = self._tools()
+        ek, t_hat = self._checked_public_key(public_key, K)
         m = as_bytes_len(m, "m", 32)
-        return self._encaps_internal(ek, m)
+        return self._encaps_internal(ops, K, ek, m, t_hat)
 
     def decaps(self, secret_key: bytes, ciphertext: bytes) -> bytes:
         """The shared secret of ``ciphertext``; a ciphertext that does not
         re-encrypt gives the implicit-rejection key, not an error."""
         c = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
         dk = as_bytes_len(secret_key, "secret key", self.length_secret_key)
-        self._check_decapsulation_key(dk, self.suite.bind())
-        return self._decaps_internal(dk, c)
+        ops, K = self._tools()
+        self._check_decapsulation_key(dk, ops)
+        return self._decaps_internal(ops, K, dk, c)
 
-    def _checked_public_key(self, public_key: bytes) -> bytes:
+    def _checked_public_key(self, public_key: bytes, K: MLKEMKernels) -> tuple[bytes, Poly | None]:
         ek = as_bytes_len(public_key, "public key", self.length_public_key)
-        self._check_encapsulation_key(ek, pqkit_arith_kernels(self.arith))
-        return ek
+        return ek, self._check_encapsulation_key(ek, K)
 
 
 def pqkit_arith_kernels(backend: str | None) -> MLKEMKernels:
