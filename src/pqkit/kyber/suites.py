@@ -4,7 +4,13 @@ A suite is bound once per operation (:meth:`SymmetricSuite.bind`), which resolve
 the :mod:`pqkit.common` providers once instead of per hash call.
 
 - ``FIPS203``: FIPS 203 §4.1: H = SHA3-256, G = SHA3-512, J = SHAKE256(., 32),
-  PRF_eta(s, b) = SHAKE256(s || b, 64 eta), XOF = SHAKE128.
+  PRF_eta(s, b) = SHAKE256(s || b, 64 eta), XOF = SHAKE128. Round-3 Kyber uses
+  the same functions (its KDF is SHAKE256(., 32), the J slot here).
+- ``KYBER90S``: Kyber v3.02 §1.5 ("90s" variant): H = SHA-256, G = SHA-512,
+  KDF = SHA-256, PRF(s, b) and XOF(rho, j, i) = AES-256-CTR keystreams under
+  the key s or rho with the 16-byte counter block b || 0^15 or j || i || 0^14
+  (a 64-bit little-endian nonce, then a 32-bit big-endian block counter from 0),
+  on the fastest AES provider of :mod:`pqkit.common`.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import numpy.typing as npt
 
 from pqkit import common
 
-__all__ = ["FIPS203", "SymmetricOps", "SymmetricSuite"]
+__all__ = ["FIPS203", "KYBER90S", "SymmetricOps", "SymmetricSuite"]
 
 
 class SymmetricOps(Protocol):
@@ -87,3 +93,40 @@ class _Sha3Ops:
 
 
 FIPS203 = SymmetricSuite("FIPS 203 (SHA-3/SHAKE)", _Sha3Ops)
+
+
+class _Kyber90sOps:
+    """Kyber-90s: SHA-2 and AES-256-CTR on the active providers."""
+
+    __slots__ = ("_aes", "_sha2")
+
+    def __init__(self) -> None:
+        self._sha2 = common.provider("sha2")
+        self._aes = common.provider("aes")
+
+    def H(self, data: bytes) -> bytes:
+        return self._sha2.sha2("sha256", data)
+
+    def G(self, data: bytes) -> tuple[bytes, bytes]:
+        out = self._sha2.sha2("sha512", data)
+        return out[:32], out[32:]
+
+    def J(self, data: bytes) -> bytes:
+        return self._sha2.sha2("sha256", data)
+
+    def _stream(self, key: bytes, nonce: bytes, n: int) -> bytes:
+        return self._aes.ctr(key, nonce + bytes(16 - len(nonce))).read(n)
+
+    def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
+        out = b"".join([self._stream(s, bytes([b]), 64 * eta) for b in nonces])
+        return np.frombuffer(out, dtype=np.uint8).reshape(len(nonces), 64 * eta)
+
+    def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
+        out = b"".join([self._stream(rho, bytes([j, i]), n) for i in range(k) for j in range(k)])
+        return np.frombuffer(out, dtype=np.uint8).reshape(k * k, n)
+
+    def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
+        return np.frombuffer(self._stream(rho, bytes([j, i]), n), dtype=np.uint8)
+
+
+KYBER90S = SymmetricSuite("Kyber-90s (SHA-2/AES-256-CTR)", _Kyber90sOps)
