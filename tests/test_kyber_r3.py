@@ -116,3 +116,35 @@ def test_bad_input(name: str) -> None:
     bad_h = bytearray(sk)
     bad_h[-40] ^= 1
     assert len(kem.decaps(bytes(bad_h), ct)) == 32
+
+
+@pytest.mark.parametrize("aes", ["openssl", "python"])
+def test_90s_keystreams_are_aes256_ctr(aes: str) -> None:
+    from pqkit import common
+    from pqkit.kyber.suites import KYBER90S
+
+    with common.use(aes=aes):
+        ops = KYBER90S.bind()
+        key = bytes(range(32))
+        matrix = ops.xof_matrix(key, 3, 200)
+        for i in range(3):
+            for j in range(3):
+                want = common.aes256_ctr(key, bytes([j, i]) + bytes(14)).read(200)
+                assert matrix[3 * i + j].tobytes() == want
+                assert ops.xof_entry(key, i, j, 200).tobytes() == want
+        prf = ops.prf_many(3, key, [0, 5, 255])
+        for row, b in enumerate([0, 5, 255]):
+            assert prf[row].tobytes() == common.aes256_ctr(key, bytes([b]) + bytes(15)).read(192)
+
+
+def test_90s_kat_with_the_python_aes_provider() -> None:
+    from pqkit import common
+
+    entry = load_json("r3-kat-first/Kyber512-90s.json")["entry"]
+    with common.use(aes="python"):
+        kem = pqkit.kem("Kyber512-90s")
+        drbg = CtrDrbg(h(entry["seed"]))
+        pk, sk = kem.keygen(rng=drbg)
+        ss, ct = kem.encaps(pk, rng=drbg)
+        assert (pk, sk, ct, ss) == (h(entry["pk"]), h(entry["sk"]), h(entry["ct"]), h(entry["ss"]))
+        assert kem.decaps(sk, ct) == ss
