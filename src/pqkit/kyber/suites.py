@@ -135,7 +135,8 @@ class _Kyber90sOps:
         return self._keystreams(rho, [bytes([j, i]) for i in range(k) for j in range(k)], n)
 
     def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
-        return self._keystreams(rho, [bytes([j, i])], n)[0]
+        row: npt.NDArray[np.uint8] = self._keystreams(rho, [bytes([j, i])], n)[0]
+        return row
 
 
 KYBER90S = SymmetricSuite("Kyber-90s (SHA-2/AES-256-CTR)", _Kyber90sOps)
