@@ -34,9 +34,17 @@ _F_MONT = (pow(256, -1, Q) * _R) % Q  # 256^-1 * R: one Montgomery step gives x 
 
 
 def _montgomery(x: npt.NDArray[Any]) -> Poly:
-    """x * 2^-32 mod q for |x| < q * 2^31, result in (-1.5q, 0.5q)."""
-    m = ((x & _M32) * _QINV) & _M32
-    return (x - m * Q) >> 32  # type: ignore[no-any-return]
+    """x * 2^-32 mod q for |x| < q * 2^31, result in (-q - 2^22, 2^22), in place.
+
+    m = x * q^-1 mod 2^32 (int64 products wrap mod 2^64, which keeps the low 32
+    bits right); then (x - m q) is a multiple of 2^32.
+    """
+    m = x * _QINV
+    m &= _M32
+    m *= Q
+    x -= m
+    x >>= 32
+    return x
 
 
 def _fold(x: npt.NDArray[Any]) -> Poly:
@@ -53,48 +61,87 @@ def _freeze(x: npt.NDArray[Any]) -> Poly:
     return x
 
 
-# Zetas in Montgomery form (zeta * 2^32 mod q), per NTT layer: layer with 2^s groups
-# uses zetas[2^s : 2^(s+1)] (FIPS 204, Algorithm 41, m = 2^s .. 2^(s+1) - 1).
-_ZETAS_MONT = np.array([(z * _R) % Q for z in ZETAS], dtype=_I64)
-_NTT_LAYERS = [(1 << s, 128 >> s, _ZETAS_MONT[1 << s : 2 << s, None]) for s in range(8)]
-# FIPS 204, Algorithm 42: the layer with G groups uses -zetas[2G - 1 - g] for group g.
-_INTT_LAYERS = [
-    (128 >> s, 1 << s, (-_ZETAS_MONT[(256 >> s) - 1 : (128 >> s) - 1 : -1, None]) % Q)
-    for s in range(8)
-]
+# Zetas in Montgomery form (zeta * 2^32 mod q), per layer. FIPS 204, Algorithm 41:
+# the layer of length L has G = 128 / L groups and group g uses zetas[G + g];
+# Algorithm 42: group g of the layer of length L uses -zetas[2G - 1 - g].
+#
+# Layout: layers with L >= 16 run on the natural order viewed as (G, 2, L). The
+# layers with L < 16 would have inner runs of L < 16 elements, which NumPy loops
+# over slowly, so they run on the transpose T[j, b] = x[16 b + j] (b: block of 16,
+# j: index in the block) viewed as (S, 2, L, 16) with S = 8 / L: group g = b S + s.
+_ZETAS_MONT = [(z * _R) % Q for z in ZETAS]
+
+
+def _layer_zetas(length: int, inverse: bool) -> npt.NDArray[np.int64]:
+    groups = 128 // length
+    if inverse:
+        z = [(-_ZETAS_MONT[2 * groups - 1 - g]) % Q for g in range(groups)]
+    else:
+        z = [_ZETAS_MONT[groups + g] for g in range(groups)]
+    arr = np.array(z, dtype=_I64)
+    if length >= 16:
+        return arr[:, None]  # broadcast over (G, L)
+    per_block = 8 // length  # S
+    # Z[s, 0, b] = z[b S + s]
+    table: npt.NDArray[np.int64] = np.ascontiguousarray(arr.reshape(16, per_block).T[:, None, :])
+    return table
+
+
+_LENGTHS = [128 >> s for s in range(8)]
+_NTT_ZETAS = {length: _layer_zetas(length, False) for length in _LENGTHS}
+_INTT_ZETAS = {length: _layer_zetas(length, True) for length in _LENGTHS}
+
+
+def _halves(x: Poly, lead: tuple[int, ...], length: int) -> tuple[Poly, Poly]:
+    """The two butterfly halves of a layer as views: natural layout for length >= 16,
+    transposed layout (see above) for length < 16."""
+    if length >= 16:
+        v = x.reshape((*lead, 128 // length, 2, length))
+        return v[..., 0, :], v[..., 1, :]
+    v = x.reshape((*lead, 8 // length, 2, length, 16))
+    return v[..., 0, :, :], v[..., 1, :, :]
+
+
+def _transpose16(x: Poly, lead: tuple[int, ...]) -> Poly:
+    """T[j, b] = x[16 b + j] (its own inverse), as a new contiguous array."""
+    return np.ascontiguousarray(x.reshape((*lead, 16, 16)).swapaxes(-1, -2)).reshape((*lead, N))
 
 
 def ntt(a: Poly) -> Poly:
-    # FIPS 204, Algorithm 41, one vectorised layer at a time; |coefficients| grow by
-    # at most q per layer (Montgomery products lie in (-1.5q, 0.5q)), so < 13q < 2^27.
-    x = np.asarray(a, dtype=_I64)
+    # FIPS 204, Algorithm 41, one vectorised layer at a time, in place on a copy.
+    # Montgomery products lie in (-q - 2^22, 2^22), so |coefficients| grow by at most
+    # about q per layer: < 10q < 2^27 at the end, and every product is < q * 2^31.
+    x = np.array(a, dtype=_I64, copy=True)
     lead = x.shape[:-1]
-    for groups, length, zetas in _NTT_LAYERS:
-        v = x.reshape((*lead, groups, 2, length))
-        t = _montgomery(v[..., 1, :] * zetas)
-        out = np.empty_like(v)
-        np.add(v[..., 0, :], t, out=out[..., 0, :])
-        np.subtract(v[..., 0, :], t, out=out[..., 1, :])
-        x = out.reshape((*lead, N))
-    return _freeze(x)
+    for length in _LENGTHS:
+        if length == 8:
+            x = _transpose16(x, lead)
+        v0, v1 = _halves(x, lead, length)
+        t = _montgomery(v1 * _NTT_ZETAS[length])
+        np.subtract(v0, t, out=v1)
+        v0 += t
+    return _freeze(_transpose16(x, lead))
 
 
 def intt(a_hat: Poly) -> Poly:
-    # FIPS 204, Algorithm 42. The sums double per layer, so the even halves are
-    # folded back below 1.25q after every layer; the odd halves are Montgomery
-    # products, in (-1.5q, 0.5q).
-    x = np.asarray(a_hat, dtype=_I64)
-    lead = x.shape[:-1]
-    for groups, length, zetas in _INTT_LAYERS:
-        v = x.reshape((*lead, groups, 2, length))
-        a, b = v[..., 0, :], v[..., 1, :]
-        out = np.empty_like(v)
-        out[..., 0, :] = _fold(a + b)
-        out[..., 1, :] = _montgomery((a - b) * zetas)
-        x = out.reshape((*lead, N))
+    # FIPS 204, Algorithm 42, in place. The sums double per layer, so they are
+    # folded back below 1.25q once, after the fourth layer; the differences become
+    # Montgomery products, in (-q - 2^22, 2^22).
+    lead = np.shape(a_hat)[:-1]
+    x = _transpose16(np.asarray(a_hat, dtype=_I64), lead)
+    for length in reversed(_LENGTHS):
+        if length == 16:
+            x = _transpose16(x, lead)
+        v0, v1 = _halves(x, lead, length)
+        d = v0 - v1
+        v0 += v1
+        d *= _INTT_ZETAS[length]
+        v1[...] = _montgomery(d)
+        if length == 8:
+            v0[...] = _fold(v0)
     # FIPS 204, Algorithm 42 line 21: multiply by f = 256^-1 (mod q)
-    x = _montgomery(x * _F_MONT)
-    return _freeze(x)
+    x *= _F_MONT
+    return _freeze(_montgomery(x))
 
 
 def pointwise_mul(a_hat: Poly, b_hat: Poly) -> Poly:
@@ -242,9 +289,6 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     return polys.reshape((*lead, N)), oks.reshape(lead)
 
 
-_BITS = {w: (1 << np.arange(w, dtype=_I64)) for w in range(1, 24)}
-
-
 def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
     # FIPS 204, Algorithm 16: coefficient bits, least significant first, packed LE
     x = np.asarray(a, dtype=_I64)
@@ -253,11 +297,25 @@ def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
     return np.packbits(flat, axis=-1, bitorder="little")
 
 
+# For SimpleBitUnpack of width w: coefficient i starts at bit i*w, i.e. at byte
+# (i*w) >> 3, bit (i*w) & 7, and spans at most 4 bytes (w <= 23).
+_UNPACK_AT = {w: (np.arange(N) * w >> 3, (np.arange(N) * w & 7).astype(_I64)) for w in range(1, 24)}
+
+
 def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
-    # FIPS 204, Algorithm 18
+    # FIPS 204, Algorithm 18: four bytes from each coefficient's first byte (fixed,
+    # public positions), shifted and masked
     raw = np.asarray(b, dtype=np.uint8)
-    bits = np.unpackbits(raw, axis=-1, bitorder="little").reshape((*raw.shape[:-1], N, width))
-    return bits.astype(_I64) @ _BITS[width]
+    padded = np.zeros((*raw.shape[:-1], raw.shape[-1] + 3), dtype=_I64)
+    padded[..., : raw.shape[-1]] = raw
+    start, shift = _UNPACK_AT[width]
+    word = padded[..., start]
+    word |= padded[..., start + 1] << 8
+    word |= padded[..., start + 2] << 16
+    word |= padded[..., start + 3] << 24
+    word >>= shift
+    word &= (1 << width) - 1
+    return word
 
 
 KERNELS: dict[str, Any] = {

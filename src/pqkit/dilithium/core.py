@@ -15,6 +15,8 @@ backend.
 from __future__ import annotations
 
 import hmac
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +104,33 @@ def expand_a(p: Params, ops: Ops, rho: bytes) -> Poly:
         redo, recount = ops.k.rej_uniform(ops.suite.stream128(rho, [nonces[i] for i in short], n))
         a_hat[short], count[short] = redo, recount
     return a_hat.reshape(p.k, p.l, 256)
+
+
+_A_CACHE_SIZE = 8
+_a_cache: OrderedDict[tuple[str, str, bytes], Poly] = OrderedDict()
+_a_lock = threading.Lock()
+
+
+def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
+    """ExpandA(rho) through a small LRU cache (the last 8 public seeds), read-only.
+
+    NOTE: rho is public (it opens the public key), so keeping A_hat for the keys
+    in use saves signing and verification the matrix expansion, as a key object
+    would; nothing derived from secret data is cached.
+    """
+    key = (p.name, ops.suite.name, rho)
+    with _a_lock:
+        hit = _a_cache.get(key)
+        if hit is not None:
+            _a_cache.move_to_end(key)
+            return hit
+    a_hat = expand_a(p, ops, rho)
+    a_hat.setflags(write=False)
+    with _a_lock:
+        _a_cache[key] = a_hat
+        while len(_a_cache) > _A_CACHE_SIZE:
+            _a_cache.popitem(last=False)
+    return a_hat
 
 
 def expand_s(p: Params, ops: Ops, rho_prime: bytes) -> tuple[Poly, Poly]:
@@ -313,7 +342,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     """
     kk = ops.k
     small_hat = kk.ntt(np.concatenate([sk.s1, sk.s2, sk.t0]))  # s1_hat, s2_hat, t0_hat
-    a_hat = expand_a(p, ops, sk.rho)
+    a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
     kappa = 0
     while True:
@@ -355,7 +384,7 @@ def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) 
     if int(kk.infinity_norm(z).max()) >= p.gamma1 - p.beta:
         return False
     rho, t1 = pk_decode(p, ops, pk)
-    a_hat = expand_a(p, ops, rho)
+    a_hat = expand_a_cached(p, ops, rho)
     c = sample_in_ball(p, ops, [c_tilde])
     hats = kk.ntt(np.concatenate([z, c, t1 << D]))
     z_hat, c_hat, t1_hat = hats[: p.l], hats[p.l], hats[p.l + 1 :]
