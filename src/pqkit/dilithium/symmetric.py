@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from pqkit.common import provider
 
-__all__ = ["SHAKE_SUITE", "Suite"]
+__all__ = ["AES_SUITE", "SHAKE_SUITE", "Suite"]
 
 
 class Suite(Protocol):
@@ -48,3 +48,31 @@ class _ShakeSuite:
 
 
 SHAKE_SUITE: Suite = _ShakeSuite()
+
+
+class _AesSuite:
+    """Dilithium v3.1, Dilithium-AES variant: the stream for (seed, nonce) is
+    AES-256-CTR with key = the first 32 bytes of seed and the counter block
+    IntegerToBytes(nonce, 2) || 0^10 || a 32-bit big-endian block counter from 0.
+
+    NOTE: pqkit.common's CTR increments the whole 128-bit block; that equals the
+    reference code's 32-bit counter for streams under 2^32 blocks (ours: < 2^10)."""
+
+    name = "aes"
+
+    def _streams(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
+        aes = provider("aes")
+        key = seed[:32]
+        rows = [
+            aes.ctr(key, (x & 0xFFFF).to_bytes(2, "little") + bytes(14)).read(n) for x in nonces
+        ]
+        return np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(nonces), n)
+
+    def stream128(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
+        return self._streams(seed, nonces, n)
+
+    def stream256(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
+        return self._streams(seed, nonces, n)
+
+
+AES_SUITE: Suite = _AesSuite()
