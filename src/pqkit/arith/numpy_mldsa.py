@@ -6,10 +6,11 @@ and the folding 2^23 = 2^13 - 1 (mod q) for sums; conditional corrections are
 sign-mask arithmetic (``x += (x >> 63) & q``). Decompose and Power2Round use the
 multiply-and-shift forms of the Dilithium reference code's constant-time rounding.
 
-NOTE: the rejection samplers (RejNTTPoly, RejBoundedPoly, SampleInBall) compact
-their accepted samples with a stable sort of the acceptance flags. Which samples
-were rejected is independent of the values accepted, and FIPS 204 §3.6.3 allows
-their timing to vary; the accepted values themselves go through no branch.
+NOTE: the rejection samplers (RejNTTPoly, RejBoundedPoly) compact their accepted
+samples with a stable sort of the acceptance flags, and SampleInBall's swap runs
+in Python. Which samples were rejected is independent of the values accepted
+(the reference implementations branch on it too); the accepted values
+themselves go through no branch.
 """
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ def expand_s(p: Params, ops: Ops, rho_prime: bytes) -> tuple[Poly, Poly]:
     n = _REJ_BOUNDED_BYTES
     s, count = ops.k.rej_bounded(ops.suite.stream256(rho_prime, nonces, n), p.eta)
     # NOTE: a short row is re-read; this reveals only how many samples were
-    # rejected, which FIPS 204 §3.6.3 allows.
+    # rejected, which is independent of the accepted values.
     while (count < 256).any():
         n *= 2
         short = np.nonzero(count < 256)[0]
