@@ -11,6 +11,7 @@ from helpers import h, load_json
 
 import pqkit
 from pqkit.dilithium.round3 import DilithiumR3
+from pqkit.schemes import Signature
 
 _SIZES = {  # Dilithium v3.1, Table 2: pk, sk, sig; NIST level
     "Dilithium2": (1312, 2528, 2420, 2),
@@ -76,6 +77,7 @@ def test_sizes_and_registry(name: str) -> None:
     )
     assert s.claimed_nist_level == level
     assert s.name == name and name in pqkit.sigs()
+    assert isinstance(s, Signature)
     assert pqkit.sig(name.lower().replace("-", "_")) is s
 
 

@@ -359,8 +359,11 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         cs1, cs2, ct0 = cs[:, : p.l], cs[:, p.l : p.l + p.k], cs[:, p.l + p.k :]
         z = _mod_q(y + cs1)  # canonical
         w_cs2 = _mod_q(w - cs2)
-        _, r0 = kk.decompose(w_cs2, gamma2)
-        hint = kk.make_hint(_mod_q(-ct0), _mod_q(w_cs2 + ct0), gamma2)
+        r1_w_cs2, r0 = kk.decompose(w_cs2, gamma2)
+        # h = MakeHint(-ct0, w - cs2 + ct0) (Algorithm 7 line 26) is, by Algorithm 39,
+        # HighBits(w - cs2 + ct0) != HighBits(w - cs2); the second is at hand.
+        r1_plus_ct0, _ = kk.decompose(_mod_q(w_cs2 + ct0), gamma2)
+        hint = (r1_w_cs2 != r1_plus_ct0).astype(np.int64)
         ok = (
             (kk.infinity_norm(z).max(axis=-1) < p.gamma1 - p.beta)
             & (kk.infinity_norm(r0).max(axis=-1) < gamma2 - p.beta)
