@@ -356,7 +356,7 @@ def test_kernels(capsys: pytest.CaptureFixture[str]) -> None:
         assert {"ntt", "intt", "power2round", "decompose", "make_hint", "use_hint"} <= set(ops)
     for backend in common.backends()["sha3"]["available"]:
         ops = groups.pop(f"Symmetric kernels ({backend})")
-        assert "SHAKE-128 x9 (34 -> 504 B)" in ops
+        assert any(re.fullmatch(r"SHAKE-128 x9 \(34 -> \d+ B\)", op) for op in ops)
         if arith.available("mlkem"):
             assert any(op.startswith("matrix expansion k=3") for op in ops)
         if backend == "python":

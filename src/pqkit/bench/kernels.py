@@ -9,6 +9,7 @@ values; the kernel contracts are in :mod:`pqkit.arith.api`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable
 from functools import partial
@@ -125,9 +126,25 @@ def _keccak_f1600(backend: str) -> Callable[[list[int]], None] | None:
     return permutation
 
 
+def _matrix_expansion(arith_backend: str, rho: bytes, k: int) -> tuple[str, Callable[[], object]]:
+    """ML-KEM's own matrix expansion (``pqkit.kyber.kpke.expand_matrix``: one batched
+    XOF call, rej_uniform, the rare retry) on the SHA-3 provider in scope; where that
+    helper is missing, its two steps: SHAKE-128 of the k x k seeds, then rej_uniform."""
+    K: Any = arith.kernels("mlkem", arith_backend)
+    label = f"matrix expansion k={k} (rej_uniform: {arith_backend})"
+    try:
+        from pqkit.kyber.kpke import expand_matrix
+        from pqkit.kyber.suites import FIPS203
+    except ImportError:  # pragma: no cover - the ML-KEM helper moved
+        seeds = [rho + bytes([j, i]) for i in range(k) for j in range(k)]
+        return label, lambda: K.rej_uniform(common.shake128_many(seeds, 504))
+    return label, lambda: expand_matrix(FIPS203.bind(), K, rho, k)
+
+
 def symmetric_operations(backend: str, arith_backend: str | None) -> list[Op]:
-    """Keccak-f[1600] (where the backend exposes it) and ML-KEM-768 matrix
-    expansion: SHAKE-128 of the k x k seeds rho || j || i, then rej_uniform."""
+    """Keccak-f[1600] (where the backend exposes it), SHAKE-128 of the k x k seeds
+    rho || j || i of ML-KEM-768's matrix, and the whole matrix expansion. Run inside
+    ``common.use(sha3=backend)`` (see :func:`kernel_groups`)."""
     ops: list[Op] = []
     permutation = _keccak_f1600(backend)
     if permutation is not None:
@@ -136,25 +153,31 @@ def symmetric_operations(backend: str, arith_backend: str | None) -> list[Op]:
     k = MLKEM_K
     rho = deterministic_bytes("rho", 32)
     seeds = [rho + bytes([j, i]) for i in range(k) for j in range(k)]
+    n = _xof_bytes()
     ops.append(
         (
-            f"SHAKE-128 x{k * k} (34 -> 504 B)",
-            lambda: common.shake128_many(seeds, 504, backend=backend),
+            f"SHAKE-128 x{k * k} (34 -> {n} B)",
+            lambda: common.shake128_many(seeds, n, backend=backend),
         )
     )
     if arith_backend is not None:
-        K: Any = arith.kernels("mlkem", arith_backend)
-
-        def expand() -> object:
-            buf = common.shake128_many(seeds, 504, backend=backend).reshape(k, k, 504)
-            return K.rej_uniform(buf)
-
-        ops.append((f"matrix expansion k={k} (rej_uniform: {arith_backend})", expand))
+        ops.append(_matrix_expansion(arith_backend, rho, k))
     return ops
 
 
-def _group(name: str, make: Callable[[], list[Op]]) -> Group:
-    return Group(name, lambda: [Operation(op, run) for op, run in make()])
+def _xof_bytes() -> int:
+    """How many SHAKE-128 bytes ML-KEM's matrix expansion reads first per entry."""
+    try:
+        from pqkit.kyber.kpke import XOF_BYTES
+    except ImportError:  # pragma: no cover - the ML-KEM helper moved
+        return 3 * 168
+    return int(XOF_BYTES)
+
+
+def _group(
+    name: str, make: Callable[[], list[Op]], context: Callable[[], Any] = contextlib.nullcontext
+) -> Group:
+    return Group(name, lambda: [Operation(op, run) for op, run in make()], context)
 
 
 def _mlkem(backend: str) -> list[Op]:
@@ -189,6 +212,7 @@ def kernel_groups(
             _group(
                 f"Symmetric kernels ({backend})",
                 partial(symmetric_operations, backend, expansion_arith),
+                partial(common.use, sha3=backend),
             )
         )
     return groups
