@@ -469,3 +469,19 @@ def test_python_m_pqkit_bench() -> None:
     data = json.loads(done.stdout)
     assert data["command"] == "common" and data["results"]
     assert "timing SHA3-256" in done.stderr
+
+
+def test_chosen_providers_are_used_and_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    if "ML-KEM-512" not in pqkit.kems() or "python" not in common.backends()["sha3"]["available"]:
+        pytest.skip("needs ML-KEM-512 and the python symmetric backend")
+    argv = ["kem", "ML-KEM-512", *FAST, "--duration", "0", "--format", "json"]
+    status, out, _ = _run(capsys, *argv, "--backend", "sha3=python", "--arith", "ref")
+    assert status == 0
+    slow = json.loads(out)
+    assert slow["configuration"]["sha3"].startswith("python ")
+    assert slow["configuration"]["sha2"].startswith(common.backends()["sha2"]["active"] + " ")
+    assert slow["configuration"]["arith"].startswith("ref ")
+    status, out, _ = _run(capsys, *argv)
+    default = json.loads(out)
+    assert default["configuration"]["arith"].startswith(arith.active() + " ")
+    assert default["configuration"]["sha3"].startswith(common.backends()["sha3"]["active"] + " ")
