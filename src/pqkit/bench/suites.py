@@ -124,7 +124,7 @@ def common_groups(
     def add(name: str, family: str, make: Callable[[str], Callable[[], object]]) -> None:
         backends = _family_backends(family, only)
         if backends:
-            groups.append(Group(name, lambda: [_on_backend(family, b, make) for b in backends]))
+            groups.append(Group(name, lambda: [Operation(b, make(b)) for b in backends]))
 
     for bits in (256, 512):
         fn = getattr(common, f"sha3_{bits}")
@@ -141,17 +141,8 @@ def common_groups(
         add(f"SHA-{bits} ({msglen} B)", "sha2", _hash_op(fn, message))
     add("AES-256-ECB (1 block)", "aes", _ecb_op(key, block))
     add(f"AES-256-CTR ({outlen} B)", "aes", _ctr_op(key, block, outlen))
-    if hasattr(common, "CtrDrbg"):
-        add(f"CTR-DRBG AES-256 ({outlen} B)", "aes", _drbg_op(outlen))
+    add(f"CTR-DRBG AES-256 ({outlen} B)", "aes", _drbg_op(outlen))
     return groups
-
-
-def _on_backend(
-    family: str, backend: str, make: Callable[[str], Callable[[], object]]
-) -> Operation:
-    """The operation ``make(backend)``, measured inside ``common.use(family=backend)``
-    so that anything it resolves by scope (the DRBG's AES) uses that backend too."""
-    return Operation(backend, make(backend), lambda: common.use(**{family: backend}))
 
 
 def _hash_op(fn: Any, message: bytes) -> Callable[[str], Callable[[], object]]:
@@ -197,13 +188,10 @@ def _ctr_op(key: bytes, nonce: bytes, outlen: int) -> Callable[[str], Callable[[
 
 
 def _drbg_op(outlen: int) -> Callable[[str], Callable[[], object]]:
-    drbg_class: Any = getattr(common, "CtrDrbg", None)
     entropy = deterministic_bytes("entropy", 48)
 
     def make(b: str) -> Callable[[], object]:
-        with common.use(aes=b):
-            drbg = drbg_class(entropy, backend=b)
-
+        drbg = common.CtrDrbg(entropy, backend=b)
         return lambda: drbg(outlen)
 
     return make
