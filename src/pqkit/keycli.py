@@ -210,7 +210,10 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         PublicFormat,
     )
 
-    cls = private_key_class(args.algorithm)
+    try:
+        cls = private_key_class(args.algorithm)
+    except KeyError as exc:  # UnknownAlgorithm: keep its full message
+        raise ValueError(str(exc)) from None
     outputs = [args.out] + ([args.pub] if args.pub else [])
     _check_free(outputs, args.force)
     password = _password(args)
