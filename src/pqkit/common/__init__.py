@@ -1,9 +1,14 @@
 """The shared symmetric layer ("common code", DESIGN.md §3).
 
-SHA-3/SHAKE (FIPS 202), SHA-2 (FIPS 180-4) and AES-256 (FIPS 197, ECB and CTR),
-each served by a swappable backend (``openssl`` and ``python``); see
+SHA-3/SHAKE (FIPS 202), SHA-2 (FIPS 180-4), AES-256 (FIPS 197, ECB and CTR) and
+the SP 800-90A CTR_DRBG of the NIST KATs (:class:`CtrDrbg`), each primitive served
+by a swappable backend (``openssl`` and ``python``); see
 :mod:`pqkit.common.select` for how one is chosen. Every function takes an optional
 ``backend=`` naming the provider for that call.
+
+The objects returned here (XOFs, AES ciphers, keystreams) check their arguments;
+scheme code on a hot path may call :func:`provider` and use the unchecked
+provider objects directly.
 """
 
 from __future__ import annotations
@@ -14,11 +19,13 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.common.drbg import CtrDrbg
 from pqkit.common.providers import AesEcb, Keystream, Xof
 from pqkit.common.select import backends, provider, use
 
 __all__ = [
     "AesEcb",
+    "CtrDrbg",
     "Keystream",
     "Xof",
     "aes256_ctr",
@@ -53,6 +60,60 @@ def _length(n: object, name: str = "n") -> int:
     return n
 
 
+class _CheckedXof:
+    """An :class:`Xof` that checks its arguments before passing them on."""
+
+    __slots__ = ("_xof",)
+
+    def __init__(self, xof: Xof) -> None:
+        self._xof = xof
+
+    def update(self, data: bytes) -> None:
+        """Absorb more ``data``; ``ValueError`` after the first ``read``."""
+        self._xof.update(as_bytes(data, "data"))
+
+    def read(self, n: int) -> bytes:
+        """The next ``n`` bytes of output (incremental squeeze)."""
+        return self._xof.read(_length(n))
+
+    def copy(self) -> Xof:
+        """An independent XOF in the same state."""
+        return _CheckedXof(self._xof.copy())
+
+
+class _CheckedEcb:
+    """An :class:`AesEcb` that checks block lengths."""
+
+    __slots__ = ("_ecb",)
+
+    def __init__(self, ecb: AesEcb) -> None:
+        self._ecb = ecb
+
+    def encrypt_block(self, block: bytes) -> bytes:
+        """Encrypt one 16-byte block."""
+        return self._ecb.encrypt_block(as_bytes_len(block, "AES block", 16))
+
+    def encrypt_blocks(self, data: bytes) -> bytes:
+        """Encrypt each 16-byte block of ``data`` (ECB); its length is a multiple of 16."""
+        data = as_bytes(data, "data")
+        if len(data) % 16:
+            raise ValueError(f"AES input must be a multiple of 16 bytes, got {len(data)}")
+        return self._ecb.encrypt_blocks(data)
+
+
+class _CheckedKeystream:
+    """A :class:`Keystream` that checks ``n``."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: Keystream) -> None:
+        self._stream = stream
+
+    def read(self, n: int) -> bytes:
+        """The next ``n`` keystream bytes."""
+        return self._stream.read(_length(n))
+
+
 # --- SHA-3 (FIPS 202) -------------------------------------------------------------
 
 
@@ -79,12 +140,12 @@ def sha3_512(data: bytes, *, backend: str | None = None) -> bytes:
 def shake128(data: bytes = b"", *, backend: str | None = None) -> Xof:
     """A SHAKE128 XOF (FIPS 202 §6.2) with ``data`` absorbed; more may be added with
     ``update`` before the first ``read``."""
-    return provider("sha3", backend).shake(128, as_bytes(data, "data"))
+    return _CheckedXof(provider("sha3", backend).shake(128, as_bytes(data, "data")))
 
 
 def shake256(data: bytes = b"", *, backend: str | None = None) -> Xof:
     """A SHAKE256 XOF (FIPS 202 §6.2) with ``data`` absorbed."""
-    return provider("sha3", backend).shake(256, as_bytes(data, "data"))
+    return _CheckedXof(provider("sha3", backend).shake(256, as_bytes(data, "data")))
 
 
 def shake128_digest(data: bytes, n: int, *, backend: str | None = None) -> bytes:
@@ -155,7 +216,7 @@ def sha512_256(data: bytes, *, backend: str | None = None) -> bytes:
 
 def aes256_ecb(key: bytes, *, backend: str | None = None) -> AesEcb:
     """AES-256 with ``key`` (32 bytes), encrypting single 16-byte blocks."""
-    return provider("aes", backend).ecb(as_bytes_len(key, "AES-256 key", 32))
+    return _CheckedEcb(provider("aes", backend).ecb(as_bytes_len(key, "AES-256 key", 32)))
 
 
 def aes256_ctr(key: bytes, counter_block: bytes, *, backend: str | None = None) -> Keystream:
@@ -164,7 +225,9 @@ def aes256_ctr(key: bytes, counter_block: bytes, *, backend: str | None = None) 
     The whole block is a 128-bit big-endian counter, incremented once per block
     (SP 800-38A, Appendix B.1 with m = 128), as Kyber-90s and Dilithium-AES use it.
     """
-    return provider("aes", backend).ctr(
-        as_bytes_len(key, "AES-256 key", 32),
-        as_bytes_len(counter_block, "AES-256-CTR counter block", 16),
+    return _CheckedKeystream(
+        provider("aes", backend).ctr(
+            as_bytes_len(key, "AES-256 key", 32),
+            as_bytes_len(counter_block, "AES-256-CTR counter block", 16),
+        )
     )

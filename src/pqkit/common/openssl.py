@@ -143,7 +143,14 @@ class _Ecb:
         self._encryptor = _Cipher(_algorithms.AES(key), _modes.ECB()).encryptor()
 
     def encrypt_block(self, block: bytes) -> bytes:
+        if len(block) != 16:
+            raise ValueError(f"AES block must be 16 bytes, got {len(block)}")
         return bytes(self._encryptor.update(block))
+
+    def encrypt_blocks(self, data: bytes) -> bytes:
+        if len(data) % 16:
+            raise ValueError(f"AES input must be a multiple of 16 bytes, got {len(data)}")
+        return bytes(self._encryptor.update(data))
 
 
 class _Ctr:

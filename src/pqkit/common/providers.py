@@ -41,9 +41,15 @@ class Keystream(Protocol):
 
 
 class AesEcb(Protocol):
-    """AES-256 on single 16-byte blocks (FIPS 197)."""
+    """AES-256 under one key (FIPS 197): single blocks, or many blocks in one call."""
 
-    def encrypt_block(self, block: bytes) -> bytes: ...
+    def encrypt_block(self, block: bytes) -> bytes:
+        """Encrypt one 16-byte block."""
+        ...
+
+    def encrypt_blocks(self, data: bytes) -> bytes:
+        """Encrypt each 16-byte block of ``data`` (a multiple of 16 bytes): ECB."""
+        ...
 
 
 class Sha3Provider(Protocol):

@@ -29,7 +29,7 @@ __all__ = ["BACKEND_ORDER", "FAMILIES", "backends", "provider", "use"]
 Family = Literal["sha3", "sha2", "aes"]
 FAMILIES: tuple[Family, ...] = ("sha3", "sha2", "aes")
 
-BACKEND_ORDER: tuple[str, ...] = ("openssl",)
+BACKEND_ORDER: tuple[str, ...] = ("openssl", "python")
 """Backend names, fastest first. Each is a module ``pqkit.common.<name>`` whose
 attributes ``SHA3``, ``SHA2`` and ``AES`` are providers, or None where it has none."""
 
