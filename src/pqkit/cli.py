@@ -16,7 +16,7 @@ __all__ = ["main"]
 
 # Modules that add subcommands; each defines register(subparsers) and sets
 # ``func=`` (a callable taking the parsed namespace, returning the exit status).
-_COMMAND_MODULES: tuple[str, ...] = ("pqkit.demo", "pqkit.keycli")
+_COMMAND_MODULES: tuple[str, ...] = ("pqkit.demo", "pqkit.kat", "pqkit.keycli")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -32,11 +32,175 @@ Poly = npt.NDArray[np.int64]
 
 
 class MLKEMKernels(Protocol):
-    """Kernels for q = 3329 (FIPS 203). Filled in by the ML-KEM work."""
+    """Kernels for q = 3329 (FIPS 203).
+
+    Every polynomial argument is a ``(..., 256)`` integer array (any leading batch
+    axes) with canonical coefficients in [0, q); every polynomial result is a new
+    ``(..., 256)`` int64 array with canonical coefficients. Byte strings are uint8
+    arrays ``(..., nbytes)``.
+    """
+
+    backend: str
+
+    def ntt(self, f: Poly) -> Poly:
+        """FIPS 203, Algorithm 9 (NTT): f (..., 256), normal domain -> f_hat in the NTT
+        domain (bit-reversed order: pairs (f_hat[2i], f_hat[2i+1]) are residues
+        mod X^2 - zeta^(2 BitRev7(i) + 1))."""
+        ...
+
+    def intt(self, f_hat: Poly) -> Poly:
+        """FIPS 203, Algorithm 10 (NTT^-1): NTT domain (..., 256) -> normal domain,
+        including the factor 128^-1."""
+        ...
+
+    def mulcache(self, b_hat: Poly) -> Any:
+        """Precompute what :meth:`basemul_acc` needs of ``b_hat`` (..., k, 256, NTT
+        domain) besides ``b_hat`` itself: the odd coefficients times their
+        +-zeta^(2 BitRev7(i) + 1). Opaque; only valid with the same backend and the
+        same ``b_hat``; broadcasts like ``b_hat``."""
+        ...
+
+    def basemul_acc(self, a_hat: Poly, b_hat: Poly, cache: Any | None = None) -> Poly:
+        """The dot product in the NTT domain: sum over j of
+        MultiplyNTTs(a_hat[..., j, :], b_hat[..., j, :]) (FIPS 203, Algorithm 11).
+
+        ``a_hat`` and ``b_hat`` are (..., k, 256) and broadcast against each other
+        (a (k, k, 256) matrix times a (k, 256) vector gives (k, 256)); the result
+        has the broadcast shape without the k axis. ``cache`` is
+        ``mulcache(b_hat)`` or None (computed on the fly); the accumulation is
+        reduced once at the end.
+        """
+        ...
+
+    def rej_uniform(self, buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
+        """FIPS 203, Algorithm 7 (SampleNTT) lines 4-16 on given XOF output.
+
+        ``buf`` is uint8 (..., n) with n a multiple of 3 (public data). Returns
+        ``(a_hat, count)``: a_hat (..., 256) holds the first min(count, 256)
+        accepted 12-bit values (< q) in order, zeros after them; ``count`` (...)
+        is the number accepted, capped at 256. A row with count < 256 needs more
+        XOF output: the caller asks for a longer prefix and samples again.
+        """
+        ...
+
+    def cbd(self, buf: npt.NDArray[np.uint8], eta: int) -> Poly:
+        """FIPS 203, Algorithm 8 (SamplePolyCBD_eta): uint8 (..., 64 eta) -> (..., 256)
+        with coefficients in [-eta, eta] given mod q (canonical). eta in {2, 3}."""
+        ...
+
+    def byte_encode(self, f: Poly, d: int) -> npt.NDArray[np.uint8]:
+        """FIPS 203, Algorithm 5 (ByteEncode_d): (..., 256) with coefficients in
+        [0, 2^d) (d < 12) or [0, q) (d = 12) -> uint8 (..., 32 d)."""
+        ...
+
+    def byte_decode(self, b: npt.NDArray[np.uint8], d: int) -> Poly:
+        """FIPS 203, Algorithm 6 (ByteDecode_d): uint8 (..., 32 d) -> (..., 256) in
+        [0, 2^d), or for d = 12 reduced mod q (so a non-canonical input does not
+        survive ByteEncode_12(ByteDecode_12(.)): the §7.2 modulus check)."""
+        ...
+
+    def compress(self, f: Poly, d: int) -> Poly:
+        """FIPS 203 §4.2.1 Compress_d: x -> round(2^d x / q) mod 2^d on (..., 256)
+        canonical input; d in 1..11. Result in [0, 2^d)."""
+        ...
+
+    def decompress(self, y: Poly, d: int) -> Poly:
+        """FIPS 203 §4.2.1 Decompress_d: y in [0, 2^d) -> round(q y / 2^d), canonical;
+        d in 1..11."""
+        ...
 
 
 class MLDSAKernels(Protocol):
-    """Kernels for q = 8380417 (FIPS 204). Filled in by the ML-DSA work."""
+    """Kernels for q = 8380417 (FIPS 204; also Dilithium 3.1 and Dilithium-AES).
+
+    Domains: "canonical" means int64 in [0, q); "signed" means the centred
+    representative the FIPS text uses (r0 of Power2Round / Decompose, small secret
+    coefficients). Every kernel accepts leading batch axes and broadcasts them.
+    Rejection samplers take the XOF/stream output as a uint8 array and report how
+    many samples they found, so the caller can ask for a longer prefix when a row
+    ran short (the stream output is a prefix-stable function of its length).
+    """
+
+    backend: str
+
+    def ntt(self, a: Poly) -> Poly:
+        """FIPS 204, Algorithm 41 (NTT): (..., 256) ints in (-q, q) -> canonical NTT
+        domain (bit-reversed order)."""
+        ...
+
+    def intt(self, a_hat: Poly) -> Poly:
+        """FIPS 204, Algorithm 42 (NTT^-1), including the factor 256^-1: NTT domain
+        in (-q, q) -> canonical coefficients."""
+        ...
+
+    def pointwise_mul(self, a_hat: Poly, b_hat: Poly) -> Poly:
+        """FIPS 204, Algorithm 45 (MultiplyNTT): canonical a_hat * b_hat mod q,
+        element by element, with broadcasting."""
+        ...
+
+    def pointwise_acc(self, a_hat: Poly, b_hat: Poly) -> Poly:
+        """Sum over axis -2 of ``a_hat * b_hat`` mod q (FIPS 204 §2.5 matrix-vector
+        product in the NTT domain): (..., m, 256) x (..., m, 256) -> (..., 256),
+        canonical in and out."""
+        ...
+
+    def power2round(self, r: Poly) -> tuple[Poly, Poly]:
+        """FIPS 204, Algorithm 35 (Power2Round) with d = 13: canonical r ->
+        (r1 in [0, 2^10), r0 signed in (-2^12, 2^12])."""
+        ...
+
+    def decompose(self, r: Poly, gamma2: int) -> tuple[Poly, Poly]:
+        """FIPS 204, Algorithm 36 (Decompose): canonical r -> (r1 = HighBits(r),
+        r0 = LowBits(r) signed in (-gamma2, gamma2]), including the r+ - r0 = q - 1
+        case."""
+        ...
+
+    def make_hint(self, z: Poly, r: Poly, gamma2: int) -> Poly:
+        """FIPS 204, Algorithm 39 (MakeHint): 1 where HighBits(r) != HighBits(r + z),
+        else 0 (int64); z and r canonical."""
+        ...
+
+    def use_hint(self, h: Poly, r: Poly, gamma2: int) -> Poly:
+        """FIPS 204, Algorithm 40 (UseHint): h in {0, 1}, canonical r -> adjusted
+        high bits in [0, (q - 1) / (2 gamma2))."""
+        ...
+
+    def infinity_norm(self, a: Poly) -> npt.NDArray[np.int64]:
+        """FIPS 204 §2.3 infinity norm per polynomial: (..., 256) ints in (-q, q)
+        -> (...,) max |a mod± q|. The caller compares it with the bound (the norm
+        checks of Algorithms 7 and 8)."""
+        ...
+
+    def rej_uniform(self, buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
+        """FIPS 204, Algorithm 30 (RejNTTPoly) over a stream prefix: (..., 3n) bytes
+        -> (canonical (..., 256), count (...,)) where count (capped at 256) says how
+        many coefficients were found; a row is complete when count == 256."""
+        ...
+
+    def rej_bounded(
+        self, buf: npt.NDArray[np.uint8], eta: int
+    ) -> tuple[Poly, npt.NDArray[np.int64]]:
+        """FIPS 204, Algorithm 31 (RejBoundedPoly) over a stream prefix: (..., n)
+        bytes -> (signed coefficients in [-eta, eta] (..., 256), count (...,))."""
+        ...
+
+    def sample_in_ball(
+        self, stream: npt.NDArray[np.uint8], tau: int
+    ) -> tuple[Poly, npt.NDArray[np.bool_]]:
+        """FIPS 204, Algorithm 29 (SampleInBall) given H(rho) as a (..., n) byte
+        prefix: -> (c signed in {-1, 0, 1} (..., 256), ok (...,)); ok is False where
+        the prefix ran out (ask for a longer one)."""
+        ...
+
+    def bit_pack(self, a: Poly, width: int) -> npt.NDArray[np.uint8]:
+        """FIPS 204, Algorithm 16 (SimpleBitPack): (..., 256) ints in [0, 2^width)
+        -> (..., 32 * width) bytes, little-endian bit order."""
+        ...
+
+    def bit_unpack(self, b: npt.NDArray[np.uint8], width: int) -> Poly:
+        """FIPS 204, Algorithm 18 (SimpleBitUnpack): (..., 32 * width) bytes ->
+        (..., 256) int64 in [0, 2^width)."""
+        ...
 
 
 def kernel_names(contract: type[Any]) -> list[str]:

@@ -1,10 +1,13 @@
-"""The K-PKE family: ML-KEM (FIPS 203), and later round-3 Kyber and Kyber-90s.
+"""The K-PKE family: ML-KEM (FIPS 203), round-3 Kyber and Kyber-90s (v3.02).
 
 ``SCHEMES`` maps each canonical name to its scheme object (see :mod:`pqkit.registry`).
 """
 
 from __future__ import annotations
 
+from pqkit.kyber import mlkem, r3
 from pqkit.schemes import Kem
 
 SCHEMES: dict[str, Kem] = {}
+SCHEMES.update(mlkem.SCHEMES)
+SCHEMES.update(r3.SCHEMES)

@@ -1,0 +1,386 @@
+"""The ``numpy`` ML-KEM kernels: vectorised, the default backend.
+
+Contracts: :class:`pqkit.arith.api.MLKEMKernels`. Leading axes are batch axes, so
+a whole vector or matrix is one call.
+
+How the secret-dependent arithmetic stays branch-free (DESIGN.md §5):
+
+- No ``%``, ``//``, branches or data-dependent indexing on secret values. Reductions
+  are Barrett multiply-and-shift on int64 (:func:`_barrett`), or, for the float64
+  NTT products, the same idea in floating point (:func:`_reduce_f64`); conditional
+  corrections are masks used as 0/1 factors, never branches.
+- Compression is a multiply-and-shift by a precomputed reciprocal (no division by
+  q: KyberSlash).
+- The NTT is two dense stages: the first four layers (len 128..16) mix only the
+  high four index bits, the last three (len 8..2) only the low ones, so each stage
+  is a small matrix product (BLAS, float64, exact since every value stays below
+  2^53). The matrices are computed at import by running FIPS 203 Algorithm 9 /
+  Algorithm 10 on unit vectors.
+
+Rejection sampling (:func:`rej_uniform`) works on public XOF output and may index
+by its accept mask.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.arith.api import Poly
+from pqkit.arith.ref_mlkem import GAMMAS, ZETAS, N, Q
+
+__all__ = ["KERNELS"]
+
+I64 = np.int64
+F64 = np.float64
+
+# --- reductions --------------------------------------------------------------------
+
+_BARRETT_SHIFT = 40
+_BARRETT_M = -(-(1 << _BARRETT_SHIFT) // Q)  # ceil(2^40 / q)
+# With m = ceil(2^40 / q), floor(x m / 2^40) = floor(x / q) exactly for 0 <= x < 2^28
+# (the error x (m q - 2^40) / (q 2^40) < 1/q never reaches the next integer), and
+# x m < 2^63, so int64 holds it.
+_BARRETT_LIMIT = 1 << 28
+
+
+def _barrett(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """x mod q for int64 0 <= x < 2^28, by multiply-and-shift (no division)."""
+    t = (x * _BARRETT_M) >> _BARRETT_SHIFT
+    return x - t * Q
+
+
+# fl(1/q) nudged up by a relative 2^-46: for exact integers 0 <= x < 2^43 the product
+# x * _QINV is then never below x / q (the nudge exceeds the two roundings, about
+# 2^-52 relative each) and above it by less than x / q * 2^-45 < 2^-13.6, while x / q
+# is either an integer or at least 1/q > 2^-12 below the next one: so its floor is
+# exactly floor(x / q).
+_QINV = (1.0 / Q) * (1.0 + 2.0**-46)
+
+
+def _reduce_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """x mod q for float64 holding exact integers 0 <= x < 2^43, as int64 in [0, q)."""
+    t = x * _QINV
+    np.floor(t, out=t)
+    t *= -Q
+    t += x
+    return t.astype(I64)
+
+
+def _csub(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """x - q if x >= q, for 0 <= x < 2q, by a 0/1 mask."""
+    return x - (x >= Q) * Q
+
+
+# --- NTT matrices, computed from FIPS 203 Algorithms 9 and 10 ------------------------
+
+
+def _ntt_layers(f: npt.NDArray[np.int64], lengths: tuple[int, ...], i: int) -> int:
+    """Run the Cooley-Tukey layers of Algorithm 9 with the given ``len`` values on
+    every row of ``f`` (in place), starting at zeta index ``i``; return the next i."""
+    for length in lengths:
+        for start in range(0, N, 2 * length):
+            zeta = ZETAS[i]
+            i += 1
+            hi = f[:, start + length : start + 2 * length]
+            lo = f[:, start : start + length]
+            t = zeta * hi % Q
+            f[:, start + length : start + 2 * length] = (lo - t) % Q
+            f[:, start : start + length] = (lo + t) % Q
+    return i
+
+
+def _intt_layers(f: npt.NDArray[np.int64], lengths: tuple[int, ...], i: int) -> int:
+    """The Gentleman-Sande layers of Algorithm 10 (zeta index counting down)."""
+    for length in lengths:
+        for start in range(0, N, 2 * length):
+            zeta = ZETAS[i]
+            i -= 1
+            lo = f[:, start : start + length].copy()
+            hi = f[:, start + length : start + 2 * length]
+            f[:, start : start + length] = (lo + hi) % Q
+            f[:, start + length : start + 2 * length] = zeta * (hi - lo) % Q
+    return i
+
+
+def _stage_matrices(
+    first: npt.NDArray[np.int64], second: npt.NDArray[np.int64], high_first: bool
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Split two linear maps (rows = images of unit vectors) on index n = 16 h + l
+    into the (16, 16) high-bit matrix and the (16, 16, 16) per-h low-bit matrices."""
+    idx = np.arange(16)
+    high_map, low_map = (first, second) if high_first else (second, first)
+    # high stage: out[16h + l] = sum_h' M[h, h'] f[16h' + l]; the same for every l.
+    m_high = high_map[16 * idx[None, :], 16 * idx[:, None]]
+    for lane in range(16):
+        assert np.array_equal(high_map[16 * idx[None, :] + lane, 16 * idx[:, None] + lane], m_high)
+    # low stage, per h, written transposed for row-vector products:
+    # out[16h + l] = sum_l' T[h, l', l] f[16h + l'].
+    m_low_t = np.stack([low_map[16 * h + idx[:, None], 16 * h + idx[None, :]] for h in range(16)])
+    return m_high.astype(F64), m_low_t.astype(F64)
+
+
+def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
+    eye = np.eye(N, dtype=I64)
+    f1 = eye.copy()
+    i = _ntt_layers(f1, (128, 64, 32, 16), 1)
+    f2 = eye.copy()
+    assert _ntt_layers(f2, (8, 4, 2), i) == 128
+    ntt_high, ntt_low_t = _stage_matrices(f1, f2, high_first=True)
+    g1 = eye.copy()
+    i = _intt_layers(g1, (2, 4, 8), 127)
+    g2 = eye.copy()
+    assert _intt_layers(g2, (16, 32, 64, 128), i) == 0
+    g2 = g2 * 3303 % Q  # 128^-1 mod q, folded into the last stage
+    intt_high, intt_low_t = _stage_matrices(g1, g2, high_first=False)
+    return ntt_high, ntt_low_t, intt_high, intt_low_t
+
+
+_NTT_HIGH, _NTT_LOW_T, _INTT_HIGH, _INTT_LOW_T = _build_tables()
+_GAMMAS = np.array(GAMMAS, dtype=I64)
+
+
+def _as_polys(f: Any) -> npt.NDArray[np.int64]:
+    a = np.asarray(f)
+    if a.ndim == 0 or a.shape[-1] != N:
+        raise ValueError(f"expected an array of shape (..., {N}), got {a.shape}")
+    return a.astype(I64, copy=False)
+
+
+def _as_bytes(b: Any, width: int | None = None) -> npt.NDArray[np.uint8]:
+    a = np.asarray(b)
+    if a.ndim == 0 or (width is not None and a.shape[-1] != width):
+        raise ValueError(f"expected a uint8 array of shape (..., {width}), got {a.shape}")
+    return a.astype(np.uint8, copy=False)
+
+
+# --- kernels -----------------------------------------------------------------------
+
+
+def ntt(f: Poly) -> Poly:
+    a = _as_polys(f)
+    lead = a.shape[:-1]
+    x = a.astype(F64).reshape(*lead, 16, 16)
+    # Layers 1-4 (len 128..16): x[h, l] <- sum_h' M[h, h'] x[h', l]; entries < 2^27.5.
+    x = np.matmul(_NTT_HIGH, x)
+    # Layers 5-7 (len 8..2): x[h, :] <- x[h, :] @ T[h]; entries < 2^43.2 (exact).
+    x = np.matmul(x[..., :, None, :], _NTT_LOW_T)
+    return _reduce_f64(x.reshape(*lead, N))
+
+
+def intt(f_hat: Poly) -> Poly:
+    a = _as_polys(f_hat)
+    lead = a.shape[:-1]
+    x = a.astype(F64).reshape(*lead, 16, 1, 16)
+    x = np.matmul(x, _INTT_LOW_T).reshape(*lead, 16, 16)  # len 2..8
+    x = np.matmul(_INTT_HIGH, x)  # len 16..128 and 128^-1
+    return _reduce_f64(x.reshape(*lead, N))
+
+
+def mulcache(b_hat: Poly) -> Any:
+    """``numpy`` layout: int64 (..., 2, k, 256). Plane 0 holds (b0, b1 * gamma_i mod q)
+    and plane 1 (b1, b0) for each pair i, so that a_hat times each plane, summed
+    over pairs, gives the two coefficients of Algorithm 12."""
+    b = _as_polys(b_hat)
+    cache = np.empty((*b.shape[:-2], 2, *b.shape[-2:]), dtype=I64)
+    cache[..., 0, :, 0::2] = b[..., 0::2]
+    cache[..., 0, :, 1::2] = _barrett(b[..., 1::2] * _GAMMAS)
+    cache[..., 1, :, 0::2] = b[..., 1::2]
+    cache[..., 1, :, 1::2] = b[..., 0::2]
+    return cache
+
+
+def basemul_acc(a_hat: Poly, b_hat: Poly, cache: Any = None) -> Poly:
+    a = _as_polys(a_hat)
+    if a.ndim < 2 or np.ndim(b_hat) < 2:
+        raise ValueError("basemul_acc expects (..., k, 256) arrays")
+    planes = mulcache(b_hat) if cache is None else np.asarray(cache)
+    # FIPS 203, Algorithm 12 for every pair, summed over k before one reduction:
+    # each product < 2^23.4, at most 2k <= 8 terms, so sums < 2^27 < 2^28.
+    prod = (a[..., None, :, :] * planes).sum(axis=-2)  # (..., 2, 256)
+    pairs = prod[..., 0::2] + prod[..., 1::2]  # (..., 2, 128): c0 and c1 of each pair
+    return _barrett(pairs.swapaxes(-1, -2).reshape(*pairs.shape[:-2], N))
+
+
+def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
+    raw = np.ascontiguousarray(_as_bytes(buf))
+    lead = raw.shape[:-1]
+    n = raw.shape[-1]
+    if n % 3:
+        raise ValueError(f"rej_uniform needs a multiple of 3 bytes, got {n}")
+    rows = math.prod(lead)
+    m = n // 3
+    out_shape = (*lead, N)
+    if rows == 0 or m == 0:
+        return np.zeros(out_shape, dtype=I64), np.zeros(lead, dtype=I64)
+    # Little-endian 16-bit reads at bytes 3i and 3i + 1 of every triple (strided
+    # views of the input): C[0] + 256 C[1] and C[1] + 256 C[2].
+    low = np.ndarray((rows, m), dtype="<u2", buffer=raw, offset=0, strides=(n, 3))
+    high = np.ndarray((rows, m), dtype="<u2", buffer=raw, offset=1, strides=(n, 3))
+    cand3 = np.empty((rows, m, 2), dtype=np.uint16)
+    np.bitwise_and(low, 0xFFF, out=cand3[..., 0])  # d1 = C[0] + 256 (C[1] mod 16)
+    np.right_shift(high, 4, out=cand3[..., 1])  # d2 = floor(C[1] / 16) + 16 C[2]
+    cand = cand3.reshape(rows, 2 * m)
+    accept = cand < Q
+    position = np.cumsum(accept, axis=-1)
+    counts = np.minimum(position[:, -1], N).astype(I64)
+    keep = accept & (position <= N)
+    if counts.min() == N:
+        # Public data: every row has exactly 256 kept entries, in row-major order.
+        out = cand[keep].astype(I64).reshape(rows, N)
+    else:
+        out = np.zeros((rows, N), dtype=I64)
+        r, c = np.nonzero(keep)
+        out[r, position[r, c] - 1] = cand[r, c]
+    return out.reshape(out_shape), counts.reshape(lead)
+
+
+_M55 = np.uint64(0x5555555555555555)
+_CBD2_SHIFTS = np.arange(0, 64, 2, dtype=np.uint64)
+_M249 = np.uint64(0x249249249249)
+_CBD3_SHIFTS = np.arange(0, 48, 3, dtype=np.uint64)
+_PAD = np.zeros(8, dtype=np.uint8)
+
+
+def _strided_u64(raw: npt.NDArray[np.uint8], group: int) -> npt.NDArray[np.uint64]:
+    """(rows, n / group) little-endian 64-bit reads at the start of every ``group``
+    bytes of each row (bytes past a group's end are read too and must be masked)."""
+    rows, n = raw.shape
+    flat = np.concatenate([raw.reshape(-1), _PAD])
+    words: npt.NDArray[np.uint64] = np.ndarray(
+        (rows, n // group), dtype="<u8", buffer=flat, offset=0, strides=(n, group)
+    )
+    return words
+
+
+def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
+    raw = _as_bytes(buf, 64 * eta)
+    lead = raw.shape[:-1]
+    flat = raw.reshape(-1, 64 * eta)
+    # Bit-sliced: add the eta bits of every field in place (no reduction along an
+    # axis), then read the eta-bit sums x (first half) and y (second half).
+    if eta == 2:
+        w = np.ascontiguousarray(flat).view("<u8")  # 16 coefficients per word
+        t = (w & _M55) + ((w >> np.uint64(1)) & _M55)
+        fields = (t[..., None] >> _CBD2_SHIFTS) & np.uint64(3)
+    elif eta == 3:
+        w = _strided_u64(flat, 6)  # 8 coefficients per 48 bits
+        t = (w & _M249) + ((w >> np.uint64(1)) & _M249) + ((w >> np.uint64(2)) & _M249)
+        fields = (t[..., None] >> _CBD3_SHIFTS) & np.uint64(7)
+    else:
+        raise ValueError(f"eta must be 2 or 3, got {eta}")
+    xy = fields.astype(I64).reshape(*lead, N, 2)
+    f = xy[..., 0] - xy[..., 1]
+    return f + (f < 0) * Q  # type: ignore[no-any-return]
+
+
+def _group(d: int) -> int:
+    """Coefficients per byte-aligned group: the smallest g with 8 | d g."""
+    g = 1
+    while (d * g) % 8:
+        g += 1
+    return g
+
+
+_GROUPS = {d: _group(d) for d in range(1, 13)}
+_WEIGHTS = {
+    d: np.array([1 << (d * j) for j in range(_GROUPS[d])], dtype=np.uint64)
+    for d in range(1, 13)
+    if d * _GROUPS[d] <= 64
+}
+_FIELD_SHIFTS = {d: np.arange(0, d * _GROUPS[d], d, dtype=np.uint64) for d in range(1, 13)}
+# d = 11: a group is 8 coefficients in 11 bytes (88 bits); coefficients 0-4 come from
+# the 64-bit word at byte 0, coefficients 5-7 from the word at byte 5 (bit 40 on).
+_W11_LOW = np.array([1 << (11 * j) for j in range(6)], dtype=object).astype(np.uint64)
+_SH11_LOW = np.arange(0, 55, 11, dtype=np.uint64)
+_SH11_HIGH = np.array([15, 26, 37], dtype=np.uint64)
+
+
+def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
+    a = _as_polys(f)
+    lead = a.shape[:-1]
+    g = _GROUPS[d]
+    nbytes = d * g // 8
+    c = a.reshape(-1, N // g, g).astype(np.uint64)
+    if d == 11:
+        low = c[..., :6] @ _W11_LOW  # bits 0..63 (the top bits of c5 wrap away)
+        high = (
+            (c[..., 5] >> np.uint64(9)) | (c[..., 6] << np.uint64(2)) | (c[..., 7] << np.uint64(13))
+        )
+        words = np.concatenate(
+            [
+                low.view(np.uint8).reshape(-1, N // g, 8),
+                high.view(np.uint8).reshape(-1, N // g, 8)[..., :3],
+            ],
+            axis=-1,
+        )
+        return words.reshape(*lead, 32 * d)
+    # Fields do not overlap, so the weighted sum is an OR of shifted coefficients.
+    words = (c @ _WEIGHTS[d]).view(np.uint8).reshape(-1, N // g, 8)
+    return words[..., :nbytes].reshape(*lead, 32 * d)
+
+
+def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
+    raw = _as_bytes(b, 32 * d)
+    lead = raw.shape[:-1]
+    flat = raw.reshape(-1, 32 * d)
+    mask = np.uint64((1 << d) - 1)
+    if d == 1:
+        return np.unpackbits(flat, axis=-1, bitorder="little").astype(I64).reshape(*lead, N)
+    if d in (4, 12):
+        # Two coefficients per group: write them straight into the interleaved output.
+        words = flat.astype(I64) if d == 4 else _strided_u64(flat, 3).astype(I64)
+        pair = np.empty((*words.shape, 2), dtype=I64)
+        np.bitwise_and(words, (1 << d) - 1, out=pair[..., 0])
+        np.right_shift(words, d, out=pair[..., 1])
+        pair[..., 1] &= (1 << d) - 1
+        out = pair.reshape(*lead, N)
+        # ByteDecode_12 reduces mod q; x < 4096 < 2q.
+        return _csub(out) if d == 12 else out
+    if d == 11:
+        low = _strided_u64(flat, 11)
+        high = np.ndarray(low.shape, dtype="<u8", buffer=low.base, offset=5, strides=low.strides)
+        fields = np.concatenate(
+            [(low[..., None] >> _SH11_LOW) & mask, (high[..., None] >> _SH11_HIGH) & mask],
+            axis=-1,
+        )
+    else:
+        g = _GROUPS[d]
+        packed = _strided_u64(flat, d * g // 8)
+        fields = (packed[..., None] >> _FIELD_SHIFTS[d]) & mask
+    return fields.astype(I64).reshape(*lead, N)
+
+
+# Compress_d(x) = floor((2^(d+1) x + q) / (2q)) mod 2^d. The numerator is < 2^25 for
+# d <= 11, and with m = ceil(2^40 / 2q) the product floor(n m / 2^40) is exact for
+# n < 2^27 (same argument as _barrett), so no division is performed.
+_COMPRESS_M = -(-(1 << 40) // (2 * Q))
+
+
+def compress(f: Poly, d: int) -> Poly:
+    a = _as_polys(f)
+    numerator = (a << (d + 1)) + Q
+    return ((numerator * _COMPRESS_M) >> 40) & ((1 << d) - 1)
+
+
+def decompress(y: Poly, d: int) -> Poly:
+    a = _as_polys(y)
+    # round(q y / 2^d), half up: floor((2 q y + 2^d) / 2^(d+1)), a shift.
+    return (a * (2 * Q) + (1 << d)) >> (d + 1)
+
+
+KERNELS: dict[str, Any] = {
+    "ntt": ntt,
+    "intt": intt,
+    "mulcache": mulcache,
+    "basemul_acc": basemul_acc,
+    "rej_uniform": rej_uniform,
+    "cbd": cbd,
+    "byte_encode": byte_encode,
+    "byte_decode": byte_decode,
+    "compress": compress,
+    "decompress": decompress,
+}

@@ -1,0 +1,154 @@
+"""K-PKE, the CPA-secure public-key encryption under ML-KEM and round-3 Kyber.
+
+FIPS 203 §5 (Algorithms 13-15), written against a :class:`SymmetricOps` (the
+suite: SHA-3 for ML-KEM and Kyber, SHA-2/AES for Kyber-90s) and a kernel table
+(:mod:`pqkit.arith`), so every variant shares this code. Vectors and matrices are
+single arrays: a k-vector is (k, 256), the matrix A_hat is (k, k, 256).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.arith.api import MLKEMKernels, Poly
+from pqkit.kyber.params import Params
+from pqkit.kyber.suites import SymmetricOps
+
+__all__ = ["Q", "decrypt", "encrypt", "expand_matrix", "keygen"]
+
+Q = 3329
+
+XOF_BYTES = 672
+"""XOF bytes drawn per matrix entry at first: 4 SHAKE128 blocks, 448 candidates for
+256 values (expected 364 accepted; fewer than 256 has probability below 2^-100).
+:func:`expand_matrix` still handles a short entry by asking for more."""
+
+
+def _add(a: Poly, b: Poly) -> Poly:
+    """(a + b) mod q for canonical inputs (masked subtraction, no branch)."""
+    s = a + b
+    return s - (s >= Q) * Q
+
+
+def _reduce_small(a: Poly) -> Poly:
+    """a mod q for 0 <= a < 3q (two masked subtractions, no branch)."""
+    a = a - (a >= 2 * Q) * Q
+    return a - (a >= Q) * Q
+
+
+def _sub(a: Poly, b: Poly) -> Poly:
+    """(a - b) mod q for canonical inputs."""
+    s = a - b
+    return s + (s < 0) * Q
+
+
+def _u8(data: bytes) -> npt.NDArray[np.uint8]:
+    return np.frombuffer(data, dtype=np.uint8)
+
+
+def expand_matrix(ops: SymmetricOps, K: MLKEMKernels, rho: bytes, k: int) -> Poly:
+    """A_hat (k, k, 256) with A_hat[i, j] = SampleNTT(rho || j || i).
+
+    FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 3-7 and Algorithm 7 (SampleNTT):
+    one batched XOF call for all k^2 entries, then vectorised rejection sampling on
+    that public output.
+    """
+    buf = ops.xof_matrix(rho, k, XOF_BYTES)
+    a_hat, counts = K.rej_uniform(buf)
+    if counts.min() < 256:
+        # NOTE: SampleNTT reads the XOF until 256 values are accepted; here a short
+        # entry is re-sampled from a longer prefix of the same XOF stream, which
+        # gives the same values.
+        a_hat = np.array(a_hat)
+        for row in np.flatnonzero(counts < 256):
+            i, j = divmod(int(row), k)
+            n = XOF_BYTES
+            while True:
+                n *= 2
+                entry, count = K.rej_uniform(ops.xof_entry(rho, i, j, n))
+                if int(count) == 256:
+                    a_hat[row] = entry
+                    break
+    return a_hat.reshape(k, k, 256)
+
+
+def sample_noise(
+    ops: SymmetricOps, K: MLKEMKernels, seed: bytes, etas: list[tuple[int, int]]
+) -> Poly:
+    """SamplePolyCBD_eta(PRF_eta(seed, N)) for N = 0, 1, ...: ``etas`` lists (eta,
+    count) runs in order; the result stacks all polynomials, (sum of counts, 256).
+    One PRF call and one CBD call per run of equal eta."""
+    runs: list[tuple[int, int, int]] = []  # (eta, first nonce, count)
+    nonce = 0
+    for eta, count in etas:
+        if runs and runs[-1][0] == eta:
+            runs[-1] = (eta, runs[-1][1], runs[-1][2] + count)
+        else:
+            runs.append((eta, nonce, count))
+        nonce += count
+    polys = [K.cbd(ops.prf_many(eta, seed, range(first, first + n)), eta) for eta, first, n in runs]
+    return polys[0] if len(polys) == 1 else np.concatenate(polys)
+
+
+def keygen(
+    params: Params, ops: SymmetricOps, K: MLKEMKernels, d: bytes, *, append_k: bool
+) -> tuple[bytes, bytes]:
+    """FIPS 203, Algorithm 13 (K-PKE.KeyGen): (ek_PKE, dk_PKE) from the seed d.
+
+    ``append_k``: line 1 hashes d || k (FIPS 203); round-3 Kyber hashes d alone.
+    """
+    k = params.k
+    rho, sigma = ops.G(d + bytes([k]) if append_k else d)  # line 1
+    A_hat = expand_matrix(ops, K, rho, k)  # lines 3-7
+    se = sample_noise(ops, K, sigma, [(params.eta1, 2 * k)])  # lines 8-15: s, then e
+    se_hat = K.ntt(se)  # lines 16-17, one batched call
+    s_hat, e_hat = se_hat[:k], se_hat[k:]
+    t_hat = _add(K.basemul_acc(A_hat, s_hat, K.mulcache(s_hat)), e_hat)  # line 18
+    ek = K.byte_encode(t_hat, 12).tobytes() + rho  # line 19
+    dk = K.byte_encode(s_hat, 12).tobytes()  # line 20
+    return ek, dk
+
+
+def encrypt(
+    params: Params,
+    ops: SymmetricOps,
+    K: MLKEMKernels,
+    ek: bytes,
+    m: bytes,
+    r: bytes,
+    t_hat: Poly | None = None,
+) -> bytes:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt): ciphertext of the 32-byte m with
+    randomness r under ek (already length-checked by the caller). ``t_hat`` is
+    ByteDecode_12 of ek's first 384 k bytes when the caller has it already."""
+    k = params.k
+    if t_hat is None:
+        t_hat = K.byte_decode(_u8(ek[: 384 * k]).reshape(k, 384), 12)  # line 2
+    rho = ek[384 * k :]  # line 3
+    A_hat = expand_matrix(ops, K, rho, k)  # lines 4-8
+    # Lines 9-17: y (eta1), e1 (eta2), e2 (eta2) with nonces 0 .. 2k.
+    noise = sample_noise(ops, K, r, [(params.eta1, k), (params.eta2, k + 1)])
+    y_hat = K.ntt(noise[:k])  # line 18
+    # Lines 19 and 21 together: the rows of A_hat^T and then t_hat^T, times y_hat.
+    rows = np.concatenate([A_hat.swapaxes(0, 1), t_hat[None]])
+    w = K.intt(K.basemul_acc(rows, y_hat))
+    w += noise[k:]  # + e1 (line 19) and + e2 (line 21)
+    w[k] += K.decompress(K.byte_decode(_u8(m), 1), 1)  # + mu (lines 20-21)
+    w = _reduce_small(w)
+    c1 = K.byte_encode(K.compress(w[:k], params.du), params.du)  # line 22
+    c2 = K.byte_encode(K.compress(w[k], params.dv), params.dv)  # line 23
+    return c1.tobytes() + c2.tobytes()  # line 24
+
+
+def decrypt(params: Params, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+    """FIPS 203, Algorithm 15 (K-PKE.Decrypt): the 32-byte message of c under dk."""
+    k, du, dv = params.k, params.du, params.dv
+    c1 = _u8(c[: 32 * du * k]).reshape(k, 32 * du)  # line 1
+    c2 = _u8(c[32 * du * k :])  # line 2
+    u = K.decompress(K.byte_decode(c1, du), du)  # line 3
+    v = K.decompress(K.byte_decode(c2, dv), dv)  # line 4
+    s_hat = K.byte_decode(_u8(dk).reshape(k, 384), 12)  # line 5
+    u_hat = K.ntt(u)
+    w = _sub(v, K.intt(K.basemul_acc(s_hat, u_hat)))  # line 6
+    return K.byte_encode(K.compress(w, 1), 1).tobytes()  # line 7

@@ -1,0 +1,150 @@
+"""The scheme object shared by every K-PKE based KEM (DESIGN.md §2).
+
+:class:`KpkeKem` holds a parameter set, a symmetric suite and an arithmetic
+backend choice, checks arguments, draws randomness, and leaves the FO transform
+(the ``*_internal`` methods) to its subclasses: ML-KEM (:mod:`pqkit.kyber.mlkem`)
+and round-3 Kyber.
+"""
+
+from __future__ import annotations
+
+import copy
+import hmac
+
+import numpy as np
+
+from pqkit import arith
+from pqkit._checks import as_bytes_len
+from pqkit.arith.api import MLKEMKernels, Poly
+from pqkit.kyber.params import Params
+from pqkit.kyber.suites import SymmetricOps, SymmetricSuite
+from pqkit.schemes import RNG, Encapsulation, KeyPair, draw
+
+__all__ = ["KpkeKem", "masked_select"]
+
+
+def masked_select(equal: bool, if_equal: bytes, otherwise: bytes) -> bytes:
+    """``if_equal`` when ``equal`` else ``otherwise``, through a byte mask rather
+    than a branch (both inputs are always computed and read)."""
+    mask = np.uint8((-int(equal)) & 0xFF)
+    a = np.frombuffer(if_equal, dtype=np.uint8)
+    b = np.frombuffer(otherwise, dtype=np.uint8)
+    return bytes(((a & mask) | (b & ~mask)).tobytes())
+
+
+def bytes_equal(a: bytes, b: bytes) -> bool:
+    """Constant-time-style equality of two byte strings (``hmac.compare_digest``)."""
+    return hmac.compare_digest(a, b)
+
+
+class KpkeKem:
+    """A KEM built on K-PKE. Stateless apart from its configuration; see
+    :class:`pqkit.schemes.Kem` for the public methods."""
+
+    name: str
+    length_public_key: int
+    length_secret_key: int
+    length_ciphertext: int
+    length_shared_secret: int
+    claimed_nist_level: int
+
+    def __init__(
+        self, name: str, params: Params, suite: SymmetricSuite, *, arith: str | None = None
+    ) -> None:
+        self.name = name
+        self.params = params
+        self.suite = suite
+        self.arith = arith
+        self.length_public_key = params.ek_length
+        self.length_secret_key = params.dk_length
+        self.length_ciphertext = params.ct_length
+        self.length_shared_secret = 32
+        self.claimed_nist_level = params.nist_level
+
+    def __repr__(self) -> str:
+        backend = f", arith={self.arith!r}" if self.arith is not None else ""
+        return f"<{type(self).__name__} {self.name}{backend}>"
+
+    def using(self, *, arith: str | None = None) -> KpkeKem:
+        """A copy of this scheme bound to the arithmetic backend ``arith`` (None:
+        the active one, see :func:`pqkit.arith.kernels`). Unknown names raise
+        :class:`pqkit.UnknownBackend` here."""
+        if arith is not None:
+            pqkit_arith_kernels(arith)
+        twin = copy.copy(self)
+        twin.arith = arith
+        return twin
+
+    # --- what every operation needs -------------------------------------------------
+
+    def _tools(self) -> tuple[SymmetricOps, MLKEMKernels]:
+        return self.suite.bind(), pqkit_arith_kernels(self.arith)
+
+    # --- the FO transform, per variant ---------------------------------------------
+    # Each gets the suite bound for this operation (ops) and the kernel table (K),
+    # resolved once per public call.
+
+    def _keygen_internal(self, ops: SymmetricOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
+        raise NotImplementedError
+
+    def _encaps_internal(
+        self, ops: SymmetricOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
+    ) -> Encapsulation:
+        raise NotImplementedError
+
+    def _decaps_internal(self, ops: SymmetricOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+        raise NotImplementedError
+
+    def _check_encapsulation_key(self, ek: bytes, K: MLKEMKernels) -> Poly | None:
+        """Input checks on ek beyond its length (none by default). May return the
+        decoded t_hat, which encapsulation then reuses."""
+        return None
+
+    def _check_decapsulation_key(self, dk: bytes, ops: SymmetricOps) -> None:
+        """Input checks on dk beyond its length (none by default)."""
+
+    # --- public API ----------------------------------------------------------------
+
+    def keygen(self, *, rng: RNG | None = None) -> KeyPair:
+        """A new key pair; asks ``rng`` for d (32 bytes) and then z (32 bytes)."""
+        d = draw(rng, 32)
+        z = draw(rng, 32)
+        return self._keygen_internal(*self._tools(), d, z)
+
+    def keygen_derand(self, seed: bytes) -> KeyPair:
+        """The key pair of the 64-byte seed d || z."""
+        seed = as_bytes_len(seed, "seed (d || z)", 64)
+        return self._keygen_internal(*self._tools(), seed[:32], seed[32:])
+
+    def encaps(self, public_key: bytes, *, rng: RNG | None = None) -> Encapsulation:
+        """(shared_secret, ciphertext) for ``public_key``; asks ``rng`` for m (32 bytes)
+        after checking the key."""
+        ops, K = self._tools()
+        ek, t_hat = self._checked_public_key(public_key, K)
+        m = draw(rng, 32)
+        return self._encaps_internal(ops, K, ek, m, t_hat)
+
+    def encaps_derand(self, public_key: bytes, m: bytes) -> Encapsulation:
+        """Encapsulation with the given 32 bytes of randomness ``m``."""
+        ops, K = self._tools()
+        ek, t_hat = self._checked_public_key(public_key, K)
+        m = as_bytes_len(m, "m", 32)
+        return self._encaps_internal(ops, K, ek, m, t_hat)
+
+    def decaps(self, secret_key: bytes, ciphertext: bytes) -> bytes:
+        """The shared secret of ``ciphertext``; a ciphertext that does not
+        re-encrypt gives the implicit-rejection key, not an error."""
+        c = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
+        dk = as_bytes_len(secret_key, "secret key", self.length_secret_key)
+        ops, K = self._tools()
+        self._check_decapsulation_key(dk, ops)
+        return self._decaps_internal(ops, K, dk, c)
+
+    def _checked_public_key(self, public_key: bytes, K: MLKEMKernels) -> tuple[bytes, Poly | None]:
+        ek = as_bytes_len(public_key, "public key", self.length_public_key)
+        return ek, self._check_encapsulation_key(ek, K)
+
+
+def pqkit_arith_kernels(backend: str | None) -> MLKEMKernels:
+    """The ML-KEM kernel table for ``backend`` (None: the active one)."""
+    return arith.kernels("mlkem", backend)

@@ -1,0 +1,142 @@
+"""Symmetric suites: the hash functions, PRF and XOF a K-PKE scheme plugs in.
+
+A suite is bound once per operation (:meth:`SymmetricSuite.bind`), which resolves
+the :mod:`pqkit.common` providers once instead of per hash call.
+
+- ``FIPS203``: FIPS 203 §4.1: H = SHA3-256, G = SHA3-512, J = SHAKE256(., 32),
+  PRF_eta(s, b) = SHAKE256(s || b, 64 eta), XOF = SHAKE128. Round-3 Kyber uses
+  the same functions (its KDF is SHAKE256(., 32), the J slot here).
+- ``KYBER90S``: Kyber v3.02 §1.5 ("90s" variant): H = SHA-256, G = SHA-512,
+  KDF = SHA-256, PRF(s, b) and XOF(rho, j, i) = AES-256-CTR keystreams under
+  the key s or rho with the 16-byte counter block b || 0^15 or j || i || 0^14
+  (a 64-bit little-endian nonce, then a 32-bit big-endian block counter from 0),
+  on the fastest AES provider of :mod:`pqkit.common`. All the streams under one
+  key (the k^2 matrix entries, or the PRF outputs of one seed) are produced by one
+  ECB object in one call over their counter blocks: CTR mode, batched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit import common
+
+__all__ = ["FIPS203", "KYBER90S", "SymmetricOps", "SymmetricSuite"]
+
+
+class SymmetricOps(Protocol):
+    """The functions of a suite, bound to providers for one operation."""
+
+    def H(self, data: bytes) -> bytes:
+        """H: 32-byte hash."""
+        ...
+
+    def G(self, data: bytes) -> tuple[bytes, bytes]:
+        """G: 64-byte hash, split into two 32-byte halves."""
+        ...
+
+    def J(self, data: bytes) -> bytes:
+        """The 32-byte key-derivation hash (J of FIPS 203, KDF of round 3)."""
+        ...
+
+    def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
+        """PRF_eta(s, b) for each nonce b: a (len(nonces), 64 eta) uint8 array."""
+        ...
+
+    def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
+        """The first n XOF bytes for every matrix entry: (k * k, n) uint8, row
+        i * k + j seeded with (rho, j, i) as in FIPS 203, Algorithm 13 line 5."""
+        ...
+
+    def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
+        """The first n XOF bytes of entry (i, j) alone (the rejection fallback)."""
+        ...
+
+
+@dataclass(frozen=True)
+class SymmetricSuite:
+    """A named suite; ``bind()`` gives the :class:`SymmetricOps` for one operation."""
+
+    name: str
+    bind: Callable[[], SymmetricOps]
+
+
+class _Sha3Ops:
+    """FIPS 203 §4.1 on the active SHA-3 provider."""
+
+    __slots__ = ("_p",)
+
+    def __init__(self) -> None:
+        self._p = common.provider("sha3")
+
+    def H(self, data: bytes) -> bytes:
+        return self._p.sha3(256, data)
+
+    def G(self, data: bytes) -> tuple[bytes, bytes]:
+        out = self._p.sha3(512, data)
+        return out[:32], out[32:]
+
+    def J(self, data: bytes) -> bytes:
+        return self._p.shake_digest(256, data, 32)
+
+    def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
+        return self._p.shake_many(256, [s + bytes([b]) for b in nonces], 64 * eta)
+
+    def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
+        return self._p.shake_many(128, [rho + bytes([j, i]) for i in range(k) for j in range(k)], n)
+
+    def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
+        return np.frombuffer(self._p.shake_digest(128, rho + bytes([j, i]), n), dtype=np.uint8)
+
+
+FIPS203 = SymmetricSuite("FIPS 203 (SHA-3/SHAKE)", _Sha3Ops)
+
+
+class _Kyber90sOps:
+    """Kyber-90s: SHA-2 and AES-256-CTR on the active providers."""
+
+    __slots__ = ("_aes", "_sha2")
+
+    def __init__(self) -> None:
+        self._sha2 = common.provider("sha2")
+        self._aes = common.provider("aes")
+
+    def H(self, data: bytes) -> bytes:
+        return self._sha2.sha2("sha256", data)
+
+    def G(self, data: bytes) -> tuple[bytes, bytes]:
+        out = self._sha2.sha2("sha512", data)
+        return out[:32], out[32:]
+
+    def J(self, data: bytes) -> bytes:
+        return self._sha2.sha2("sha256", data)
+
+    def _keystreams(self, key: bytes, nonces: list[bytes], n: int) -> npt.NDArray[np.uint8]:
+        """The first n bytes of AES-256-CTR under ``key`` for each nonce: counter
+        blocks nonce || 0 ... || t (t a 32-bit big-endian block counter from 0, in
+        bytes 12-15), all encrypted with one ECB object in one call."""
+        blocks = -(-n // 16)
+        counters = np.zeros((len(nonces), blocks, 16), dtype=np.uint8)
+        for row, nonce in enumerate(nonces):
+            counters[row, :, : len(nonce)] = np.frombuffer(nonce, dtype=np.uint8)
+        counters[:, :, 12:] = np.arange(blocks, dtype=">u4").view(np.uint8).reshape(blocks, 4)
+        stream = self._aes.ecb(key).encrypt_blocks(counters.tobytes())
+        return np.frombuffer(stream, dtype=np.uint8).reshape(len(nonces), 16 * blocks)[:, :n]
+
+    def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
+        return self._keystreams(s, [bytes([b]) for b in nonces], 64 * eta)
+
+    def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
+        return self._keystreams(rho, [bytes([j, i]) for i in range(k) for j in range(k)], n)
+
+    def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
+        row: npt.NDArray[np.uint8] = self._keystreams(rho, [bytes([j, i])], n)[0]
+        return row
+
+
+KYBER90S = SymmetricSuite("Kyber-90s (SHA-2/AES-256-CTR)", _Kyber90sOps)
