@@ -99,5 +99,6 @@ def test_ml_kem_modulus_check_on_load() -> None:
 
 def test_cli_prehash_names_match_the_table() -> None:
     from pqkit import keycli
+    from pqkit.dilithium.prehash import PREHASHES
 
-    assert set(keycli._HASHLIB_NAMES) == set(keys.PREHASHES)
+    assert set(keycli._HASHLIB_NAMES) == set(PREHASHES)

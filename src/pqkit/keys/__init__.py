@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from pqkit.keys._base import PrivateKey, PublicKey
 from pqkit.keys.mldsa import (
-    PREHASHES,
     MLDSA44PrivateKey,
     MLDSA44PublicKey,
     MLDSA65PrivateKey,
@@ -39,7 +38,6 @@ from pqkit.keys.mlkem import (
 )
 
 __all__ = [
-    "PREHASHES",
     "MLDSA44PrivateKey",
     "MLDSA44PublicKey",
     "MLDSA65PrivateKey",

@@ -10,13 +10,11 @@ from pqkit.errors import InvalidSignature
 from pqkit.keys._base import PrivateKey, PublicKey, as_context
 from pqkit.schemes import RNG, Signature, draw
 from pqkit.serialization.algorithms import KeyAlgorithm, by_name
-from pqkit.serialization.der import encode_oid
 
 if TYPE_CHECKING:
     from pqkit.common import Xof
 
 __all__ = [
-    "PREHASHES",
     "MLDSA44PrivateKey",
     "MLDSA44PublicKey",
     "MLDSA65PrivateKey",
@@ -30,24 +28,6 @@ __all__ = [
 
 MU_LENGTH = 64
 
-_HASH_ARC = "2.16.840.1.101.3.4.2."  # NIST hashAlgs
-PREHASHES: dict[str, tuple[str, int]] = {
-    # ACVP name -> (OID, digest length in bytes) for HashML-DSA, FIPS 204 §5.4.
-    # SHAKE128 / SHAKE256 digests are 256 / 512 bits (FIPS 204 §5.4.1).
-    "SHA2-224": (_HASH_ARC + "4", 28),
-    "SHA2-256": (_HASH_ARC + "1", 32),
-    "SHA2-384": (_HASH_ARC + "2", 48),
-    "SHA2-512": (_HASH_ARC + "3", 64),
-    "SHA2-512/224": (_HASH_ARC + "5", 28),
-    "SHA2-512/256": (_HASH_ARC + "6", 32),
-    "SHA3-224": (_HASH_ARC + "7", 28),
-    "SHA3-256": (_HASH_ARC + "8", 32),
-    "SHA3-384": (_HASH_ARC + "9", 48),
-    "SHA3-512": (_HASH_ARC + "10", 64),
-    "SHAKE-128": (_HASH_ARC + "11", 32),
-    "SHAKE-256": (_HASH_ARC + "12", 64),
-}
-
 
 @cache
 def _scheme(name: str) -> Signature:
@@ -56,17 +36,25 @@ def _scheme(name: str) -> Signature:
     return sig(name)
 
 
+@cache
+def _digest_length(name: str) -> int:
+    from pqkit.dilithium.prehash import PREHASHES
+
+    return len(PREHASHES[name].function(b""))
+
+
 def _prehash_message(digest: Any, algorithm: Any, context: Any) -> bytes:
-    """M' of FIPS 204 Alg. 4 (HashML-DSA.Sign) line 23: 1 || |ctx| || ctx || OID || PH(M)."""
-    if not isinstance(algorithm, str):
-        raise TypeError(f"prehash algorithm must be a str, not {type(algorithm).__name__}")
-    entry = PREHASHES.get(algorithm)
-    if entry is None:
-        raise ValueError(f"unknown prehash algorithm {algorithm!r}; known: {', '.join(PREHASHES)}")
-    oid, length = entry
-    ph = as_bytes_len(digest, f"{algorithm} digest", length)
+    """M' of FIPS 204 Alg. 4 (HashML-DSA.Sign) line 23: 1 || |ctx| || ctx || OID || PH(M).
+
+    ``algorithm`` is looked up in the HashML-DSA table of :mod:`pqkit.dilithium.prehash`
+    (ACVP names); ``digest`` must have that function's output length.
+    """
+    from pqkit.dilithium.prehash import lookup
+
+    prehash = lookup(algorithm)
+    ph = as_bytes_len(digest, f"{prehash.name} digest", _digest_length(prehash.name))
     ctx = as_context(context)
-    return b"\x01" + bytes([len(ctx)]) + ctx + encode_oid(oid) + ph
+    return b"\x01" + bytes([len(ctx)]) + ctx + prehash.der + ph
 
 
 class MuHasher:
