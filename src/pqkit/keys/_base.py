@@ -16,7 +16,7 @@ from typing import Any, ClassVar, TypeVar
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.schemes import RNG, draw
 from pqkit.serialization import pbes2
-from pqkit.serialization.algorithms import KeyAlgorithm
+from pqkit.serialization.algorithms import KeyAlgorithm, by_name
 from pqkit.serialization.options import (
     Encoding,
     KeyForm,
@@ -36,6 +36,14 @@ __all__ = ["PrivateKey", "PublicKey"]
 
 PublicT = TypeVar("PublicT", bound="PublicKey")
 PrivateT = TypeVar("PrivateT", bound="PrivateKey")
+
+
+def algorithm_named(name: str) -> KeyAlgorithm:
+    """The table entry of parameter set ``name`` (for the concrete key classes)."""
+    alg = by_name(name)
+    if alg is None:  # pragma: no cover - the table lists every parameter set
+        raise RuntimeError(f"{name} missing from the algorithm table")
+    return alg
 
 
 def _concrete(cls: type[Any]) -> KeyAlgorithm:

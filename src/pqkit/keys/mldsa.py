@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.errors import InvalidSignature
-from pqkit.keys._base import PrivateKey, PublicKey, as_context
+from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named, as_context
 from pqkit.schemes import RNG, Signature, draw
-from pqkit.serialization.algorithms import KeyAlgorithm, by_name
 
 if TYPE_CHECKING:
     from pqkit.common import Xof
@@ -169,9 +168,7 @@ class MLDSAPrivateKey(PrivateKey):
 
     def public_key(self) -> MLDSAPublicKey:
         """The matching verification key."""
-        key = super().public_key()
-        assert isinstance(key, MLDSAPublicKey)
-        return key
+        return cast(MLDSAPublicKey, super().public_key())
 
     def sign(
         self,
@@ -214,25 +211,18 @@ class MLDSAPrivateKey(PrivateKey):
         )
 
 
-def _alg(name: str) -> KeyAlgorithm:
-    alg = by_name(name)
-    if alg is None:  # pragma: no cover - the table lists every parameter set
-        raise RuntimeError(f"{name} missing from the algorithm table")
-    return alg
-
-
 class MLDSA44PublicKey(MLDSAPublicKey):
     """An ML-DSA-44 verification key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-DSA-44")
+    algorithm = algorithm_named("ML-DSA-44")
 
 
 class MLDSA44PrivateKey(MLDSAPrivateKey):
     """An ML-DSA-44 signing key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-DSA-44")
+    algorithm = algorithm_named("ML-DSA-44")
     _public_class = MLDSA44PublicKey
 
 
@@ -240,14 +230,14 @@ class MLDSA65PublicKey(MLDSAPublicKey):
     """An ML-DSA-65 verification key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-DSA-65")
+    algorithm = algorithm_named("ML-DSA-65")
 
 
 class MLDSA65PrivateKey(MLDSAPrivateKey):
     """An ML-DSA-65 signing key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-DSA-65")
+    algorithm = algorithm_named("ML-DSA-65")
     _public_class = MLDSA65PublicKey
 
 
@@ -255,12 +245,12 @@ class MLDSA87PublicKey(MLDSAPublicKey):
     """An ML-DSA-87 verification key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-DSA-87")
+    algorithm = algorithm_named("ML-DSA-87")
 
 
 class MLDSA87PrivateKey(MLDSAPrivateKey):
     """An ML-DSA-87 signing key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-DSA-87")
+    algorithm = algorithm_named("ML-DSA-87")
     _public_class = MLDSA87PublicKey

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import hmac
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from pqkit._checks import as_bytes_len
-from pqkit.keys._base import PrivateKey, PublicKey
+from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named
 from pqkit.schemes import RNG, Encapsulation, Kem
-from pqkit.serialization.algorithms import KeyAlgorithm, by_name
 
 __all__ = [
     "MLKEM512PrivateKey",
@@ -113,30 +112,21 @@ class MLKEMPrivateKey(PrivateKey):
 
     def public_key(self) -> MLKEMPublicKey:
         """The matching encapsulation key."""
-        key = super().public_key()
-        assert isinstance(key, MLKEMPublicKey)
-        return key
-
-
-def _alg(name: str) -> KeyAlgorithm:
-    alg = by_name(name)
-    if alg is None:  # pragma: no cover - the table lists every parameter set
-        raise RuntimeError(f"{name} missing from the algorithm table")
-    return alg
+        return cast(MLKEMPublicKey, super().public_key())
 
 
 class MLKEM512PublicKey(MLKEMPublicKey):
     """An ML-KEM-512 encapsulation key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-KEM-512")
+    algorithm = algorithm_named("ML-KEM-512")
 
 
 class MLKEM512PrivateKey(MLKEMPrivateKey):
     """An ML-KEM-512 decapsulation key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-KEM-512")
+    algorithm = algorithm_named("ML-KEM-512")
     _public_class = MLKEM512PublicKey
 
 
@@ -144,14 +134,14 @@ class MLKEM768PublicKey(MLKEMPublicKey):
     """An ML-KEM-768 encapsulation key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-KEM-768")
+    algorithm = algorithm_named("ML-KEM-768")
 
 
 class MLKEM768PrivateKey(MLKEMPrivateKey):
     """An ML-KEM-768 decapsulation key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-KEM-768")
+    algorithm = algorithm_named("ML-KEM-768")
     _public_class = MLKEM768PublicKey
 
 
@@ -159,12 +149,12 @@ class MLKEM1024PublicKey(MLKEMPublicKey):
     """An ML-KEM-1024 encapsulation key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-KEM-1024")
+    algorithm = algorithm_named("ML-KEM-1024")
 
 
 class MLKEM1024PrivateKey(MLKEMPrivateKey):
     """An ML-KEM-1024 decapsulation key."""
 
     __slots__ = ()
-    algorithm = _alg("ML-KEM-1024")
+    algorithm = algorithm_named("ML-KEM-1024")
     _public_class = MLKEM1024PublicKey
