@@ -246,6 +246,21 @@ def test_mutated_keys_raise_only_value_error(data: st.DataObject) -> None:
     assert isinstance(loaded, MLKEM768PrivateKey)
 
 
+@given(st.binary(min_size=1, max_size=64), st.integers(0, 2000), st.sampled_from(["PEM", "DER"]))
+@settings(max_examples=60, deadline=None)
+def test_mutated_public_keys_raise_only_value_error(patch: bytes, at: int, encoding: str) -> None:
+    public = MLKEM768PrivateKey.from_seed_bytes(bytes(64)).public_key()
+    data = public.public_bytes(Encoding[encoding], PublicFormat.SubjectPublicKeyInfo)
+    at %= len(data)
+    mutated = data[:at] + patch + data[at + len(patch) :]
+    loader = pqkit.load_pem_public_key if encoding == "PEM" else pqkit.load_der_public_key
+    try:
+        loaded = loader(mutated)
+    except ValueError:
+        return
+    assert isinstance(loaded, MLKEMPublicKey)
+
+
 # --- ML-KEM -------------------------------------------------------------------------------
 
 
