@@ -48,7 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = func(args)
     except (ValueError, TypeError, KeyError, OSError) as exc:
-        message = str(exc) if not isinstance(exc, KeyError) or not exc.args else str(exc.args[0])
+        # KeyError quotes its message in str(); UnknownAlgorithm overrides __str__.
+        plain_key_error = type(exc) is KeyError and exc.args
+        message = str(exc.args[0]) if plain_key_error else str(exc)
         print(f"pqkit: error: {message}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # pragma: no cover
