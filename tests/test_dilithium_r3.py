@@ -1,6 +1,6 @@
 """Round-3 Dilithium 3.1 and Dilithium-AES: NIST KAT entry 0 (both signing modes)
-through the API with a CtrDrbg as rng, round trips, tampering, and the round-3
-argument rules (no context, no prehash, 64-byte rho')."""
+through the API with a CtrDrbg as rng and through ``pqkit kat``, round trips,
+tampering, and the round-3 argument rules (no context, no prehash, 64-byte rho')."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 from helpers import h, load_json
 
 import pqkit
+from pqkit.cli import main
+from pqkit.common import CtrDrbg
 from pqkit.dilithium.round3 import DilithiumR3
 from pqkit.schemes import Signature
 
@@ -28,14 +30,6 @@ def _scheme(name: str, backend: str | None = None) -> DilithiumR3:
     return s.using(arith=backend) if backend else s
 
 
-def _ctr_drbg() -> Any:
-    common = pytest.importorskip("pqkit.common")
-    drbg = getattr(common, "CtrDrbg", None)
-    if drbg is None:
-        pytest.skip("pqkit.common.CtrDrbg is not on this branch yet (common-layer work)")
-    return drbg
-
-
 def _kat_cases() -> list[Any]:
     out = []
     for name in _NAMES:
@@ -48,11 +42,10 @@ def _kat_cases() -> list[Any]:
 
 @pytest.mark.parametrize(("name", "mode", "backend"), _kat_cases())
 def test_kat_entry_0(name: str, mode: str, backend: str) -> None:
-    ctr_drbg = _ctr_drbg()
     entry = load_json(f"r3-kat-first/{name}.json")["variants"][mode]
     assert entry["count"] == 0
     s = _scheme(name, backend)
-    drbg = ctr_drbg(h(entry["seed"]))
+    drbg = CtrDrbg(h(entry["seed"]))
     pk, sk = s.keygen(rng=drbg)  # randombytes(32)
     assert pk == h(entry["pk"])
     assert sk == h(entry["sk"])
@@ -170,3 +163,22 @@ def test_round3_bad_inputs() -> None:
     bad[96] |= 0x07
     with pytest.raises(ValueError, match=r"outside \[-2, 2\]"):
         s.sign(bytes(bad), b"m")
+
+
+def _sig_entry_text(entry: dict[str, Any]) -> str:
+    lines = []
+    for field in ("count", "seed", "mlen", "msg", "pk", "sk", "smlen", "sm"):
+        value = entry[field]
+        lines.append(f"{field} = {value if isinstance(value, int) else value.upper()}\n")
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("mode", _MODES)
+@pytest.mark.parametrize("name", _NAMES)
+def test_pqkit_kat_cli(name: str, mode: str, capsys: pytest.CaptureFixture[str]) -> None:
+    entry = load_json(f"r3-kat-first/{name}.json")["variants"][mode]
+    args = ["kat", name, "--count", "1"]
+    if mode == "randomized_signing":
+        args.append("--randomized")
+    assert main(args) == 0
+    assert capsys.readouterr().out == f"# {name}\n\n" + _sig_entry_text(entry) + "\n"
