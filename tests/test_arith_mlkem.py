@@ -57,7 +57,7 @@ def test_contract_names() -> None:
     )
     assert NP.backend == "numpy"
     assert REF.backend == "ref"
-    assert arith.backends()["available"]["mlkem"] == ["numpy", "ref"]
+    assert arith.backends()["available"]["mlkem"][-2:] == ["numpy", "ref"]  # jit: with numba
 
 
 def test_tables_from_definitions() -> None:

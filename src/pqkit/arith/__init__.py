@@ -1,9 +1,10 @@
 """Polynomial arithmetic kernels behind a narrow interface (DESIGN.md §4).
 
 Backends: ``ref`` (plain Python ints, reads like the FIPS pseudo-code: the test
-oracle) and ``numpy`` (vectorised, the default). Choose per call
+oracle), ``numpy`` (vectorised, the default) and ``jit`` (compiled with Numba,
+opt-in: ``pip install pqkit[jit]``). Choose per call
 (``kernels(scheme, backend=...)``), per scope (``with pqkit.arith.use("ref"):``),
-per process (``PQKIT_ARITH=ref``), else the fastest available.
+per process (``PQKIT_ARITH=ref``), else :data:`DEFAULT_BACKEND`.
 """
 
 from __future__ import annotations
@@ -20,13 +21,18 @@ from typing import Any, Literal, overload
 from pqkit.arith.api import MLDSAKernels, MLKEMKernels, kernel_names
 from pqkit.errors import UnknownBackend
 
-__all__ = ["BACKEND_ORDER", "backends", "kernels", "use"]
+__all__ = ["BACKEND_ORDER", "DEFAULT_BACKEND", "backends", "kernels", "use"]
 
 Scheme = Literal["mlkem", "mldsa"]
 SCHEMES: tuple[Scheme, ...] = ("mlkem", "mldsa")
 
-BACKEND_ORDER: tuple[str, ...] = ("numpy", "ref")
+BACKEND_ORDER: tuple[str, ...] = ("jit", "numpy", "ref")
 """Backend names, fastest first."""
+
+DEFAULT_BACKEND = "numpy"
+"""The backend used when nothing selects one. Not ``jit`` even where Numba is
+installed: its first call in a fresh environment compiles (seconds), which an
+unsuspecting caller should not pay; ``jit`` is opt-in."""
 
 _CONTRACTS: dict[Scheme, type[Any]] = {"mlkem": MLKEMKernels, "mldsa": MLDSAKernels}
 _ENV = "PQKIT_ARITH"
@@ -37,7 +43,11 @@ def _table(backend: str, scheme: Scheme) -> dict[str, Any] | None:
     try:
         module = importlib.import_module(f"pqkit.arith.{backend}_{scheme}")
     except ModuleNotFoundError as exc:
-        if exc.name == f"pqkit.arith.{backend}_{scheme}":
+        # The backend module itself, or a third-party package it needs (Numba for
+        # ``jit``), is missing: the backend is unavailable. A missing pqkit module
+        # is a bug and propagates.
+        missing = exc.name or ""
+        if missing == f"pqkit.arith.{backend}_{scheme}" or missing.split(".")[0] != "pqkit":
             return None
         raise
     table: dict[str, Any] = module.KERNELS
@@ -70,7 +80,7 @@ def active(backend: str | None = None) -> str:
     scoped = _scope.get()
     if scoped is not None:
         return scoped
-    return os.environ.get(_ENV, "").strip() or BACKEND_ORDER[0]
+    return os.environ.get(_ENV, "").strip() or DEFAULT_BACKEND
 
 
 @overload

@@ -1,0 +1,84 @@
+"""Shared plumbing of the ``jit`` backends (:mod:`pqkit.arith.jit_mlkem`,
+:mod:`pqkit.arith.jit_mldsa`): the Numba decorator and the boundary helpers that
+turn contract arrays (any leading batch axes) into the fixed 2-D shapes the
+compiled loops take.
+
+Importing this module imports Numba; :mod:`pqkit.arith` treats the backend as
+unavailable when that import fails. Compiled code is cached on disk
+(``cache=True``), so only the first call of a kernel in a fresh environment pays
+for compilation. The wrappers keep argument types fixed (C-contiguous int64 or
+uint8, int64 scalars) so that every kernel compiles once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+
+try:
+    import numba  # type: ignore[import-not-found, unused-ignore]
+except ImportError as exc:
+    if isinstance(exc, ModuleNotFoundError):
+        raise
+    # Installed but unusable (for instance built for another NumPy): report it as a
+    # missing package, which pqkit.arith reads as "backend unavailable".
+    raise ModuleNotFoundError(f"numba cannot be imported: {exc}", name="numba") from exc
+
+__all__ = ["as_bytes", "as_polys", "bcast_rows", "jit"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def jit(fn: _F) -> _F:
+    """``numba.njit`` with the on-disk cache, typed for mypy as the identity."""
+    return cast(_F, numba.njit(cache=True, nogil=True)(fn))
+
+
+def as_polys(a: Any, width: int = 256) -> tuple[npt.NDArray[np.int64], tuple[int, ...]]:
+    """``a`` as a C-contiguous int64 (rows, width) array and its leading shape.
+
+    The result may share memory with ``a``; the compiled kernels only read it.
+    """
+    arr = np.asarray(a)
+    if arr.ndim == 0 or arr.shape[-1] != width:
+        raise ValueError(f"expected an array of shape (..., {width}), got {arr.shape}")
+    if arr.dtype != np.int64:
+        if arr.dtype.kind not in "iub":
+            raise ValueError(f"expected an integer array, got dtype {arr.dtype}")
+        arr = arr.astype(np.int64)
+    lead = arr.shape[:-1]
+    return np.ascontiguousarray(arr).reshape(-1, width), lead
+
+
+def as_bytes(b: Any, width: int | None = None) -> tuple[npt.NDArray[np.uint8], tuple[int, ...]]:
+    """``b`` as a fresh, writable, C-contiguous uint8 (rows, n) array and its
+    leading shape (a copy: byte inputs are small, and ``np.frombuffer`` arrays are
+    read-only, which Numba would compile and dispatch separately)."""
+    arr = np.asarray(b)
+    if arr.ndim == 0 or (width is not None and arr.shape[-1] != width):
+        raise ValueError(f"expected a uint8 array of shape (..., {width}), got {arr.shape}")
+    if arr.dtype.kind not in "iub":
+        raise ValueError(f"expected an integer array, got dtype {arr.dtype}")
+    lead = arr.shape[:-1]
+    rows = math.prod(lead)
+    return np.array(arr, dtype=np.uint8, order="C").reshape(rows, arr.shape[-1]), lead
+
+
+@lru_cache(maxsize=256)
+def bcast_rows(
+    lead_a: tuple[int, ...], lead_b: tuple[int, ...]
+) -> tuple[tuple[int, ...], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Broadcast two leading shapes: (the result's leading shape, for every result
+    row the row of ``a`` and the row of ``b`` it reads). ValueError if they do not
+    broadcast. Shapes are public, so the (read-only) index maps are cached."""
+    lead = np.broadcast_shapes(lead_a, lead_b)
+    rows_a = np.arange(int(np.prod(lead_a, dtype=np.int64)), dtype=np.int64).reshape(lead_a)
+    rows_b = np.arange(int(np.prod(lead_b, dtype=np.int64)), dtype=np.int64).reshape(lead_b)
+    ia = np.ascontiguousarray(np.broadcast_to(rows_a, lead)).reshape(-1)
+    ib = np.ascontiguousarray(np.broadcast_to(rows_b, lead)).reshape(-1)
+    return lead, ia, ib

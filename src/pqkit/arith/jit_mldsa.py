@@ -1,0 +1,522 @@
+"""The ``jit`` backend for q = 8380417: compiled loops over coefficients (Numba).
+
+Contracts: :class:`pqkit.arith.api.MLDSAKernels`, the same as the ``numpy`` and
+``ref`` backends; thin Python wrappers flatten the leading batch axes to rows
+(:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest per kernel.
+
+Secret-data rules (DESIGN.md §5): no ``%``, ``//`` or branches on coefficient
+values. Products are reduced by Montgomery multiplication with R = 2^32 on int64
+(:func:`_mont`, the signed low 32 bits taken with masks), sums by the folding
+2^23 = 2^13 - 1 (mod q) (:func:`_fold`); conditional corrections are sign-mask
+arithmetic (``x += (x >> 63) & q``). Decompose and Power2Round use the
+multiply-and-shift forms of the ``numpy`` backend; maxima and absolute values are
+computed with masks.
+
+NOTE: as in the reference implementations, the rejection samplers' loops run
+until enough samples were accepted and SampleInBall swaps at the positions its
+(public, derived from c_tilde) stream names. RejBoundedPoly writes every candidate
+and advances by an acceptance bit, so accepted secret values go through no branch;
+only how many candidates were rejected shows, which is independent of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, jit
+from pqkit.arith.api import Poly
+from pqkit.arith.ref_mldsa import ZETAS, N, Q
+
+__all__ = ["KERNELS"]
+
+_QINV = pow(Q, -1, 1 << 32)  # q^-1 mod 2^32 (below 2^31, so also its signed value)
+_R = (1 << 32) % Q  # Montgomery R mod q
+_R2 = _R * _R % Q
+_F_MONT = pow(256, -1, Q) * _R % Q  # 256^-1 R: one Montgomery step gives x 256^-1
+_ZETAS_MONT = np.array([z * _R % Q for z in ZETAS], dtype=np.int64)
+_NEG_ZETAS_MONT = np.array([(-z * _R) % Q for z in ZETAS], dtype=np.int64)
+_HALF_Q = (Q - 1) // 2
+_GAMMA2_32 = (Q - 1) // 32
+_GAMMA2_88 = (Q - 1) // 88
+
+
+# --- reductions ----------------------------------------------------------------------
+
+
+@jit
+def _lo32(x: int) -> int:
+    """The low 32 bits of x as a signed 32-bit value (two's complement), by masks."""
+    return ((x & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+
+
+@jit
+def _mont(a: int) -> int:
+    """a 2^-32 mod q in (-q, q) for |a| < q 2^31 (Montgomery reduction): with
+    t = a q^-1 mod± 2^32, a - t q is a multiple of 2^32 and the shift is exact."""
+    t = _lo32(_lo32(a) * _QINV)
+    return (a - t * Q) >> 32
+
+
+@jit
+def _fold(x: int) -> int:
+    """A representative of x mod q in (-0.25q, 1.25q) for |x| < 2^31."""
+    return (x & 0x7FFFFF) + (x >> 23) * 8191
+
+
+@jit
+def _freeze(x: int) -> int:
+    """The canonical representative in [0, q) of |x| < 2^31, branch-free."""
+    x = _fold(x)
+    x += (x >> 63) & Q
+    x -= Q
+    return x + ((x >> 63) & Q)
+
+
+# --- FIPS 204, Algorithms 41, 42 and 45 ------------------------------------------------
+
+
+@jit
+def _ntt(a: Any) -> Any:
+    """FIPS 204, Algorithm 41 (NTT) per row. Inputs in (-q, q); each layer adds at
+    most q to the bound (Montgomery products are in (-q, q)), so values stay below
+    9q < 2^27 and every product below q 2^31."""
+    out = a.copy()
+    for r in range(out.shape[0]):
+        w = out[r]
+        m = 0
+        length = 128
+        while length >= 1:
+            for start in range(0, 256, 2 * length):
+                m += 1
+                z = _ZETAS_MONT[m]
+                for j in range(start, start + length):
+                    t = _mont(z * w[j + length])
+                    u = w[j]
+                    w[j + length] = u - t
+                    w[j] = u + t
+            length >>= 1
+        for j in range(256):
+            w[j] = _freeze(w[j])
+    return out
+
+
+@jit
+def _intt(a: Any) -> Any:
+    """FIPS 204, Algorithm 42 (NTT^-1) per row, including the factor 256^-1. Sums are
+    folded back below 1.25q every layer; differences (below 2.5q) become Montgomery
+    products in (-q, q)."""
+    out = a.copy()
+    for r in range(out.shape[0]):
+        w = out[r]
+        m = 256
+        length = 1
+        while length < 256:
+            for start in range(0, 256, 2 * length):
+                m -= 1
+                z = _NEG_ZETAS_MONT[m]
+                for j in range(start, start + length):
+                    t = w[j]
+                    u = w[j + length]
+                    w[j] = _fold(t + u)
+                    w[j + length] = _mont(z * (t - u))
+            length <<= 1
+        for j in range(256):
+            w[j] = _freeze(_mont(w[j] * _F_MONT))
+    return out
+
+
+def ntt(a: Poly) -> Poly:
+    x, lead = as_polys(a)
+    out: Poly = _ntt(x).reshape(*lead, N)
+    return out
+
+
+def intt(a_hat: Poly) -> Poly:
+    x, lead = as_polys(a_hat)
+    out: Poly = _intt(x).reshape(*lead, N)
+    return out
+
+
+@jit
+def _pointwise_acc(a: Any, b: Any, ia: Any, ib: Any, step_a: int, step_b: int) -> Any:
+    """Row r: sum over j of a[ia[r], j] * b[ib[r], j] mod q. At most 8 products of
+    size below q^2 sum to less than q 2^31: one Montgomery step, then one with R^2
+    to undo its 2^-32."""
+    m = max(a.shape[1], b.shape[1])
+    out = np.empty((ia.shape[0], 256), dtype=np.int64)
+    acc = np.empty(256, dtype=np.int64)
+    for r in range(ia.shape[0]):
+        ra = ia[r]
+        rb = ib[r]
+        acc[:] = 0
+        for j in range(m):
+            x = a[ra, j * step_a]
+            y = b[rb, j * step_b]
+            for i in range(256):
+                acc[i] += x[i] * y[i]
+        for i in range(256):
+            out[r, i] = _freeze(_mont(_mont(acc[i]) * _R2))
+    return out
+
+
+def _acc(a_hat: Poly, b_hat: Poly, m_axis: bool) -> Poly:
+    a_arr = np.asarray(a_hat)
+    b_arr = np.asarray(b_hat)
+    if not m_axis:  # pointwise_mul: a length-1 sum axis
+        a_arr, b_arr = a_arr[..., None, :], b_arr[..., None, :]
+    if a_arr.ndim < 2 or b_arr.ndim < 2:
+        raise ValueError("pointwise_acc expects (..., m, 256) arrays")
+    a, _ = as_polys(a_arr)
+    b, _ = as_polys(b_arr)
+    ma, mb = a_arr.shape[-2], b_arr.shape[-2]
+    if ma != mb and 1 not in (ma, mb):
+        raise ValueError(f"pointwise_acc: axes of {ma} and {mb} terms do not broadcast")
+    if max(ma, mb) > 8:
+        raise ValueError("pointwise_acc: at most 8 terms (FIPS 204 matrices have l <= 7)")
+    lead, ia, ib = bcast_rows(a_arr.shape[:-2], b_arr.shape[:-2])
+    out = _pointwise_acc(
+        a.reshape(-1, ma, N), b.reshape(-1, mb, N), ia, ib, int(ma > 1), int(mb > 1)
+    )
+    result: Poly = out.reshape(*lead, N)
+    return result
+
+
+def pointwise_mul(a_hat: Poly, b_hat: Poly) -> Poly:
+    # FIPS 204, Algorithm 45 (MultiplyNTT)
+    return _acc(a_hat, b_hat, m_axis=False)
+
+
+def pointwise_acc(a_hat: Poly, b_hat: Poly) -> Poly:
+    return _acc(a_hat, b_hat, m_axis=True)
+
+
+# --- FIPS 204, Algorithms 35-40 (rounding) -------------------------------------------
+
+
+@jit
+def _power2round(x: Any) -> Any:
+    # FIPS 204, Algorithm 35 for canonical r: r1 = (r + 2^12 - 1) >> 13, r0 = r - r1 2^13
+    r1 = np.empty_like(x)
+    r0 = np.empty_like(x)
+    for i in range(x.shape[0]):
+        h = (x[i] + 4095) >> 13
+        r1[i] = h
+        r0[i] = x[i] - (h << 13)
+    return r1, r0
+
+
+@jit
+def _high(x: int, gamma2: int) -> int:
+    """HighBits of canonical x (FIPS 204, Algorithm 37) by multiply-and-shift: a
+    fixed-point round(x / 2 gamma2), with the wrap (q - 1) / (2 gamma2) -> 0 by
+    masks. gamma2 (public) selects the constants."""
+    r1 = (x + 127) >> 7
+    if gamma2 == _GAMMA2_32:
+        return ((r1 * 1025 + (1 << 21)) >> 22) & 15
+    r1 = (r1 * 11275 + (1 << 23)) >> 24
+    return r1 ^ (((43 - r1) >> 63) & r1)
+
+
+@jit
+def _low(x: int, r1: int, gamma2: int) -> int:
+    """LowBits given r1 = HighBits(x): x - 2 gamma2 r1, centred (r0 > (q-1)/2 -> r0 - q)."""
+    r0 = x - r1 * (2 * gamma2)
+    return r0 - (((_HALF_Q - r0) >> 63) & Q)
+
+
+@jit
+def _decompose(x: Any, gamma2: int) -> Any:
+    # FIPS 204, Algorithm 36 for canonical r
+    r1 = np.empty_like(x)
+    r0 = np.empty_like(x)
+    for i in range(x.shape[0]):
+        h = _high(x[i], gamma2)
+        r1[i] = h
+        r0[i] = _low(x[i], h, gamma2)
+    return r1, r0
+
+
+@jit
+def _make_hint(z: Any, r: Any, gamma2: int) -> Any:
+    # FIPS 204, Algorithm 39: HighBits(r) != HighBits(r + z), r + z reduced by a mask
+    out = np.empty_like(r)
+    for i in range(r.shape[0]):
+        s = r[i] + z[i] - Q
+        s += (s >> 63) & Q
+        out[i] = np.int64(_high(r[i], gamma2) != _high(s, gamma2))
+    return out
+
+
+@jit
+def _use_hint(h: Any, r: Any, gamma2: int) -> Any:
+    # FIPS 204, Algorithm 40: with h = 1, step r1 towards the side r0 lies on, mod m
+    m = (Q - 1) // (2 * gamma2)  # public
+    out = np.empty_like(r)
+    for i in range(r.shape[0]):
+        r1 = _high(r[i], gamma2)
+        r0 = _low(r[i], r1, gamma2)
+        le0 = ((r0 - 1) >> 63) & 1  # 1 where r0 <= 0
+        v = r1 + h[i] * (1 - 2 * le0)  # r1 + 1, r1 - 1 or r1
+        v += (v >> 63) & m  # -1 -> m - 1
+        v -= m
+        out[i] = v + ((v >> 63) & m)  # m -> 0
+    return out
+
+
+def _check_gamma2(gamma2: int) -> None:
+    if gamma2 not in (_GAMMA2_32, _GAMMA2_88):
+        raise ValueError(f"unsupported gamma2 {gamma2}: FIPS 204 uses (q-1)/88 or (q-1)/32")
+
+
+def _flat_pair(x: Any, y: Any) -> tuple[Any, Any, tuple[int, ...]]:
+    """Two int64 arrays broadcast together and flattened (C-contiguous, 1-D)."""
+    a = np.asarray(x, dtype=np.int64)
+    b = np.asarray(y, dtype=np.int64)
+    if a.shape != b.shape:
+        a, b = np.broadcast_arrays(a, b)
+    return np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1), a.shape
+
+
+def power2round(r: Poly) -> tuple[Poly, Poly]:
+    x = np.asarray(r, dtype=np.int64)
+    r1, r0 = _power2round(np.ascontiguousarray(x).reshape(-1))
+    return r1.reshape(x.shape), r0.reshape(x.shape)
+
+
+def decompose(r: Poly, gamma2: int) -> tuple[Poly, Poly]:
+    _check_gamma2(gamma2)
+    x = np.asarray(r, dtype=np.int64)
+    r1, r0 = _decompose(np.ascontiguousarray(x).reshape(-1), gamma2)
+    return r1.reshape(x.shape), r0.reshape(x.shape)
+
+
+def make_hint(z: Poly, r: Poly, gamma2: int) -> Poly:
+    _check_gamma2(gamma2)
+    zf, rf, shape = _flat_pair(z, r)
+    out: Poly = _make_hint(zf, rf, gamma2).reshape(shape)
+    return out
+
+
+def use_hint(h: Poly, r: Poly, gamma2: int) -> Poly:
+    _check_gamma2(gamma2)
+    hf, rf, shape = _flat_pair(h, r)
+    out: Poly = _use_hint(hf, rf, gamma2).reshape(shape)
+    return out
+
+
+@jit
+def _infinity_norm(a: Any) -> Any:
+    out = np.empty(a.shape[0], dtype=np.int64)
+    for r in range(a.shape[0]):
+        best = 0
+        for i in range(a.shape[1]):
+            x = a[r, i]
+            x += (x >> 63) & Q  # (-q, q) -> [0, q)
+            x -= ((_HALF_Q - x) >> 63) & Q  # centre
+            s = x >> 63
+            x = (x ^ s) - s  # |x|
+            d = x - best
+            best += d & ~(d >> 63)  # max(best, x)
+        out[r] = best
+    return out
+
+
+def infinity_norm(a: Poly) -> npt.NDArray[np.int64]:
+    # FIPS 204 §2.3: ||w||_inf = max |w_i mod± q|
+    x, lead = as_polys(a)
+    out: npt.NDArray[np.int64] = _infinity_norm(x).reshape(lead)
+    return out
+
+
+# --- FIPS 204, Algorithms 14, 15, 29-31 (sampling) -----------------------------------
+
+
+@jit
+def _rej_uniform(buf: Any) -> Any:
+    # FIPS 204, Algorithms 30 and 14 on public stream output: branches allowed
+    rows, n = buf.shape
+    out = np.zeros((rows, 256), dtype=np.int64)
+    counts = np.empty(rows, dtype=np.int64)
+    for r in range(rows):
+        j = 0
+        pos = 0
+        while j < 256 and pos + 3 <= n:
+            z = (
+                np.int64(buf[r, pos])
+                | (np.int64(buf[r, pos + 1]) << 8)
+                | ((np.int64(buf[r, pos + 2]) & 0x7F) << 16)
+            )
+            pos += 3
+            if z < Q:
+                out[r, j] = z
+                j += 1
+        counts[r] = j
+    return out, counts
+
+
+def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
+    raw, lead = as_bytes(buf)
+    out, counts = _rej_uniform(raw)
+    return out.reshape(*lead, N), counts.reshape(lead)
+
+
+@jit
+def _half_byte(b: int, eta: int) -> tuple[int, int]:
+    """FIPS 204, Algorithm 15 (CoeffFromHalfByte) without branches on b: (value,
+    1 if accepted else 0). 2 - (b mod 5) is computed as b - 5 floor(b 205 / 2^10)."""
+    if eta == 2:  # public
+        return 2 - (b - 5 * ((b * 205) >> 10)), ((b - 15) >> 63) & 1
+    return 4 - b, ((b - 9) >> 63) & 1
+
+
+@jit
+def _rej_bounded(buf: Any, eta: int) -> Any:
+    # FIPS 204, Algorithm 31: every candidate is written at position j, and j
+    # advances by its acceptance bit; slot 256 takes the writes past the end.
+    rows, n = buf.shape
+    out = np.zeros((rows, 257), dtype=np.int64)
+    counts = np.empty(rows, dtype=np.int64)
+    for r in range(rows):
+        j = 0
+        pos = 0
+        while j < 256 and pos < n:
+            z = np.int64(buf[r, pos])
+            pos += 1
+            v0, ok0 = _half_byte(z & 15, eta)
+            out[r, j] = v0
+            j += ok0
+            v1, ok1 = _half_byte(z >> 4, eta)
+            out[r, j] = v1
+            j += ok1 & ((j - 256) >> 63)  # only while j < 256
+        out[r, j] = 0  # the last write, if it was rejected
+        counts[r] = j
+    return out[:, :256].copy(), counts
+
+
+def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray[np.int64]]:
+    if eta not in (2, 4):
+        raise ValueError(f"unsupported eta {eta}: FIPS 204 uses 2 or 4")
+    raw, lead = as_bytes(buf)
+    out, counts = _rej_bounded(raw, eta)
+    return out.reshape(*lead, N), counts.reshape(lead)
+
+
+@jit
+def _sample_in_ball(s: Any, tau: int) -> Any:
+    # FIPS 204, Algorithm 29 given the first bytes of H(c_tilde)
+    rows, n = s.shape
+    out = np.zeros((rows, 256), dtype=np.int64)
+    oks = np.zeros(rows, dtype=np.bool_)
+    for r in range(rows):
+        if n < 8:
+            continue
+        signs = 0
+        for k in range(8):
+            signs |= np.int64(s[r, k]) << (8 * k)  # bit 63 wraps into the sign: masked below
+        c = out[r]
+        pos = 8
+        ok = True
+        for i in range(256 - tau, 256):
+            while pos < n and s[r, pos] > i:
+                pos += 1
+            if pos >= n:
+                ok = False
+                break
+            j = np.int64(s[r, pos])
+            pos += 1
+            c[i] = c[j]
+            c[j] = 1 - 2 * (signs & 1)
+            signs >>= 1
+        oks[r] = ok
+    return out, oks
+
+
+def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.NDArray[np.bool_]]:
+    raw, lead = as_bytes(stream)
+    out, oks = _sample_in_ball(raw, tau)
+    return out.reshape(*lead, N), oks.reshape(lead)
+
+
+# --- FIPS 204, Algorithms 16 and 18 (SimpleBitPack, SimpleBitUnpack) ------------------
+
+
+@jit
+def _bit_pack(a: Any, width: int) -> Any:
+    rows = a.shape[0]
+    out = np.empty((rows, 32 * width), dtype=np.uint8)
+    mask = (1 << width) - 1
+    for r in range(rows):
+        acc = 0
+        bits = 0
+        o = 0
+        for i in range(256):
+            acc |= (a[r, i] & mask) << bits
+            bits += width
+            while bits >= 8:  # depends on width only
+                out[r, o] = acc & 255
+                o += 1
+                acc >>= 8
+                bits -= 8
+    return out
+
+
+@jit
+def _bit_unpack(b: Any, width: int) -> Any:
+    rows = b.shape[0]
+    out = np.empty((rows, 256), dtype=np.int64)
+    mask = (1 << width) - 1
+    for r in range(rows):
+        acc = 0
+        bits = 0
+        pos = 0
+        for i in range(256):
+            while bits < width:  # depends on width only
+                acc |= np.int64(b[r, pos]) << bits
+                pos += 1
+                bits += 8
+            out[r, i] = acc & mask
+            acc >>= width
+            bits -= width
+    return out
+
+
+def _check_width(width: int) -> None:
+    if not 1 <= width <= 24:
+        raise ValueError(f"bit width must be in 1..24, got {width}")
+
+
+def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
+    # FIPS 204, Algorithm 16: coefficient bits, least significant first, packed LE
+    _check_width(width)
+    x, lead = as_polys(a)
+    out: npt.NDArray[np.uint8] = _bit_pack(x, width).reshape(*lead, 32 * width)
+    return out
+
+
+def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
+    # FIPS 204, Algorithm 18
+    _check_width(width)
+    raw, lead = as_bytes(b, 32 * width)
+    out: Poly = _bit_unpack(raw, width).reshape(*lead, N)
+    return out
+
+
+KERNELS: dict[str, Any] = {
+    "ntt": ntt,
+    "intt": intt,
+    "pointwise_mul": pointwise_mul,
+    "pointwise_acc": pointwise_acc,
+    "power2round": power2round,
+    "decompose": decompose,
+    "make_hint": make_hint,
+    "use_hint": use_hint,
+    "infinity_norm": infinity_norm,
+    "rej_uniform": rej_uniform,
+    "rej_bounded": rej_bounded,
+    "sample_in_ball": sample_in_ball,
+    "bit_pack": bit_pack,
+    "bit_unpack": bit_unpack,
+}

@@ -1,0 +1,387 @@
+"""The ``jit`` ML-KEM kernels: compiled loops over coefficients (Numba).
+
+Contracts: :class:`pqkit.arith.api.MLKEMKernels`, the same as the ``numpy`` and
+``ref`` backends. Each kernel is a thin Python wrapper that flattens the leading
+batch axes to rows (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest.
+
+How the secret-dependent arithmetic stays branch-free (DESIGN.md §5):
+
+- No ``%``, ``//`` or branches on secret values. Every reduction is Barrett
+  multiply-and-shift (:func:`_barrett`, m = ceil(2^40 / q), exact for
+  0 <= x < 2^28); conditional subtractions use the sign mask ``(x >> 63) & q``.
+- Compression multiplies by ceil(2^40 / 2q) and shifts (no division: KyberSlash).
+- Loop bounds and branches depend on public values only (d, eta, shapes).
+
+Rejection sampling (:func:`rej_uniform`) reads public XOF output and branches on it,
+as FIPS 203 Algorithm 7 does.
+
+The mulcache of this backend is int64 (..., k, 128): b1 * zeta^(2 BitRev7(i) + 1)
+mod q for each pair i (the ``ref`` layout).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, jit
+from pqkit.arith.api import Poly
+from pqkit.arith.ref_mlkem import GAMMAS, ZETAS, N, Q
+
+__all__ = ["KERNELS"]
+
+_ZETAS = np.array(ZETAS, dtype=np.int64)
+_GAMMAS = np.array(GAMMAS, dtype=np.int64)
+_N_INV = pow(128, -1, Q)  # 3303, FIPS 203 Algorithm 10 line 14
+
+_BARRETT_M = -(-(1 << 40) // Q)  # ceil(2^40 / q)
+_COMPRESS_M = -(-(1 << 40) // (2 * Q))  # ceil(2^40 / 2q)
+
+
+@jit
+def _barrett(x: int) -> int:
+    """x mod q for 0 <= x < 2^28: floor(x m / 2^40) = floor(x / q) there."""
+    return x - ((x * _BARRETT_M) >> 40) * Q
+
+
+@jit
+def _csub(x: int) -> int:
+    """x mod q for 0 <= x < 2q (sign mask, no branch)."""
+    x -= Q
+    return x + ((x >> 63) & Q)
+
+
+# --- FIPS 203, Algorithms 9 and 10 -------------------------------------------------
+
+
+@jit
+def _ntt(a: Any) -> Any:
+    """FIPS 203, Algorithm 9 (NTT) on every row of a canonical (rows, 256) array."""
+    out = a.copy()
+    for r in range(out.shape[0]):
+        f = out[r]
+        i = 1
+        length = 128
+        while length >= 2:
+            for start in range(0, 256, 2 * length):
+                zeta = _ZETAS[i]
+                i += 1
+                for j in range(start, start + length):
+                    t = _barrett(zeta * f[j + length])
+                    u = f[j]
+                    d = u - t
+                    f[j + length] = d + ((d >> 63) & Q)
+                    f[j] = _csub(u + t)
+            length >>= 1
+    return out
+
+
+@jit
+def _intt(a: Any) -> Any:
+    """FIPS 203, Algorithm 10 (NTT^-1) on every row, including the factor 128^-1."""
+    out = a.copy()
+    for r in range(out.shape[0]):
+        f = out[r]
+        i = 127
+        length = 2
+        while length <= 128:
+            for start in range(0, 256, 2 * length):
+                zeta = _ZETAS[i]
+                i -= 1
+                for j in range(start, start + length):
+                    t = f[j]
+                    u = f[j + length]
+                    f[j] = _csub(t + u)
+                    f[j + length] = _barrett(zeta * (u - t + Q))  # u - t + q in [1, 2q)
+            length <<= 1
+        for j in range(256):
+            f[j] = _barrett(f[j] * _N_INV)
+    return out
+
+
+def ntt(f: Poly) -> Poly:
+    a, lead = as_polys(f)
+    out: Poly = _ntt(a).reshape(*lead, N)
+    return out
+
+
+def intt(f_hat: Poly) -> Poly:
+    a, lead = as_polys(f_hat)
+    out: Poly = _intt(a).reshape(*lead, N)
+    return out
+
+
+# --- FIPS 203, Algorithms 11 and 12 -------------------------------------------------
+
+
+@jit
+def _mulcache(b: Any) -> Any:
+    out = np.empty((b.shape[0], 128), dtype=np.int64)
+    for r in range(b.shape[0]):
+        for i in range(128):
+            out[r, i] = _barrett(b[r, 2 * i + 1] * _GAMMAS[i])
+    return out
+
+
+def mulcache(b_hat: Poly) -> Any:
+    """``jit`` layout: int64 (..., 128), b1 * gamma_i mod q for each pair i."""
+    b, lead = as_polys(b_hat)
+    return _mulcache(b).reshape(*lead, 128)
+
+
+@jit
+def _basemul_acc(a: Any, b: Any, c: Any, ia: Any, ib: Any, step_a: int, step_b: int) -> Any:
+    """Rows r of the result: sum over j of BaseCaseMultiply on a[ia[r], j] and
+    b[ib[r], j] (c: b's mulcache); step 0 broadcasts a length-1 k axis. Every term
+    is below q^2 < 2^23.4, at most 8 of them are summed (k <= 4), so the sum stays
+    below 2^28 and one Barrett step reduces it."""
+    k = max(a.shape[1], b.shape[1])
+    out = np.empty((ia.shape[0], 256), dtype=np.int64)
+    for r in range(ia.shape[0]):
+        ra = ia[r]
+        rb = ib[r]
+        for i in range(128):
+            c0 = 0
+            c1 = 0
+            for j in range(k):
+                ja = j * step_a
+                jb = j * step_b
+                a0 = a[ra, ja, 2 * i]
+                a1 = a[ra, ja, 2 * i + 1]
+                b0 = b[rb, jb, 2 * i]
+                c0 += a0 * b0 + a1 * c[rb, jb, i]
+                c1 += a0 * b[rb, jb, 2 * i + 1] + a1 * b0
+            out[r, 2 * i] = _barrett(c0)
+            out[r, 2 * i + 1] = _barrett(c1)
+    return out
+
+
+def basemul_acc(a_hat: Poly, b_hat: Poly, cache: Any = None) -> Poly:
+    a_arr = np.asarray(a_hat)
+    b_arr = np.asarray(b_hat)
+    if a_arr.ndim < 2 or b_arr.ndim < 2:
+        raise ValueError("basemul_acc expects (..., k, 256) arrays")
+    a, _ = as_polys(a_arr)
+    b, _ = as_polys(b_arr)
+    ka, kb = a_arr.shape[-2], b_arr.shape[-2]
+    if ka != kb and 1 not in (ka, kb):
+        raise ValueError(f"basemul_acc: k axes {ka} and {kb} do not broadcast")
+    lead, ia, ib = bcast_rows(a_arr.shape[:-2], b_arr.shape[:-2])
+    if cache is None:
+        c = _mulcache(b)
+    else:
+        c_arr = np.asarray(cache)
+        if c_arr.shape != (*b_arr.shape[:-1], 128):
+            raise ValueError(f"mulcache of shape {c_arr.shape} does not belong to b_hat")
+        c, _ = as_polys(c_arr, 128)
+    out = _basemul_acc(
+        a.reshape(-1, ka, N),
+        b.reshape(-1, kb, N),
+        c.reshape(-1, kb, 128),
+        ia,
+        ib,
+        int(ka > 1),
+        int(kb > 1),
+    )
+    result: Poly = out.reshape(*lead, N)
+    return result
+
+
+# --- FIPS 203, Algorithm 7 (SampleNTT) lines 4-16 ----------------------------------
+
+
+@jit
+def _rej_uniform(buf: Any) -> Any:
+    rows, n = buf.shape
+    out = np.zeros((rows, 256), dtype=np.int64)
+    counts = np.empty(rows, dtype=np.int64)
+    for r in range(rows):
+        j = 0
+        pos = 0
+        while j < 256 and pos + 3 <= n:  # public data: branches allowed
+            b0 = np.int64(buf[r, pos])
+            b1 = np.int64(buf[r, pos + 1])
+            b2 = np.int64(buf[r, pos + 2])
+            d1 = b0 | ((b1 & 15) << 8)
+            d2 = (b1 >> 4) | (b2 << 4)
+            if d1 < Q:
+                out[r, j] = d1
+                j += 1
+            if d2 < Q and j < 256:
+                out[r, j] = d2
+                j += 1
+            pos += 3
+        counts[r] = j
+    return out, counts
+
+
+def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
+    raw, lead = as_bytes(buf)
+    if raw.shape[-1] % 3:
+        raise ValueError(f"rej_uniform needs a multiple of 3 bytes, got {raw.shape[-1]}")
+    out, counts = _rej_uniform(raw)
+    return out.reshape(*lead, N), counts.reshape(lead)
+
+
+# --- FIPS 203, Algorithm 8 (SamplePolyCBD) -------------------------------------------
+
+
+@jit
+def _cbd(buf: Any, eta: int) -> Any:
+    """Bit-sliced: add the eta bits of every field of a word, then read x - y per
+    coefficient. eta = 2: 4 bytes give 8 coefficients; eta = 3: 3 bytes give 4."""
+    rows = buf.shape[0]
+    out = np.empty((rows, 256), dtype=np.int64)
+    for r in range(rows):
+        if eta == 2:
+            for w in range(32):
+                t = (
+                    np.int64(buf[r, 4 * w])
+                    | (np.int64(buf[r, 4 * w + 1]) << 8)
+                    | (np.int64(buf[r, 4 * w + 2]) << 16)
+                    | (np.int64(buf[r, 4 * w + 3]) << 24)
+                )
+                s = (t & 0x55555555) + ((t >> 1) & 0x55555555)
+                for m in range(8):
+                    f = ((s >> (4 * m)) & 3) - ((s >> (4 * m + 2)) & 3)
+                    out[r, 8 * w + m] = f + ((f >> 63) & Q)
+        else:
+            for w in range(64):
+                t = (
+                    np.int64(buf[r, 3 * w])
+                    | (np.int64(buf[r, 3 * w + 1]) << 8)
+                    | (np.int64(buf[r, 3 * w + 2]) << 16)
+                )
+                s = (t & 0x249249) + ((t >> 1) & 0x249249) + ((t >> 2) & 0x249249)
+                for m in range(4):
+                    f = ((s >> (6 * m)) & 7) - ((s >> (6 * m + 3)) & 7)
+                    out[r, 4 * w + m] = f + ((f >> 63) & Q)
+    return out
+
+
+def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
+    if eta not in (2, 3):
+        raise ValueError(f"eta must be 2 or 3, got {eta}")
+    raw, lead = as_bytes(buf, 64 * eta)
+    out: Poly = _cbd(raw, eta).reshape(*lead, N)
+    return out
+
+
+# --- FIPS 203, Algorithms 5 and 6 (ByteEncode_d, ByteDecode_d) -----------------------
+
+
+@jit
+def _byte_encode(f: Any, d: int) -> Any:
+    rows = f.shape[0]
+    out = np.empty((rows, 32 * d), dtype=np.uint8)
+    mask = (1 << d) - 1
+    for r in range(rows):
+        acc = 0
+        bits = 0
+        o = 0
+        for i in range(256):
+            acc |= (f[r, i] & mask) << bits
+            bits += d
+            while bits >= 8:  # depends on d only
+                out[r, o] = acc & 255
+                o += 1
+                acc >>= 8
+                bits -= 8
+    return out
+
+
+@jit
+def _byte_decode(b: Any, d: int) -> Any:
+    rows = b.shape[0]
+    out = np.empty((rows, 256), dtype=np.int64)
+    mask = (1 << d) - 1
+    for r in range(rows):
+        acc = 0
+        bits = 0
+        pos = 0
+        for i in range(256):
+            while bits < d:  # depends on d only
+                acc |= np.int64(b[r, pos]) << bits
+                pos += 1
+                bits += 8
+            x = acc & mask
+            acc >>= d
+            bits -= d
+            if d == 12:  # public d; ByteDecode_12 reduces mod q (x < 2^12 < 2q)
+                x = _csub(x)
+            out[r, i] = x
+    return out
+
+
+def _check_d(d: int) -> None:
+    if not 1 <= d <= 12:
+        raise ValueError(f"d must be in 1..12, got {d}")
+
+
+def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
+    _check_d(d)
+    a, lead = as_polys(f)
+    out: npt.NDArray[np.uint8] = _byte_encode(a, d).reshape(*lead, 32 * d)
+    return out
+
+
+def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
+    _check_d(d)
+    raw, lead = as_bytes(b, 32 * d)
+    out: Poly = _byte_decode(raw, d).reshape(*lead, N)
+    return out
+
+
+# --- FIPS 203 §4.2.1 (Compress_d, Decompress_d) --------------------------------------
+
+
+@jit
+def _compress(x: Any, d: int) -> Any:
+    # Compress_d(x) = floor((2^(d+1) x + q) / 2q) mod 2^d; the numerator is below
+    # 2^27, where the multiply-and-shift by ceil(2^40 / 2q) is an exact division.
+    out = np.empty_like(x)
+    mask = (1 << d) - 1
+    for i in range(x.shape[0]):
+        out[i] = ((((x[i] << (d + 1)) + Q) * _COMPRESS_M) >> 40) & mask
+    return out
+
+
+@jit
+def _decompress(y: Any, d: int) -> Any:
+    # round(q y / 2^d), half up: floor((2 q y + 2^d) / 2^(d+1)), a shift.
+    out = np.empty_like(y)
+    for i in range(y.shape[0]):
+        out[i] = (y[i] * (2 * Q) + (1 << d)) >> (d + 1)
+    return out
+
+
+def compress(f: Poly, d: int) -> Poly:
+    if not 1 <= d <= 11:
+        raise ValueError(f"d must be in 1..11, got {d}")
+    a, lead = as_polys(f)
+    out: Poly = _compress(a.reshape(-1), d).reshape(*lead, N)
+    return out
+
+
+def decompress(y: Poly, d: int) -> Poly:
+    if not 1 <= d <= 11:
+        raise ValueError(f"d must be in 1..11, got {d}")
+    a, lead = as_polys(y)
+    out: Poly = _decompress(a.reshape(-1), d).reshape(*lead, N)
+    return out
+
+
+KERNELS: dict[str, Any] = {
+    "ntt": ntt,
+    "intt": intt,
+    "mulcache": mulcache,
+    "basemul_acc": basemul_acc,
+    "rej_uniform": rej_uniform,
+    "cbd": cbd,
+    "byte_encode": byte_encode,
+    "byte_decode": byte_decode,
+    "compress": compress,
+    "decompress": decompress,
+}
