@@ -58,7 +58,11 @@ def _csub(x: int) -> int:
 
 @jit
 def _ntt(a: Any) -> Any:
-    """FIPS 203, Algorithm 9 (NTT) on every row of a canonical (rows, 256) array."""
+    """FIPS 203, Algorithm 9 (NTT) on every row of a canonical (rows, 256) array.
+
+    Lazy reduction: zeta t is reduced exactly (Barrett, [0, q)), the sums are not;
+    each layer adds at most q to the bound, so after 7 layers values are below
+    8q and every product zeta t stays below q 8q < 2^28 (the Barrett range)."""
     out = a.copy()
     for r in range(out.shape[0]):
         f = out[r]
@@ -71,10 +75,11 @@ def _ntt(a: Any) -> Any:
                 for j in range(start, start + length):
                     t = _barrett(zeta * f[j + length])
                     u = f[j]
-                    d = u - t
-                    f[j + length] = d + ((d >> 63) & Q)
-                    f[j] = _csub(u + t)
+                    f[j + length] = u - t + Q
+                    f[j] = u + t
             length >>= 1
+        for j in range(256):
+            f[j] = _barrett(f[j])
     return out
 
 
@@ -139,22 +144,21 @@ def _basemul_acc(a: Any, b: Any, c: Any, ia: Any, ib: Any, step_a: int, step_b: 
     below 2^28 and one Barrett step reduces it."""
     k = max(a.shape[1], b.shape[1])
     out = np.empty((ia.shape[0], 256), dtype=np.int64)
+    acc = np.empty(256, dtype=np.int64)
     for r in range(ia.shape[0]):
-        ra = ia[r]
-        rb = ib[r]
-        for i in range(128):
-            c0 = 0
-            c1 = 0
-            for j in range(k):
-                ja = j * step_a
-                jb = j * step_b
-                a0 = a[ra, ja, 2 * i]
-                a1 = a[ra, ja, 2 * i + 1]
-                b0 = b[rb, jb, 2 * i]
-                c0 += a0 * b0 + a1 * c[rb, jb, i]
-                c1 += a0 * b[rb, jb, 2 * i + 1] + a1 * b0
-            out[r, 2 * i] = _barrett(c0)
-            out[r, 2 * i + 1] = _barrett(c1)
+        acc[:] = 0
+        for j in range(k):
+            x = a[ia[r], j * step_a]
+            y = b[ib[r], j * step_b]
+            z = c[ib[r], j * step_b]
+            for i in range(128):
+                a0 = x[2 * i]
+                a1 = x[2 * i + 1]
+                b0 = y[2 * i]
+                acc[2 * i] += a0 * b0 + a1 * z[i]
+                acc[2 * i + 1] += a0 * y[2 * i + 1] + a1 * b0
+        for i in range(256):
+            out[r, i] = _barrett(acc[i])
     return out
 
 
@@ -276,6 +280,15 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
 def _byte_encode(f: Any, d: int) -> Any:
     rows = f.shape[0]
     out = np.empty((rows, 32 * d), dtype=np.uint8)
+    if d == 12:  # two coefficients in three bytes
+        for r in range(rows):
+            for i in range(128):
+                x = f[r, 2 * i] & 0xFFF
+                y = f[r, 2 * i + 1] & 0xFFF
+                out[r, 3 * i] = x & 255
+                out[r, 3 * i + 1] = (x >> 8) | ((y & 15) << 4)
+                out[r, 3 * i + 2] = y >> 4
+        return out
     mask = (1 << d) - 1
     for r in range(rows):
         acc = 0
@@ -296,6 +309,15 @@ def _byte_encode(f: Any, d: int) -> Any:
 def _byte_decode(b: Any, d: int) -> Any:
     rows = b.shape[0]
     out = np.empty((rows, 256), dtype=np.int64)
+    if d == 12:  # three bytes give two coefficients, each reduced mod q (< 2q)
+        for r in range(rows):
+            for i in range(128):
+                b0 = np.int64(b[r, 3 * i])
+                b1 = np.int64(b[r, 3 * i + 1])
+                b2 = np.int64(b[r, 3 * i + 2])
+                out[r, 2 * i] = _csub(b0 | ((b1 & 15) << 8))
+                out[r, 2 * i + 1] = _csub((b1 >> 4) | (b2 << 4))
+        return out
     mask = (1 << d) - 1
     for r in range(rows):
         acc = 0
@@ -306,12 +328,9 @@ def _byte_decode(b: Any, d: int) -> Any:
                 acc |= np.int64(b[r, pos]) << bits
                 pos += 1
                 bits += 8
-            x = acc & mask
+            out[r, i] = acc & mask
             acc >>= d
             bits -= d
-            if d == 12:  # public d; ByteDecode_12 reduces mod q (x < 2^12 < 2q)
-                x = _csub(x)
-            out[r, i] = x
     return out
 
 
