@@ -310,17 +310,23 @@ def use_hint(h: Poly, r: Poly, gamma2: int) -> Poly:
 @jit
 def _infinity_norm(a: Any) -> Any:
     out = np.empty(a.shape[0], dtype=np.int64)
+    best = np.empty(8, dtype=np.int64)  # 8 independent running maxima (shorter chains)
     for r in range(a.shape[0]):
-        best = 0
-        for i in range(a.shape[1]):
-            x = a[r, i]
-            x += (x >> 63) & Q  # (-q, q) -> [0, q)
-            x -= ((_HALF_Q - x) >> 63) & Q  # centre
-            s = x >> 63
-            x = (x ^ s) - s  # |x|
-            d = x - best
-            best += d & ~(d >> 63)  # max(best, x)
-        out[r] = best
+        best[:] = 0
+        for i0 in range(0, 256, 8):
+            for lane in range(8):
+                x = a[r, i0 + lane]
+                x += (x >> 63) & Q  # (-q, q) -> [0, q)
+                x -= ((_HALF_Q - x) >> 63) & Q  # centre
+                s = x >> 63
+                x = (x ^ s) - s  # |x|
+                d = x - best[lane]
+                best[lane] += d & ~(d >> 63)  # max(best, x), by a mask
+        m = best[0]
+        for lane in range(1, 8):
+            d = best[lane] - m
+            m += d & ~(d >> 63)
+        out[r] = m
     return out
 
 
@@ -465,21 +471,22 @@ def _bit_pack(a: Any, width: int) -> Any:
 
 @jit
 def _bit_unpack(b: Any, width: int) -> Any:
-    rows = b.shape[0]
+    """Coefficient i is bits [i w, i w + w): read the 4 bytes from byte (i w) >> 3 as
+    a little-endian word (w <= 24, so they hold it), shift by (i w) & 7 and mask.
+    Positions are public; the iterations are independent (vectorisable). The row is
+    copied into a buffer with 3 zero bytes after it for the last reads."""
+    rows, n = b.shape
     out = np.empty((rows, 256), dtype=np.int64)
     mask = (1 << width) - 1
+    buf = np.zeros(n + 3, dtype=np.int64)
     for r in range(rows):
-        acc = 0
-        bits = 0
-        pos = 0
+        for k in range(n):
+            buf[k] = b[r, k]
         for i in range(256):
-            while bits < width:  # depends on width only
-                acc |= np.int64(b[r, pos]) << bits
-                pos += 1
-                bits += 8
-            out[r, i] = acc & mask
-            acc >>= width
-            bits -= width
+            off = i * width
+            k = off >> 3
+            word = buf[k] | (buf[k + 1] << 8) | (buf[k + 2] << 16) | (buf[k + 3] << 24)
+            out[r, i] = (word >> (off & 7)) & mask
     return out
 
 
