@@ -398,3 +398,20 @@ def test_mldsa_acvp_keygen(group: dict[str, Any], test: dict[str, Any]) -> None:
 @pytest.mark.parametrize(("group", "test"), _dsa_cases("sigVer"))
 def test_mldsa_acvp_sigver(group: dict[str, Any], test: dict[str, Any]) -> None:
     dsa_acvp.test_sigver(group, test, "jit")
+
+
+def test_dsa_float_reduction_at_the_edges() -> None:
+    from pqkit.arith.jit_mldsa import _reduce_f64
+
+    # Integers around multiples of q and half-multiples, up to the 2^50 of the NTT.
+    k = np.unique(np.concatenate([np.arange(0, 2000), np.geomspace(1, 2**50 / DSA_Q, 3000)]))
+    k = np.floor(k).astype(np.int64)
+    half = (DSA_Q - 1) // 2
+    x = np.concatenate([k * DSA_Q + d for d in (0, 1, -1, half, half + 1, -half, -half - 1)])
+    x = np.concatenate([x, -x])
+    x = x[np.abs(x) < 2**50]
+    got = np.array([_reduce_f64(float(v)) for v in x.tolist()])
+    assert np.all(got == np.round(got))
+    r = got.astype(np.int64)
+    assert np.all((r - x) % DSA_Q == 0)
+    assert np.all(np.abs(r) <= half + 4)

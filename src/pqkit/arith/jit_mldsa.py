@@ -5,9 +5,10 @@ Contracts: :class:`pqkit.arith.api.MLDSAKernels`, the same as the ``numpy`` and
 (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest per kernel.
 
 Secret-data rules (DESIGN.md §5): no ``%``, ``//`` or branches on coefficient
-values. Products are reduced by Montgomery multiplication with R = 2^32 on int64
-(:func:`_mont`, the signed low 32 bits taken with masks), sums by the folding
-2^23 = 2^13 - 1 (mod q) (:func:`_fold`); conditional corrections are sign-mask
+values. Pointwise products are reduced by Montgomery multiplication with R = 2^32 on
+int64 (:func:`_mont`, the signed low 32 bits taken with masks), the NTTs by a
+floating-point quotient on exact float64 integers (:func:`_reduce_f64`), sums by
+the folding 2^23 = 2^13 - 1 (mod q) (:func:`_fold`); conditional corrections are sign-mask
 arithmetic (``x += (x >> 63) & q``). Decompose and Power2Round use the
 multiply-and-shift forms of the ``numpy`` backend; maxima and absolute values are
 computed with masks.
@@ -35,9 +36,6 @@ __all__ = ["KERNELS"]
 _QINV = pow(Q, -1, 1 << 32)  # q^-1 mod 2^32 (below 2^31, so also its signed value)
 _R = (1 << 32) % Q  # Montgomery R mod q
 _R2 = _R * _R % Q
-_F_MONT = pow(256, -1, Q) * _R % Q  # 256^-1 R: one Montgomery step gives x 256^-1
-_ZETAS_MONT = np.array([z * _R % Q for z in ZETAS], dtype=np.int64)
-_NEG_ZETAS_MONT = np.array([(-z * _R) % Q for z in ZETAS], dtype=np.int64)
 _HALF_Q = (Q - 1) // 2
 _GAMMA2_32 = (Q - 1) // 32
 _GAMMA2_88 = (Q - 1) // 88
@@ -78,53 +76,81 @@ def _freeze(x: int) -> int:
 # --- FIPS 204, Algorithms 41, 42 and 45 ------------------------------------------------
 
 
+# The transforms run on float64 holding exact integers: every product below 2^53 is
+# exact, and _reduce_f64 subtracts k q with k = rint(x / q) computed from x * (1/q).
+# For |x| < 2^53 the computed quotient is within 2^-21 of x / q, so k is the nearest
+# integer or (near a half) its neighbour, the products k q and the difference are
+# exact, and the result is congruent to x with |result| < 0.51 q (< 1.01 q under any
+# rounding mode). Floating-point multiply/add time does not depend on the (integral,
+# never subnormal) values. Four such operations per butterfly vectorise well, where
+# the int64 Montgomery product does not (no 64-bit vector multiply before AVX-512).
+_QF = float(Q)
+_QINV_F = 1.0 / Q
+_ZETAS_F = np.array(ZETAS, dtype=np.float64)
+_NEG_ZETAS_F = np.array([(-z) % Q for z in ZETAS], dtype=np.float64)
+_F_INV = float(pow(256, -1, Q))  # FIPS 204 Algorithm 42 line 21
+
+
+@jit
+def _reduce_f64(x: float) -> float:
+    """A representative of x mod q with |result| < 1.01 q, for integral |x| < 2^53."""
+    k: float = np.rint(x * _QINV_F)
+    return x - k * _QF
+
+
 @jit
 def _ntt(a: Any) -> Any:
-    """FIPS 204, Algorithm 41 (NTT) per row. Inputs in (-q, q); each layer adds at
-    most q to the bound (Montgomery products are in (-q, q)), so values stay below
-    9q < 2^27 and every product below q 2^31."""
-    out = a.copy()
-    for r in range(out.shape[0]):
-        w = out[r]
+    """FIPS 204, Algorithm 41 (NTT) per row, on float64. Inputs in (-q, q); each layer
+    adds at most 1.01 q to the bound, so values stay below 10 q < 2^27 and products
+    below 2^50 (exact). The result goes back to int64 and through :func:`_freeze`."""
+    rows = a.shape[0]
+    out = np.empty((rows, 256), dtype=np.int64)
+    w = np.empty(256, dtype=np.float64)
+    for r in range(rows):
+        for j in range(256):
+            w[j] = a[r, j]
         m = 0
         length = 128
         while length >= 1:
             for start in range(0, 256, 2 * length):
                 m += 1
-                z = _ZETAS_MONT[m]
+                z = _ZETAS_F[m]
                 for j in range(start, start + length):
-                    t = _mont(z * w[j + length])
+                    t = _reduce_f64(z * w[j + length])
                     u = w[j]
                     w[j + length] = u - t
                     w[j] = u + t
             length >>= 1
         for j in range(256):
-            w[j] = _freeze(w[j])
+            out[r, j] = _freeze(np.int64(w[j]))
     return out
 
 
 @jit
 def _intt(a: Any) -> Any:
-    """FIPS 204, Algorithm 42 (NTT^-1) per row, including the factor 256^-1. Sums are
-    folded back below 1.25q every layer; differences (below 2.5q) become Montgomery
-    products in (-q, q)."""
-    out = a.copy()
-    for r in range(out.shape[0]):
-        w = out[r]
+    """FIPS 204, Algorithm 42 (NTT^-1) per row, including the factor 256^-1, on
+    float64: sums are reduced below 1.01 q every layer, differences (below 2.02 q)
+    times zeta are below 2^48 and reduced likewise."""
+    rows = a.shape[0]
+    out = np.empty((rows, 256), dtype=np.int64)
+    w = np.empty(256, dtype=np.float64)
+    for r in range(rows):
+        for j in range(256):
+            w[j] = a[r, j]
         m = 256
         length = 1
         while length < 256:
             for start in range(0, 256, 2 * length):
                 m -= 1
-                z = _NEG_ZETAS_MONT[m]
+                z = _NEG_ZETAS_F[m]
                 for j in range(start, start + length):
                     t = w[j]
                     u = w[j + length]
-                    w[j] = _fold(t + u)
-                    w[j + length] = _mont(z * (t - u))
+                    w[j] = _reduce_f64(t + u)
+                    w[j + length] = _reduce_f64(z * (t - u))
             length <<= 1
         for j in range(256):
-            w[j] = _freeze(_mont(w[j] * _F_MONT))
+            out[r, j] = _freeze(np.int64(_reduce_f64(w[j] * _F_INV)))
     return out
 
 
