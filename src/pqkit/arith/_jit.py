@@ -44,15 +44,20 @@ def as_polys(a: Any, width: int = 256) -> tuple[npt.NDArray[np.int64], tuple[int
 
     The result may share memory with ``a``; the compiled kernels only read it.
     """
-    arr = np.asarray(a)
-    if arr.ndim == 0 or arr.shape[-1] != width:
-        raise ValueError(f"expected an array of shape (..., {width}), got {arr.shape}")
-    if arr.dtype != np.int64:
-        if arr.dtype.kind not in "iub":
-            raise ValueError(f"expected an integer array, got dtype {arr.dtype}")
-        arr = arr.astype(np.int64)
-    lead = arr.shape[:-1]
-    return np.ascontiguousarray(arr).reshape(-1, width), lead
+    if type(a) is np.ndarray and a.dtype == np.int64 and a.flags.c_contiguous:
+        arr = a  # the common case, with as few NumPy calls as possible
+    else:
+        arr = np.asarray(a)
+        if arr.dtype != np.int64:
+            if arr.dtype.kind not in "iub":
+                raise ValueError(f"expected an integer array, got dtype {arr.dtype}")
+            arr = arr.astype(np.int64)
+        arr = np.ascontiguousarray(arr)
+    shape = arr.shape
+    if not shape or shape[-1] != width:
+        raise ValueError(f"expected an array of shape (..., {width}), got {shape}")
+    lead = shape[:-1]
+    return arr.reshape(math.prod(lead), width), lead
 
 
 def as_bytes(b: Any, width: int | None = None) -> tuple[npt.NDArray[np.uint8], tuple[int, ...]]:

@@ -318,19 +318,20 @@ def _byte_decode(b: Any, d: int) -> Any:
                 out[r, 2 * i] = _csub(b0 | ((b1 & 15) << 8))
                 out[r, 2 * i + 1] = _csub((b1 >> 4) | (b2 << 4))
         return out
+    # d < 12: coefficient i is bits [i d, i d + d); read 3 bytes from byte (i d) >> 3
+    # (d + 7 <= 18 bits fit), shift and mask. Positions are public, iterations
+    # independent; the row is copied into a buffer with 2 zero bytes after it.
+    n = b.shape[1]
     mask = (1 << d) - 1
+    buf = np.zeros(n + 2, dtype=np.int64)
     for r in range(rows):
-        acc = 0
-        bits = 0
-        pos = 0
+        for k in range(n):
+            buf[k] = b[r, k]
         for i in range(256):
-            while bits < d:  # depends on d only
-                acc |= np.int64(b[r, pos]) << bits
-                pos += 1
-                bits += 8
-            out[r, i] = acc & mask
-            acc >>= d
-            bits -= d
+            off = i * d
+            k = off >> 3
+            word = buf[k] | (buf[k + 1] << 8) | (buf[k + 2] << 16)
+            out[r, i] = (word >> (off & 7)) & mask
     return out
 
 
