@@ -7,7 +7,8 @@ Importing this module imports Numba; :mod:`pqkit.arith` treats the backend as
 unavailable when that import fails. Compiled code is cached on disk
 (``cache=True``), so only the first call of a kernel in a fresh environment pays
 for compilation. The wrappers keep argument types fixed (C-contiguous int64 or
-uint8, int64 scalars) so that every kernel compiles once.
+uint8, int64 scalars) so that every kernel compiles once per argument type
+(byte kernels twice: for writable arrays and for read-only ``np.frombuffer`` ones).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ except ImportError as exc:
 __all__ = ["as_bytes", "as_polys", "bcast_rows", "jit"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_I64 = np.dtype(np.int64)  # builtin dtypes are singletons: `is` is a cheap exact test
+_U8 = np.dtype(np.uint8)
 
 
 def jit(fn: _F) -> _F:
@@ -44,7 +47,7 @@ def as_polys(a: Any, width: int = 256) -> tuple[npt.NDArray[np.int64], tuple[int
 
     The result may share memory with ``a``; the compiled kernels only read it.
     """
-    if type(a) is np.ndarray and a.dtype == np.int64 and a.flags.c_contiguous:
+    if type(a) is np.ndarray and a.dtype is _I64 and a.flags.c_contiguous:
         arr = a  # the common case, with as few NumPy calls as possible
     else:
         arr = np.asarray(a)
@@ -61,17 +64,23 @@ def as_polys(a: Any, width: int = 256) -> tuple[npt.NDArray[np.int64], tuple[int
 
 
 def as_bytes(b: Any, width: int | None = None) -> tuple[npt.NDArray[np.uint8], tuple[int, ...]]:
-    """``b`` as a fresh, writable, C-contiguous uint8 (rows, n) array and its
-    leading shape (a copy: byte inputs are small, and ``np.frombuffer`` arrays are
-    read-only, which Numba would compile and dispatch separately)."""
-    arr = np.asarray(b)
-    if arr.ndim == 0 or (width is not None and arr.shape[-1] != width):
-        raise ValueError(f"expected a uint8 array of shape (..., {width}), got {arr.shape}")
-    if arr.dtype.kind not in "iub":
-        raise ValueError(f"expected an integer array, got dtype {arr.dtype}")
-    lead = arr.shape[:-1]
-    rows = math.prod(lead)
-    return np.array(arr, dtype=np.uint8, order="C").reshape(rows, arr.shape[-1]), lead
+    """``b`` as a C-contiguous uint8 (rows, n) array and its leading shape.
+
+    The result may share memory with ``b`` (and be read-only, as ``np.frombuffer``
+    arrays are); the compiled kernels only read it.
+    """
+    if type(b) is np.ndarray and b.dtype is _U8 and b.flags.c_contiguous:
+        arr = b
+    else:
+        arr = np.asarray(b)
+        if arr.dtype.kind not in "iub":
+            raise ValueError(f"expected an integer array, got dtype {arr.dtype}")
+        arr = np.ascontiguousarray(arr, dtype=np.uint8)
+    shape = arr.shape
+    if not shape or (width is not None and shape[-1] != width):
+        raise ValueError(f"expected a uint8 array of shape (..., {width}), got {shape}")
+    lead = shape[:-1]
+    return arr.reshape(math.prod(lead), shape[-1]), lead
 
 
 @lru_cache(maxsize=256)
