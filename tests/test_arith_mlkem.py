@@ -221,3 +221,25 @@ def test_float_reduction_exact_at_the_edges() -> None:
     # Barrett on int64 below 2^28, every residue class at the top of the range.
     y = np.concatenate([np.arange(0, 100_000), np.arange(2**28 - 100_000, 2**28)])
     assert np.array_equal(numpy_mlkem._barrett(y), y % Q)
+
+
+def test_ntt_stage_split_is_exact() -> None:
+    """The high layers (len 128..16) act on each low lane l with the same 16 x 16
+    matrix, and the low layers (len 8..2) never mix different high indices h: the
+    structure the numpy NTT's two matrix stages rely on, on all 256 unit vectors."""
+    from pqkit.arith import numpy_mlkem as V
+
+    eye = np.eye(256, dtype=np.int64)
+    high = eye.copy()
+    nxt = V._ntt_layers(high, V.NTT_HIGH_LENGTHS, 1)
+    low = eye.copy()
+    V._ntt_layers(low, V.NTT_LOW_LENGTHS, nxt)
+    idx = np.arange(16)
+    for lane in range(16):
+        block = high[16 * idx + lane][:, 16 * idx + lane]  # [h', h]
+        assert np.array_equal(block.T.astype(np.float64), V._NTT_HIGH)
+        others = np.delete(high[16 * idx + lane], 16 * idx + lane, axis=1)
+        assert not others.any()
+    for h in range(16):
+        rows = low[16 * h : 16 * h + 16]
+        assert not np.delete(rows, np.arange(16 * h, 16 * h + 16), axis=1).any()
