@@ -334,16 +334,25 @@ def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
     mask = np.uint64((1 << d) - 1)
     if d == 1:
         return np.unpackbits(flat, axis=-1, bitorder="little").astype(I64).reshape(*lead, N)
-    if d in (4, 12):
-        # Two coefficients per group: write them straight into the interleaved output.
-        words = flat.astype(I64) if d == 4 else _strided_u64(flat, 3).astype(I64)
-        pair = np.empty((*words.shape, 2), dtype=I64)
-        np.bitwise_and(words, (1 << d) - 1, out=pair[..., 0])
-        np.right_shift(words, d, out=pair[..., 1])
-        pair[..., 1] &= (1 << d) - 1
-        out = pair.reshape(*lead, N)
+    if d == 4:
+        # Two coefficients per byte: write them straight into the interleaved output.
+        nibbles = np.empty((*flat.shape, 2), dtype=I64)
+        np.bitwise_and(flat, 15, out=nibbles[..., 0])
+        np.right_shift(flat, 4, out=nibbles[..., 1])
+        return nibbles.reshape(*lead, N)
+    if d == 12:
+        # Two coefficients per 3 bytes, from little-endian 16-bit reads at bytes 3i
+        # and 3i + 1 (strided views, inside the row): b0 + 256 (b1 mod 16) and
+        # floor(b1 / 16) + 16 b2.
+        raw12 = np.ascontiguousarray(flat)
+        rows = raw12.shape[0]
+        low = np.ndarray((rows, 128), dtype="<u2", buffer=raw12, offset=0, strides=(384, 3))
+        high = np.ndarray((rows, 128), dtype="<u2", buffer=raw12, offset=1, strides=(384, 3))
+        pair = np.empty((rows, 128, 2), dtype=I64)
+        np.bitwise_and(low, 0xFFF, out=pair[..., 0])
+        np.right_shift(high, 4, out=pair[..., 1])
         # ByteDecode_12 reduces mod q; x < 4096 < 2q.
-        return _csub(out) if d == 12 else out
+        return _csub(pair.reshape(*lead, N))
     if d == 11:
         low = _strided_u64(flat, 11)
         high = np.ndarray(low.shape, dtype="<u8", buffer=low.base, offset=5, strides=low.strides)
