@@ -19,11 +19,6 @@ __all__ = ["Q", "decrypt", "encrypt", "expand_matrix", "keygen"]
 
 Q = 3329
 
-XOF_BYTES = 672
-"""XOF bytes drawn per matrix entry at first: 4 SHAKE128 blocks, 448 candidates for
-256 values (expected 364 accepted; fewer than 256 has probability below 2^-100).
-:func:`expand_matrix` still handles a short entry by asking for more."""
-
 
 def _add(a: Poly, b: Poly) -> Poly:
     """(a + b) mod q for canonical inputs (masked subtraction, no branch)."""
@@ -51,10 +46,10 @@ def expand_matrix(ops: SymmetricOps, K: MLKEMKernels, rho: bytes, k: int) -> Pol
     """A_hat (k, k, 256) with A_hat[i, j] = SampleNTT(rho || j || i).
 
     FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 3-7 and Algorithm 7 (SampleNTT):
-    one batched XOF call for all k^2 entries, then vectorised rejection sampling on
-    that public output.
+    one batched XOF call for all k^2 entries (``ops.xof_bytes`` bytes each), then
+    vectorised rejection sampling on that public output.
     """
-    buf = ops.xof_matrix(rho, k, XOF_BYTES)
+    buf = ops.xof_matrix(rho, k, ops.xof_bytes)
     a_hat, counts = K.rej_uniform(buf)
     if counts.min() < 256:
         # NOTE: SampleNTT reads the XOF until 256 values are accepted; here a short
@@ -63,7 +58,7 @@ def expand_matrix(ops: SymmetricOps, K: MLKEMKernels, rho: bytes, k: int) -> Pol
         a_hat = np.array(a_hat)
         for row in np.flatnonzero(counts < 256):
             i, j = divmod(int(row), k)
-            n = XOF_BYTES
+            n = ops.xof_bytes
             while True:
                 n *= 2
                 entry, count = K.rej_uniform(ops.xof_entry(rho, i, j, n))

@@ -32,6 +32,10 @@ __all__ = ["FIPS203", "KYBER90S", "SymmetricOps", "SymmetricSuite"]
 class SymmetricOps(Protocol):
     """The functions of a suite, bound to providers for one operation."""
 
+    xof_bytes: int
+    """XOF bytes drawn per matrix entry at first (a multiple of 3); an entry that
+    accepts fewer than 256 values is re-read from a longer prefix of its stream."""
+
     def H(self, data: bytes) -> bytes:
         """H: 32-byte hash."""
         ...
@@ -71,6 +75,10 @@ class _Sha3Ops:
 
     __slots__ = ("_p",)
 
+    # 4 SHAKE128 blocks: 448 candidates for 256 values (expected 364 accepted; fewer
+    # than 256 has probability below 2^-100 per entry).
+    xof_bytes = 672
+
     def __init__(self) -> None:
         self._p = common.provider("sha3")
 
@@ -101,6 +109,11 @@ class _Kyber90sOps:
     """Kyber-90s: SHA-2 and AES-256-CTR on the active providers."""
 
     __slots__ = ("_aes", "_sha2")
+
+    # 504 bytes = 31.5 AES blocks, as the reference code's 512-byte first read: every
+    # AES block costs (a lot with the pure-Python provider), and the rare short
+    # entry (about 0.8 %) is extended.
+    xof_bytes = 504
 
     def __init__(self) -> None:
         self._sha2 = common.provider("sha2")
