@@ -146,17 +146,18 @@ def test_byte_encode_decode(d: int) -> None:
 
 @pytest.mark.parametrize("d", [1, 4, 5, 10, 11])
 def test_compress_decompress_exhaustive(d: int) -> None:
-    xs = np.arange(Q, dtype=np.int64)
-    padded = np.concatenate([xs, np.zeros(256 * 14 - Q, dtype=np.int64)]).reshape(14, 256)
+    # Every x in [0, 4q): the contract allows lazily reduced input, taken mod q.
+    xs = np.arange(4 * Q, dtype=np.int64)
+    padded = np.concatenate([xs, np.zeros(256 * 53 - 4 * Q, dtype=np.int64)]).reshape(53, 256)
     assert np.array_equal(NP.compress(padded, d), REF.compress(padded, d))
     ys = np.arange(1 << d, dtype=np.int64)
     ys = np.resize(ys, 256 * -(-len(ys) // 256)).reshape(-1, 256)
     assert np.array_equal(NP.decompress(ys, d), REF.decompress(ys, d))
-    # Exact rationals: Compress_d(x) = round(2^d x / q) mod 2^d, half up.
+    # Exact rationals: Compress_d(x) = round(2^d (x mod q) / q) mod 2^d, half up.
     from fractions import Fraction
 
-    want = [int(Fraction(x << d, Q) + Fraction(1, 2)) % (1 << d) for x in range(Q)]
-    assert NP.compress(padded, d).reshape(-1)[:Q].tolist() == want
+    want = [int(Fraction((x % Q) << d, Q) + Fraction(1, 2)) % (1 << d) for x in range(4 * Q)]
+    assert NP.compress(padded, d).reshape(-1)[: 4 * Q].tolist() == want
 
 
 @settings(max_examples=60, deadline=None)

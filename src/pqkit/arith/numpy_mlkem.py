@@ -367,9 +367,9 @@ def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
     return fields.astype(I64).reshape(*lead, N)
 
 
-# Compress_d(x) = floor((2^(d+1) x + q) / (2q)) mod 2^d. The numerator is < 2^25 for
-# d <= 11, and with m = ceil(2^40 / 2q) the product floor(n m / 2^40) is exact for
-# n < 2^27 (same argument as _barrett), so no division is performed.
+# Compress_d(x) = floor((2^(d+1) x + q) / (2q)) mod 2^d. For 0 <= x < 4q and d <= 11
+# the numerator is < 2^26, and with m = ceil(2^40 / 2q) the product floor(n m / 2^40)
+# is exact for n < 2^27 (same argument as _barrett), so no division is performed.
 _COMPRESS_M = -(-(1 << 40) // (2 * Q))
 
 

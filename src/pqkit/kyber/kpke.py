@@ -26,18 +26,6 @@ def _add(a: Poly, b: Poly) -> Poly:
     return s - (s >= Q) * Q
 
 
-def _reduce_small(a: Poly) -> Poly:
-    """a mod q for 0 <= a < 3q (two masked subtractions, no branch)."""
-    a = a - (a >= 2 * Q) * Q
-    return a - (a >= Q) * Q
-
-
-def _sub(a: Poly, b: Poly) -> Poly:
-    """(a - b) mod q for canonical inputs."""
-    s = a - b
-    return s + (s < 0) * Q
-
-
 def _u8(data: bytes) -> npt.NDArray[np.uint8]:
     return np.frombuffer(data, dtype=np.uint8)
 
@@ -130,7 +118,7 @@ def encrypt(
     w = K.intt(K.basemul_acc(rows, y_hat))
     w += noise[k:]  # + e1 (line 19) and + e2 (line 21)
     w[k] += K.decompress(K.byte_decode(_u8(m), 1), 1)  # + mu (lines 20-21)
-    w = _reduce_small(w)
+    # NOTE: u and v stay unreduced (< 3q): Compress_d takes its input mod q.
     c1 = K.byte_encode(K.compress(w[:k], params.du), params.du)  # line 22
     c2 = K.byte_encode(K.compress(w[k], params.dv), params.dv)  # line 23
     return c1.tobytes() + c2.tobytes()  # line 24
@@ -145,5 +133,6 @@ def decrypt(params: Params, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
     v = K.decompress(K.byte_decode(c2, dv), dv)  # line 4
     s_hat = K.byte_decode(_u8(dk).reshape(k, 384), 12)  # line 5
     u_hat = K.ntt(u)
-    w = _sub(v, K.intt(K.basemul_acc(s_hat, u_hat)))  # line 6
+    # NOTE: v - NTT^-1(...) + q, in [1, 2q): Compress_1 takes its input mod q.
+    w = v - K.intt(K.basemul_acc(s_hat, u_hat)) + Q  # line 6
     return K.byte_encode(K.compress(w, 1), 1).tobytes()  # line 7
