@@ -271,7 +271,7 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
         t = (w & _M55) + ((w >> np.uint64(1)) & _M55)
         fields = (t[..., None] >> _CBD2_SHIFTS) & np.uint64(3)
     elif eta == 3:
-        w = _strided_u64(flat, 6)  # 8 coefficients per 48 bits
+        w = _strided_u64(flat, 6).copy()  # 8 coefficients per 48 bits (aligned copy)
         t = (w & _M249) + ((w >> np.uint64(1)) & _M249) + ((w >> np.uint64(2)) & _M249)
         fields = (t[..., None] >> _CBD3_SHIFTS) & np.uint64(7)
     else:
