@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
+from unittest import mock
 
 import pytest
 
 import pqkit
 from pqkit.cli import main
+from pqkit.errors import UnknownAlgorithm
 
 
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,3 +43,17 @@ def test_python_dash_m() -> None:
     )
     assert result.returncode == 0
     assert result.stdout.startswith("pqkit ")
+
+
+def test_unknown_algorithm_error_lists_known_names(capsys: pytest.CaptureFixture[str]) -> None:
+    def fail(_args: object) -> int:
+        raise UnknownAlgorithm("Kyber9", ["ML-KEM-768"])
+
+    parser = argparse.ArgumentParser()
+    parser.set_defaults(func=fail)
+    with mock.patch("pqkit.cli.build_parser", return_value=parser):
+        assert main([]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pqkit: error: unknown algorithm 'Kyber9'")
+    assert "ML-KEM-768" in err
+    assert "Traceback" not in err

@@ -13,21 +13,110 @@ arithmetic kernels (:mod:`pqkit.arith`)::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from pqkit.errors import InvalidSignature, UnknownAlgorithm, UnknownBackend
 from pqkit.registry import kem, kems, sig, sigs
 from pqkit.schemes import Encapsulation, KeyPair
 
+if TYPE_CHECKING:
+    from pqkit.keys import (
+        MLDSA44PrivateKey,
+        MLDSA44PublicKey,
+        MLDSA65PrivateKey,
+        MLDSA65PublicKey,
+        MLDSA87PrivateKey,
+        MLDSA87PublicKey,
+        MLKEM512PrivateKey,
+        MLKEM512PublicKey,
+        MLKEM768PrivateKey,
+        MLKEM768PublicKey,
+        MLKEM1024PrivateKey,
+        MLKEM1024PublicKey,
+    )
+    from pqkit.serialization import (
+        BestAvailableEncryption,
+        Encoding,
+        NoEncryption,
+        PrivateFormat,
+        PublicFormat,
+        load_der_private_key,
+        load_der_public_key,
+        load_pem_private_key,
+        load_pem_public_key,
+    )
+
 __version__ = "0.1.0"
 
+# Key objects and serialisation load on first use, so ``import pqkit`` stays cheap.
+_LAZY = {
+    **{
+        f"{stem}{kind}Key": "pqkit.keys"
+        for stem in ("MLKEM512", "MLKEM768", "MLKEM1024", "MLDSA44", "MLDSA65", "MLDSA87")
+        for kind in ("Private", "Public")
+    },
+    **{
+        name: "pqkit.serialization"
+        for name in (
+            "BestAvailableEncryption",
+            "Encoding",
+            "NoEncryption",
+            "PrivateFormat",
+            "PublicFormat",
+            "load_der_private_key",
+            "load_der_public_key",
+            "load_pem_private_key",
+            "load_pem_public_key",
+        )
+    },
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pqkit' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
+    "BestAvailableEncryption",
     "Encapsulation",
+    "Encoding",
     "InvalidSignature",
     "KeyPair",
+    "MLDSA44PrivateKey",
+    "MLDSA44PublicKey",
+    "MLDSA65PrivateKey",
+    "MLDSA65PublicKey",
+    "MLDSA87PrivateKey",
+    "MLDSA87PublicKey",
+    "MLKEM512PrivateKey",
+    "MLKEM512PublicKey",
+    "MLKEM768PrivateKey",
+    "MLKEM768PublicKey",
+    "MLKEM1024PrivateKey",
+    "MLKEM1024PublicKey",
+    "NoEncryption",
+    "PrivateFormat",
+    "PublicFormat",
     "UnknownAlgorithm",
     "UnknownBackend",
     "__version__",
     "kem",
     "kems",
+    "load_der_private_key",
+    "load_der_public_key",
+    "load_pem_private_key",
+    "load_pem_public_key",
     "sig",
     "sigs",
 ]

@@ -16,7 +16,7 @@ __all__ = ["main"]
 
 # Modules that add subcommands; each defines register(subparsers) and sets
 # ``func=`` (a callable taking the parsed namespace, returning the exit status).
-_COMMAND_MODULES: tuple[str, ...] = ("pqkit.demo", "pqkit.kat")
+_COMMAND_MODULES: tuple[str, ...] = ("pqkit.demo", "pqkit.kat", "pqkit.keycli")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,7 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = func(args)
     except (ValueError, TypeError, KeyError, OSError) as exc:
-        message = str(exc) if not isinstance(exc, KeyError) or not exc.args else str(exc.args[0])
+        # KeyError quotes its message in str(); UnknownAlgorithm overrides __str__.
+        plain_key_error = type(exc) is KeyError and exc.args
+        message = str(exc.args[0]) if plain_key_error else str(exc)
         print(f"pqkit: error: {message}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # pragma: no cover

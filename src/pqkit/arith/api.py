@@ -115,7 +115,96 @@ class MLKEMKernels(Protocol):
 
 
 class MLDSAKernels(Protocol):
-    """Kernels for q = 8380417 (FIPS 204). Filled in by the ML-DSA work."""
+    """Kernels for q = 8380417 (FIPS 204; also Dilithium 3.1 and Dilithium-AES).
+
+    Domains: "canonical" means int64 in [0, q); "signed" means the centred
+    representative the FIPS text uses (r0 of Power2Round / Decompose, small secret
+    coefficients). Every kernel accepts leading batch axes and broadcasts them.
+    Rejection samplers take the XOF/stream output as a uint8 array and report how
+    many samples they found, so the caller can ask for a longer prefix when a row
+    ran short (the stream output is a prefix-stable function of its length).
+    """
+
+    backend: str
+
+    def ntt(self, a: Poly) -> Poly:
+        """FIPS 204, Algorithm 41 (NTT): (..., 256) ints in (-q, q) -> canonical NTT
+        domain (bit-reversed order)."""
+        ...
+
+    def intt(self, a_hat: Poly) -> Poly:
+        """FIPS 204, Algorithm 42 (NTT^-1), including the factor 256^-1: NTT domain
+        in (-q, q) -> canonical coefficients."""
+        ...
+
+    def pointwise_mul(self, a_hat: Poly, b_hat: Poly) -> Poly:
+        """FIPS 204, Algorithm 45 (MultiplyNTT): canonical a_hat * b_hat mod q,
+        element by element, with broadcasting."""
+        ...
+
+    def pointwise_acc(self, a_hat: Poly, b_hat: Poly) -> Poly:
+        """Sum over axis -2 of ``a_hat * b_hat`` mod q (FIPS 204 §2.5 matrix-vector
+        product in the NTT domain): (..., m, 256) x (..., m, 256) -> (..., 256),
+        canonical in and out."""
+        ...
+
+    def power2round(self, r: Poly) -> tuple[Poly, Poly]:
+        """FIPS 204, Algorithm 35 (Power2Round) with d = 13: canonical r ->
+        (r1 in [0, 2^10), r0 signed in (-2^12, 2^12])."""
+        ...
+
+    def decompose(self, r: Poly, gamma2: int) -> tuple[Poly, Poly]:
+        """FIPS 204, Algorithm 36 (Decompose): canonical r -> (r1 = HighBits(r),
+        r0 = LowBits(r) signed in (-gamma2, gamma2]), including the r+ - r0 = q - 1
+        case."""
+        ...
+
+    def make_hint(self, z: Poly, r: Poly, gamma2: int) -> Poly:
+        """FIPS 204, Algorithm 39 (MakeHint): 1 where HighBits(r) != HighBits(r + z),
+        else 0 (int64); z and r canonical."""
+        ...
+
+    def use_hint(self, h: Poly, r: Poly, gamma2: int) -> Poly:
+        """FIPS 204, Algorithm 40 (UseHint): h in {0, 1}, canonical r -> adjusted
+        high bits in [0, (q - 1) / (2 gamma2))."""
+        ...
+
+    def infinity_norm(self, a: Poly) -> npt.NDArray[np.int64]:
+        """FIPS 204 §2.3 infinity norm per polynomial: (..., 256) ints in (-q, q)
+        -> (...,) max |a mod± q|. The caller compares it with the bound (the norm
+        checks of Algorithms 7 and 8)."""
+        ...
+
+    def rej_uniform(self, buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
+        """FIPS 204, Algorithm 30 (RejNTTPoly) over a stream prefix: (..., 3n) bytes
+        -> (canonical (..., 256), count (...,)) where count (capped at 256) says how
+        many coefficients were found; a row is complete when count == 256."""
+        ...
+
+    def rej_bounded(
+        self, buf: npt.NDArray[np.uint8], eta: int
+    ) -> tuple[Poly, npt.NDArray[np.int64]]:
+        """FIPS 204, Algorithm 31 (RejBoundedPoly) over a stream prefix: (..., n)
+        bytes -> (signed coefficients in [-eta, eta] (..., 256), count (...,))."""
+        ...
+
+    def sample_in_ball(
+        self, stream: npt.NDArray[np.uint8], tau: int
+    ) -> tuple[Poly, npt.NDArray[np.bool_]]:
+        """FIPS 204, Algorithm 29 (SampleInBall) given H(rho) as a (..., n) byte
+        prefix: -> (c signed in {-1, 0, 1} (..., 256), ok (...,)); ok is False where
+        the prefix ran out (ask for a longer one)."""
+        ...
+
+    def bit_pack(self, a: Poly, width: int) -> npt.NDArray[np.uint8]:
+        """FIPS 204, Algorithm 16 (SimpleBitPack): (..., 256) ints in [0, 2^width)
+        -> (..., 32 * width) bytes, little-endian bit order."""
+        ...
+
+    def bit_unpack(self, b: npt.NDArray[np.uint8], width: int) -> Poly:
+        """FIPS 204, Algorithm 18 (SimpleBitUnpack): (..., 32 * width) bytes ->
+        (..., 256) int64 in [0, 2^width)."""
+        ...
 
 
 def kernel_names(contract: type[Any]) -> list[str]:

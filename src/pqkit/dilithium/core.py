@@ -1,0 +1,397 @@
+"""The Dilithium core shared by ML-DSA (FIPS 204) and Dilithium 3.1 / Dilithium-AES.
+
+Key generation, signing on a message representative mu, and verification on mu,
+with the encodings of FIPS 204 §7.2. What differs between the members is data:
+the :class:`~pqkit.dilithium.params.Params` (lengths of tr and c_tilde, how the
+key-generation seed is expanded) and the :class:`~pqkit.dilithium.symmetric.Suite`
+(SHAKE or AES-256-CTR streams). The frontends (:mod:`pqkit.dilithium.mldsa`,
+:mod:`pqkit.dilithium.round3`) build mu and rho'' and call in here.
+
+Polynomials are int64 arrays of shape (..., 256); the arithmetic goes through
+the kernels of :mod:`pqkit.arith` (``ops.k``), so the same code runs on every
+backend.
+"""
+
+from __future__ import annotations
+
+import hmac
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit import arith
+from pqkit.arith.api import MLDSAKernels, Poly
+from pqkit.common import provider
+from pqkit.common.providers import Sha3Provider
+from pqkit.dilithium.params import D, Params, Q
+from pqkit.dilithium.symmetric import Suite
+
+__all__ = [
+    "Ops",
+    "SecretKey",
+    "decode_secret_key",
+    "h",
+    "keygen_internal",
+    "ops_for",
+    "public_key_from_secret",
+    "sign_mu_internal",
+    "verify_mu_internal",
+]
+
+_I64 = np.int64
+
+# Stream prefix lengths (bytes) asked for first; a row that runs short is asked
+# again with a longer prefix (the outputs are prefix-stable).
+_REJ_UNIFORM_BYTES = 5 * 168  # 280 candidates, 256 needed (FIPS 204, Algorithm 30)
+_REJ_BOUNDED_BYTES = 2 * 136  # 544 nibbles, 256 needed (FIPS 204, Algorithm 31)
+_BALL_BYTES = 136  # 8 sign bytes + 128 index bytes (FIPS 204, Algorithm 29)
+
+SIGN_BATCH = 4
+"""How many rejection-loop iterations (kappa values) signing evaluates per pass.
+
+NOTE: FIPS 204, Algorithm 7 runs the iterations one after another. Evaluating a
+batch of consecutive kappa values at once and returning the first acceptable one
+gives the same signature; it only changes how much speculative work is done.
+"""
+
+
+@dataclass(frozen=True)
+class Ops:
+    """What one operation runs on: arithmetic kernels, SHA-3 provider, suite."""
+
+    k: MLDSAKernels
+    sha3: Sha3Provider
+    suite: Suite
+
+
+def ops_for(suite: Suite, arith_backend: str | None) -> Ops:
+    """Resolve the kernels and the SHA-3 provider once per operation."""
+    return Ops(arith.kernels("mldsa", arith_backend), provider("sha3"), suite)
+
+
+def h(ops: Ops, data: bytes, n: int) -> bytes:
+    """H = SHAKE256 (FIPS 204 §3.7): the first n bytes of H(data)."""
+    return ops.sha3.shake_digest(256, data, n)
+
+
+def _mod_q(x: npt.NDArray[Any]) -> Poly:
+    """Canonical [0, q) for x in (-q, 2q), branch-free."""
+    x = x + ((x >> 63) & Q)
+    x = x - Q
+    return x + ((x >> 63) & Q)  # type: ignore[no-any-return]
+
+
+def _centre(x: npt.NDArray[Any]) -> Poly:
+    """x mod± q for canonical x, branch-free."""
+    return x - ((((Q - 1) // 2 - x) >> 63) & Q)  # type: ignore[no-any-return]
+
+
+# --- FIPS 204, Algorithms 32-34 (expansion) ---------------------------------------
+
+
+def expand_a(p: Params, ops: Ops, rho: bytes) -> Poly:
+    """FIPS 204, Algorithm 32 (ExpandA): A_hat[r, s] = RejNTTPoly(rho || s || r)."""
+    nonces = [(r << 8) | s for r in range(p.k) for s in range(p.l)]
+    n = _REJ_UNIFORM_BYTES
+    a_hat, count = ops.k.rej_uniform(ops.suite.stream128(rho, nonces, n))
+    while (count < 256).any():  # public data (rho): a rare longer read
+        n *= 4
+        short = np.nonzero(count < 256)[0]
+        redo, recount = ops.k.rej_uniform(ops.suite.stream128(rho, [nonces[i] for i in short], n))
+        a_hat[short], count[short] = redo, recount
+    return a_hat.reshape(p.k, p.l, 256)
+
+
+_A_CACHE_SIZE = 8
+_a_cache: OrderedDict[tuple[str, str, bytes], Poly] = OrderedDict()
+_a_lock = threading.Lock()
+
+
+def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
+    """ExpandA(rho) through a small LRU cache (the last 8 public seeds), read-only.
+
+    NOTE: rho is public (it opens the public key), so keeping A_hat for the keys
+    in use saves signing and verification the matrix expansion, as a key object
+    would; nothing derived from secret data is cached.
+    """
+    key = (p.name, ops.suite.name, rho)
+    with _a_lock:
+        hit = _a_cache.get(key)
+        if hit is not None:
+            _a_cache.move_to_end(key)
+            return hit
+    a_hat = expand_a(p, ops, rho)
+    a_hat.setflags(write=False)
+    with _a_lock:
+        _a_cache[key] = a_hat
+        while len(_a_cache) > _A_CACHE_SIZE:
+            _a_cache.popitem(last=False)
+    return a_hat
+
+
+def expand_s(p: Params, ops: Ops, rho_prime: bytes) -> tuple[Poly, Poly]:
+    """FIPS 204, Algorithm 33 (ExpandS): s1 (l), s2 (k), signed in [-eta, eta]."""
+    nonces = list(range(p.l + p.k))
+    n = _REJ_BOUNDED_BYTES
+    s, count = ops.k.rej_bounded(ops.suite.stream256(rho_prime, nonces, n), p.eta)
+    # NOTE: a short row is re-read; this reveals only how many samples were
+    # rejected, which is independent of the accepted values.
+    while (count < 256).any():
+        n *= 2
+        short = np.nonzero(count < 256)[0]
+        redo, recount = ops.k.rej_bounded(
+            ops.suite.stream256(rho_prime, [nonces[i] for i in short], n), p.eta
+        )
+        s[short], count[short] = redo, recount
+    return s[: p.l], s[p.l :]
+
+
+def expand_mask(p: Params, ops: Ops, rho_pp: bytes, kappa: int, count: int) -> Poly:
+    """FIPS 204, Algorithm 34 (ExpandMask) for ``count`` consecutive iterations:
+    (count, l, 256) signed y in (-gamma1, gamma1], iteration i using kappa + i*l."""
+    nonces = [kappa + i for i in range(count * p.l)]
+    v = ops.suite.stream256(rho_pp, nonces, 32 * p.z_bits)
+    y = p.gamma1 - ops.k.bit_unpack(v, p.z_bits)  # BitUnpack(v, gamma1 - 1, gamma1)
+    return y.reshape(count, p.l, 256)
+
+
+def sample_in_ball(p: Params, ops: Ops, c_tildes: list[bytes]) -> Poly:
+    """FIPS 204, Algorithm 29 (SampleInBall) for each c_tilde: (len, 256) in {-1, 0, 1}."""
+    n = _BALL_BYTES
+    stream = ops.sha3.shake_many(256, c_tildes, n)
+    c, ok = ops.k.sample_in_ball(stream, p.tau)
+    while not ok.all():  # rare: more than 128 index bytes needed
+        n *= 4
+        bad = np.nonzero(~ok)[0]
+        redo, reok = ops.k.sample_in_ball(
+            ops.sha3.shake_many(256, [c_tildes[i] for i in bad], n), p.tau
+        )
+        c[bad], ok[bad] = redo, reok
+    return c
+
+
+# --- FIPS 204 §7.2 (encodings) -----------------------------------------------------
+
+
+def pk_encode(p: Params, ops: Ops, rho: bytes, t1: Poly) -> bytes:
+    """FIPS 204, Algorithm 22 (pkEncode)."""
+    return rho + ops.k.bit_pack(t1, 10).tobytes()
+
+
+def pk_decode(p: Params, ops: Ops, pk: bytes) -> tuple[bytes, Poly]:
+    """FIPS 204, Algorithm 23 (pkDecode); pk has the right length."""
+    t1 = ops.k.bit_unpack(np.frombuffer(pk, np.uint8, offset=32).reshape(p.k, 320), 10)
+    return pk[:32], t1
+
+
+def sk_encode(
+    p: Params, ops: Ops, rho: bytes, key: bytes, tr: bytes, s1: Poly, s2: Poly, t0: Poly
+) -> bytes:
+    """FIPS 204, Algorithm 24 (skEncode): BitPack(w, a, b) = SimpleBitPack(b - w)."""
+    s = np.concatenate([s1, s2])
+    packed_s = ops.k.bit_pack(p.eta - s, p.eta_bits).tobytes()
+    packed_t0 = ops.k.bit_pack((1 << (D - 1)) - t0, D).tobytes()
+    return rho + key + tr + packed_s + packed_t0
+
+
+@dataclass(frozen=True)
+class SecretKey:
+    """A decoded secret key (FIPS 204, Algorithm 25), s1/s2/t0 signed."""
+
+    rho: bytes
+    key: bytes
+    tr: bytes
+    s1: Poly
+    s2: Poly
+    t0: Poly
+
+
+def decode_secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
+    """FIPS 204, Algorithm 25 (skDecode), plus the range check it leaves to the
+    caller: every s1/s2 coefficient in [-eta, eta], else ValueError. sk has the
+    right length."""
+    rho, key, tr = sk[:32], sk[32:64], sk[64 : 64 + p.tr_bytes]
+    off = 64 + p.tr_bytes
+    n_s = (p.k + p.l) * 32 * p.eta_bits
+    raw_s = np.frombuffer(sk, np.uint8, count=n_s, offset=off).reshape(p.k + p.l, -1)
+    u = ops.k.bit_unpack(raw_s, p.eta_bits)
+    # one bit leaves this check: whether the key is malformed
+    if bool((u > 2 * p.eta).any()):
+        raise ValueError(
+            f"{p.name} secret key: s1/s2 coefficient outside [-{p.eta}, {p.eta}] "
+            "(FIPS 204, Algorithm 25 skDecode)"
+        )
+    s = p.eta - u
+    raw_t0 = np.frombuffer(sk, np.uint8, offset=off + n_s).reshape(p.k, 32 * D)
+    t0 = (1 << (D - 1)) - ops.k.bit_unpack(raw_t0, D)
+    return SecretKey(rho, key, tr, s[: p.l], s[p.l :], t0)
+
+
+def hint_bit_pack(p: Params, hint: Poly) -> bytes:
+    """FIPS 204, Algorithm 20 (HintBitPack); the hint is public (part of sigma)."""
+    y = bytearray(p.omega + p.k)
+    rows, cols = np.nonzero(hint)
+    y[: len(cols)] = bytes(cols.astype(np.uint8))
+    ends = np.cumsum(np.bincount(rows, minlength=p.k))
+    y[p.omega :] = bytes(ends.astype(np.uint8))
+    return bytes(y)
+
+
+def hint_bit_unpack(p: Params, y: bytes) -> Poly | None:
+    """FIPS 204, Algorithm 21 (HintBitUnpack): the hint, or None if malformed
+    (counts out of order or above omega, indices not increasing, non-zero padding)."""
+    hint = np.zeros((p.k, 256), dtype=_I64)
+    index = 0
+    for i in range(p.k):
+        end = y[p.omega + i]
+        if end < index or end > p.omega:
+            return None
+        first = index
+        while index < end:
+            if index > first and y[index - 1] >= y[index]:
+                return None
+            hint[i, y[index]] = 1
+            index += 1
+    if any(y[index : p.omega]):
+        return None
+    return hint
+
+
+def sig_encode(p: Params, ops: Ops, c_tilde: bytes, z: Poly, hint: Poly) -> bytes:
+    """FIPS 204, Algorithm 26 (sigEncode); z signed."""
+    packed_z = ops.k.bit_pack(p.gamma1 - z, p.z_bits).tobytes()
+    return c_tilde + packed_z + hint_bit_pack(p, hint)
+
+
+def sig_decode(p: Params, ops: Ops, sigma: bytes) -> tuple[bytes, Poly, Poly] | None:
+    """FIPS 204, Algorithm 27 (sigDecode); None for malformed hints. sigma has the
+    right length."""
+    c_tilde = sigma[: p.c_tilde_bytes]
+    n_z = p.l * 32 * p.z_bits
+    raw_z = np.frombuffer(sigma, np.uint8, count=n_z, offset=p.c_tilde_bytes)
+    z = p.gamma1 - ops.k.bit_unpack(raw_z.reshape(p.l, -1), p.z_bits)
+    hint = hint_bit_unpack(p, sigma[p.c_tilde_bytes + n_z :])
+    if hint is None:
+        return None
+    return c_tilde, z, hint
+
+
+def w1_encode(p: Params, ops: Ops, w1: Poly) -> npt.NDArray[np.uint8]:
+    """FIPS 204, Algorithm 28 (w1Encode), batched: (..., k, 256) -> (..., k * 32 * bits)."""
+    packed = ops.k.bit_pack(w1, p.w1_bits)
+    return packed.reshape((*w1.shape[:-2], -1))
+
+
+# --- FIPS 204, Algorithms 6-8 (internal) ------------------------------------------
+
+
+def _t(p: Params, ops: Ops, a_hat: Poly, s1: Poly, s2: Poly) -> Poly:
+    """t = NTT^-1(A_hat ∘ NTT(s1)) + s2, canonical (FIPS 204, Algorithm 6 line 5)."""
+    s1_hat = ops.k.ntt(s1)
+    return _mod_q(ops.k.intt(ops.k.pointwise_acc(a_hat, s1_hat[None])) + s2)
+
+
+def keygen_internal(p: Params, ops: Ops, xi: bytes) -> tuple[bytes, bytes]:
+    """FIPS 204, Algorithm 6 (ML-KEM.KeyGen_internal); round 3 when
+    ``p.keygen_domain`` is False (seed expanded without k, l)."""
+    seed = xi + bytes([p.k, p.l]) if p.keygen_domain else xi
+    expanded = h(ops, seed, 128)
+    rho, rho_prime, key = expanded[:32], expanded[32:96], expanded[96:]
+    a_hat = expand_a(p, ops, rho)
+    s1, s2 = expand_s(p, ops, rho_prime)
+    t = _t(p, ops, a_hat, s1, s2)
+    t1, t0 = ops.k.power2round(t)
+    pk = pk_encode(p, ops, rho, t1)
+    tr = h(ops, pk, p.tr_bytes)
+    sk = sk_encode(p, ops, rho, key, tr, s1, s2, t0)
+    return pk, sk
+
+
+def public_key_from_secret(p: Params, ops: Ops, sk: bytes) -> bytes:
+    """Check an expanded secret key and return its public key.
+
+    Checks, in order, each a ValueError naming it: s1/s2 ranges (skDecode), t0
+    equal to Power2Round(A s1 + s2)'s low part, tr equal to H(pk).
+    """
+    dec = decode_secret_key(p, ops, sk)
+    a_hat = expand_a(p, ops, dec.rho)
+    t1, t0 = ops.k.power2round(_t(p, ops, a_hat, dec.s1, dec.s2))
+    if not hmac.compare_digest(
+        ops.k.bit_pack((1 << (D - 1)) - t0, D).tobytes(),
+        ops.k.bit_pack((1 << (D - 1)) - dec.t0, D).tobytes(),
+    ):
+        raise ValueError(
+            f"{p.name} secret key: t0 is not Power2Round(A*s1 + s2) (FIPS 204, Algorithm 6)"
+        )
+    pk = pk_encode(p, ops, dec.rho, t1)
+    if not hmac.compare_digest(h(ops, pk, p.tr_bytes), dec.tr):
+        raise ValueError(f"{p.name} secret key: tr is not H(pk) (FIPS 204, Algorithm 6 line 9)")
+    return pk
+
+
+def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: bytes) -> bytes:
+    """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) from line 7 on: mu and
+    rho'' = H(K || rnd || mu) (or round 3's rho') are given.
+
+    Every check of an iteration (z, r0, ct0, hint count) is folded into one
+    boolean before anything branches on it, so only the iteration count shows.
+    """
+    kk = ops.k
+    small_hat = kk.ntt(np.concatenate([sk.s1, sk.s2, sk.t0]))  # s1_hat, s2_hat, t0_hat
+    a_hat = expand_a_cached(p, ops, sk.rho)
+    gamma2 = p.gamma2
+    kappa = 0
+    while True:
+        b = SIGN_BATCH
+        y = expand_mask(p, ops, rho_pp, kappa, b)  # (b, l, 256)
+        y_hat = kk.ntt(y)
+        w = kk.intt(kk.pointwise_acc(a_hat[None], y_hat[:, None]))  # (b, k, 256)
+        w1, _ = kk.decompose(w, gamma2)
+        w1_bytes = w1_encode(p, ops, w1)
+        c_tildes = [h(ops, mu + w1_bytes[i].tobytes(), p.c_tilde_bytes) for i in range(b)]
+        c = sample_in_ball(p, ops, c_tildes)  # (b, 256)
+        c_hat = kk.ntt(c)
+        cs = kk.intt(kk.pointwise_mul(c_hat[:, None], small_hat[None]))  # (b, l+2k, 256)
+        cs1, cs2, ct0 = cs[:, : p.l], cs[:, p.l : p.l + p.k], cs[:, p.l + p.k :]
+        z = _mod_q(y + cs1)  # canonical
+        w_cs2 = _mod_q(w - cs2)
+        r1_w_cs2, r0 = kk.decompose(w_cs2, gamma2)
+        # h = MakeHint(-ct0, w - cs2 + ct0) (Algorithm 7 line 26) is, by Algorithm 39,
+        # HighBits(w - cs2 + ct0) != HighBits(w - cs2); the second is at hand.
+        r1_plus_ct0, _ = kk.decompose(_mod_q(w_cs2 + ct0), gamma2)
+        hint = (r1_w_cs2 != r1_plus_ct0).astype(np.int64)
+        ok = (
+            (kk.infinity_norm(z).max(axis=-1) < p.gamma1 - p.beta)
+            & (kk.infinity_norm(r0).max(axis=-1) < gamma2 - p.beta)
+            & (kk.infinity_norm(ct0).max(axis=-1) < gamma2)
+            & (hint.sum(axis=(-2, -1)) <= p.omega)
+        )
+        if ok.any():
+            i = int(np.argmax(ok))
+            return sig_encode(p, ops, c_tildes[i], _centre(z[i]), hint[i])
+        kappa += b * p.l
+
+
+def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) -> bool:
+    """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 7 on, mu given;
+    pk and sigma have the right lengths."""
+    kk = ops.k
+    decoded = sig_decode(p, ops, sigma)
+    if decoded is None:
+        return False
+    c_tilde, z, hint = decoded
+    if int(kk.infinity_norm(z).max()) >= p.gamma1 - p.beta:
+        return False
+    rho, t1 = pk_decode(p, ops, pk)
+    a_hat = expand_a_cached(p, ops, rho)
+    c = sample_in_ball(p, ops, [c_tilde])
+    hats = kk.ntt(np.concatenate([z, c, t1 << D]))
+    z_hat, c_hat, t1_hat = hats[: p.l], hats[p.l], hats[p.l + 1 :]
+    w_approx = kk.intt(kk.pointwise_acc(a_hat, z_hat[None]) - kk.pointwise_mul(c_hat, t1_hat))
+    w1 = kk.use_hint(hint, w_approx, p.gamma2)
+    c_tilde_prime = h(ops, mu + w1_encode(p, ops, w1).tobytes(), p.c_tilde_bytes)
+    return hmac.compare_digest(c_tilde, c_tilde_prime)

@@ -1,0 +1,162 @@
+"""ML-DSA and HashML-DSA (FIPS 204, Algorithms 1-8) on the Dilithium core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.dilithium import core
+from pqkit.dilithium.params import ML_DSA_44, ML_DSA_65, ML_DSA_87, Params
+from pqkit.dilithium.prehash import lookup
+from pqkit.dilithium.scheme import DilithiumScheme
+from pqkit.dilithium.symmetric import SHAKE_SUITE
+from pqkit.schemes import RNG, draw
+
+__all__ = ["MLDSA", "ML_DSA_SCHEMES"]
+
+_MAX_CTX = 255
+
+
+def _context(ctx: Any) -> bytes:
+    data = as_bytes(ctx, "ctx")
+    if len(data) > _MAX_CTX:
+        raise ValueError(
+            f"FIPS 204 §5.2 (Algorithm 2): the context string is at most {_MAX_CTX} bytes, "
+            f"got {len(data)}"
+        )
+    return data
+
+
+def _m_prime(message: Any, ctx: Any, prehash: str | None) -> bytes:
+    """M' of FIPS 204, Algorithm 2 line 10 (pure) or Algorithm 4 line 23 (pre-hash)."""
+    msg = as_bytes(message, "message")
+    context = _context(ctx)
+    if prehash is None:
+        return b"\x00" + bytes([len(context)]) + context + msg
+    ph = lookup(prehash)
+    return b"\x01" + bytes([len(context)]) + context + ph.der + ph.function(msg)
+
+
+class MLDSA(DilithiumScheme):
+    """ML-DSA-44/65/87 (FIPS 204): pure and HashML-DSA signing, contexts, hedged
+    and deterministic signing, external mu. See :class:`pqkit.schemes.Signature`."""
+
+    def __init__(self, params: Params, *, arith_backend: str | None = None) -> None:
+        super().__init__(params, SHAKE_SUITE, arith_backend=arith_backend)
+
+    def _rnd(self, deterministic: bool, rnd: Any, rng: RNG | None) -> bytes:
+        if rnd is not None:
+            if deterministic:
+                raise ValueError("give rnd or deterministic=True, not both")
+            return as_bytes_len(rnd, "rnd", 32)
+        if deterministic:
+            return bytes(32)  # FIPS 204, Algorithm 2 line 5 (deterministic variant)
+        return draw(rng, 32)  # FIPS 204, Algorithm 2 line 5
+
+    # --- FIPS 204, Algorithms 7 and 8 on mu -----------------------------------------
+
+    def _sign_mu(self, ops: core.Ops, sk: core.SecretKey, mu: bytes, rnd: bytes) -> bytes:
+        rho_pp = core.h(ops, sk.key + rnd + mu, 64)  # Algorithm 7 line 7
+        return core.sign_mu_internal(self.params, ops, sk, mu, rho_pp)
+
+    def _verify_mu(self, ops: core.Ops, pk: bytes, mu: bytes, signature: Any) -> bool:
+        sig = self._signature(signature)
+        if sig is None:
+            return False
+        return core.verify_mu_internal(self.params, ops, pk, mu, sig)
+
+    def _mu(self, ops: core.Ops, tr: bytes, m_prime: bytes) -> bytes:
+        return core.h(ops, tr + m_prime, 64)  # Algorithm 7 line 6
+
+    # --- public API -----------------------------------------------------------------
+
+    def sign(
+        self,
+        secret_key: bytes,
+        message: bytes,
+        ctx: bytes = b"",
+        *,
+        prehash: str | None = None,
+        deterministic: bool = False,
+        rnd: bytes | None = None,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """FIPS 204, Algorithm 2 (ML-DSA.Sign), or Algorithm 4 (HashML-DSA.Sign) with
+        ``prehash`` (an ACVP name such as "SHA2-512")."""
+        ops = self._ops()
+        m_prime = _m_prime(message, ctx, prehash)
+        sk = self._secret_key(ops, secret_key)
+        rnd_bytes = self._rnd(deterministic, rnd, rng)
+        return self._sign_mu(ops, sk, self._mu(ops, sk.tr, m_prime), rnd_bytes)
+
+    def verify(
+        self,
+        public_key: bytes,
+        message: bytes,
+        signature: bytes,
+        ctx: bytes = b"",
+        *,
+        prehash: str | None = None,
+    ) -> bool:
+        """FIPS 204, Algorithm 3 (ML-DSA.Verify) or 5 (HashML-DSA.Verify). False for
+        any malformed signature; raises only for wrong types, a wrong-length public
+        key, a context over 255 bytes or an unknown prehash name."""
+        ops = self._ops()
+        pk = self._public_key(public_key)
+        m_prime = _m_prime(message, ctx, prehash)
+        as_bytes(signature, "signature")
+        tr = core.h(ops, pk, self.params.tr_bytes)
+        return self._verify_mu(ops, pk, self._mu(ops, tr, m_prime), signature)
+
+    def sign_internal(self, secret_key: bytes, m_prime: bytes, rnd: bytes) -> bytes:
+        """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) on M' directly."""
+        ops = self._ops()
+        m = as_bytes(m_prime, "m_prime")
+        sk = self._secret_key(ops, secret_key)
+        rnd_bytes = as_bytes_len(rnd, "rnd", 32)
+        return self._sign_mu(ops, sk, self._mu(ops, sk.tr, m), rnd_bytes)
+
+    def verify_internal(self, public_key: bytes, m_prime: bytes, signature: bytes) -> bool:
+        """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) on M' directly."""
+        ops = self._ops()
+        pk = self._public_key(public_key)
+        m = as_bytes(m_prime, "m_prime")
+        as_bytes(signature, "signature")
+        tr = core.h(ops, pk, self.params.tr_bytes)
+        return self._verify_mu(ops, pk, self._mu(ops, tr, m), signature)
+
+    def sign_mu(
+        self,
+        secret_key: bytes,
+        mu: bytes,
+        *,
+        deterministic: bool = False,
+        rnd: bytes | None = None,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """Algorithm 7 with an external mu = H(tr || M', 64) (FIPS 204 §6.2 note)."""
+        ops = self._ops()
+        mu_bytes = as_bytes_len(mu, "mu", 64)
+        sk = self._secret_key(ops, secret_key)
+        rnd_bytes = self._rnd(deterministic, rnd, rng)
+        return self._sign_mu(ops, sk, mu_bytes, rnd_bytes)
+
+    def verify_mu(self, public_key: bytes, mu: bytes, signature: bytes) -> bool:
+        """Algorithm 8 with an external mu (64 bytes)."""
+        ops = self._ops()
+        pk = self._public_key(public_key)
+        mu_bytes = as_bytes_len(mu, "mu", 64)
+        as_bytes(signature, "signature")
+        return self._verify_mu(ops, pk, mu_bytes, signature)
+
+    def mu(
+        self, public_key: bytes, message: bytes, ctx: bytes = b"", *, prehash: str | None = None
+    ) -> bytes:
+        """The message representative mu = H(H(pk, 64) || M', 64) (Algorithm 7 line 6)."""
+        ops = self._ops()
+        pk = self._public_key(public_key)
+        tr = core.h(ops, pk, self.params.tr_bytes)
+        return self._mu(ops, tr, _m_prime(message, ctx, prehash))
+
+
+ML_DSA_SCHEMES: dict[str, MLDSA] = {p.name: MLDSA(p) for p in (ML_DSA_44, ML_DSA_65, ML_DSA_87)}

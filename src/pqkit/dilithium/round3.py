@@ -1,0 +1,178 @@
+"""Dilithium 3.1 and Dilithium-AES (round 3 of the NIST process) on the Dilithium core.
+
+What differs from ML-DSA (Dilithium v3.1 specification, §5; NIST-KAT-FORMAT §7):
+the parameters carry a 32-byte tr and a 32-byte c_tilde and key generation
+hashes the seed alone (:mod:`pqkit.dilithium.params`); the message is signed
+as is, mu = CRH(tr || M) with no context and no domain byte; deterministic
+signing takes rho' = CRH(K || mu) and randomised signing draws rho' as 64 bytes
+from ``rng``. Dilithium-AES swaps the SHAKE streams of ExpandA / ExpandS /
+ExpandMask for AES-256-CTR (:data:`pqkit.dilithium.symmetric.AES_SUITE`).
+
+Randomness requests follow the NIST KAT order (NIST-KAT-FORMAT §3): key
+generation asks for 32 bytes, randomised signing for 64, so a
+:class:`pqkit.common.CtrDrbg` passed as ``rng`` reproduces the round-3 KATs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.dilithium import core
+from pqkit.dilithium.params import DILITHIUM2, DILITHIUM3, DILITHIUM5, Params
+from pqkit.dilithium.scheme import DilithiumScheme
+from pqkit.dilithium.symmetric import AES_SUITE, SHAKE_SUITE, Suite
+from pqkit.schemes import RNG, draw
+
+__all__ = ["ROUND3_SCHEMES", "DilithiumR3"]
+
+_CRHBYTES = 64
+
+
+def _no_context(ctx: Any, prehash: Any, name: str) -> None:
+    if as_bytes(ctx, "ctx"):
+        raise ValueError(f"{name} (round 3) takes no context string; got {len(ctx)} bytes")
+    if prehash is not None:
+        raise ValueError(f"{name} (round 3) has no pre-hash variant; got prehash={prehash!r}")
+
+
+class DilithiumR3(DilithiumScheme):
+    """Dilithium2/3/5 and Dilithium2/3/5-AES, version 3.1.
+
+    The :class:`pqkit.schemes.Signature` API, with the round-3 meaning of the
+    randomness arguments: ``deterministic=True`` derives rho' = CRH(K || mu) (the
+    reference default); otherwise rho' is ``rnd`` (64 bytes) or 64 bytes drawn from
+    ``rng`` (the reference build with DILITHIUM_RANDOMIZED_SIGNING). ``ctx`` must be
+    empty and ``prehash`` None. ``sign_internal``/``verify_internal`` take the
+    message itself (round 3 has no M' formatting).
+    """
+
+    def __init__(
+        self, params: Params, suite: Suite, name: str, *, arith_backend: str | None = None
+    ) -> None:
+        super().__init__(params, suite, arith_backend=arith_backend)
+        self.name = name
+
+    def _rho_prime(
+        self,
+        ops: core.Ops,
+        sk: core.SecretKey,
+        mu: bytes,
+        deterministic: bool,
+        rnd: Any,
+        rng: RNG | None,
+    ) -> bytes:
+        if rnd is not None:
+            if deterministic:
+                raise ValueError("give rnd or deterministic=True, not both")
+            return as_bytes_len(rnd, "rnd (round-3 rho')", _CRHBYTES)
+        if deterministic:
+            return core.h(ops, sk.key + mu, _CRHBYTES)  # rho' = CRH(key || mu)
+        return draw(rng, _CRHBYTES)  # randombytes(rhoprime, CRHBYTES)
+
+    def _mu(self, ops: core.Ops, tr: bytes, message: bytes) -> bytes:
+        return core.h(ops, tr + message, _CRHBYTES)  # mu = CRH(tr || M)
+
+    def _sign(
+        self,
+        secret_key: Any,
+        mu_of: Callable[[core.Ops, core.SecretKey], bytes],
+        deterministic: bool,
+        rnd: Any,
+        rng: RNG | None,
+    ) -> bytes:
+        ops = self._ops()
+        sk = self._secret_key(ops, secret_key)
+        mu = mu_of(ops, sk)
+        rho_prime = self._rho_prime(ops, sk, mu, deterministic, rnd, rng)
+        return core.sign_mu_internal(self.params, ops, sk, mu, rho_prime)
+
+    def _verify(
+        self, public_key: Any, mu_of: Callable[[core.Ops, bytes], bytes], signature: Any
+    ) -> bool:
+        ops = self._ops()
+        pk = self._public_key(public_key)
+        mu = mu_of(ops, pk)
+        sig = self._signature(signature)
+        if sig is None:
+            return False
+        return core.verify_mu_internal(self.params, ops, pk, mu, sig)
+
+    def sign(
+        self,
+        secret_key: bytes,
+        message: bytes,
+        ctx: bytes = b"",
+        *,
+        prehash: str | None = None,
+        deterministic: bool = False,
+        rnd: bytes | None = None,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """Dilithium v3.1 Sign: the detached signature of ``message``."""
+        _no_context(ctx, prehash, self.name)
+        msg = as_bytes(message, "message")
+        return self._sign(
+            secret_key, lambda ops, sk: self._mu(ops, sk.tr, msg), deterministic, rnd, rng
+        )
+
+    def verify(
+        self,
+        public_key: bytes,
+        message: bytes,
+        signature: bytes,
+        ctx: bytes = b"",
+        *,
+        prehash: str | None = None,
+    ) -> bool:
+        """Dilithium v3.1 Verify; False for any malformed signature."""
+        _no_context(ctx, prehash, self.name)
+        msg = as_bytes(message, "message")
+        as_bytes(signature, "signature")
+        return self._verify(
+            public_key,
+            lambda ops, pk: self._mu(ops, core.h(ops, pk, self.params.tr_bytes), msg),
+            signature,
+        )
+
+    def sign_internal(self, secret_key: bytes, m_prime: bytes, rnd: bytes) -> bytes:
+        """Sign the message ``m_prime`` as is with rho' = ``rnd`` (64 bytes)."""
+        msg = as_bytes(m_prime, "m_prime")
+        return self._sign(secret_key, lambda ops, sk: self._mu(ops, sk.tr, msg), False, rnd, None)
+
+    def verify_internal(self, public_key: bytes, m_prime: bytes, signature: bytes) -> bool:
+        """Verify on the message ``m_prime`` as is (the same as :meth:`verify`)."""
+        return self.verify(public_key, m_prime, signature)
+
+    def sign_mu(
+        self,
+        secret_key: bytes,
+        mu: bytes,
+        *,
+        deterministic: bool = False,
+        rnd: bytes | None = None,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """Sign an external mu = CRH(CRH(pk, 32) || M, 64)."""
+        mu_bytes = as_bytes_len(mu, "mu", _CRHBYTES)
+        return self._sign(secret_key, lambda ops, sk: mu_bytes, deterministic, rnd, rng)
+
+    def verify_mu(self, public_key: bytes, mu: bytes, signature: bytes) -> bool:
+        """Verify against an external mu (64 bytes)."""
+        mu_bytes = as_bytes_len(mu, "mu", _CRHBYTES)
+        as_bytes(signature, "signature")
+        return self._verify(public_key, lambda ops, pk: mu_bytes, signature)
+
+
+def _schemes() -> dict[str, DilithiumR3]:
+    out: dict[str, DilithiumR3] = {}
+    for params in (DILITHIUM2, DILITHIUM3, DILITHIUM5):
+        out[params.name] = DilithiumR3(params, SHAKE_SUITE, params.name)
+    for params in (DILITHIUM2, DILITHIUM3, DILITHIUM5):
+        name = f"{params.name}-AES"
+        out[name] = DilithiumR3(params, AES_SUITE, name)
+    return out
+
+
+ROUND3_SCHEMES: dict[str, DilithiumR3] = _schemes()

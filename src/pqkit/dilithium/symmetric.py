@@ -1,0 +1,85 @@
+"""Symmetric suites of the Dilithium family: where ExpandA / ExpandS / ExpandMask
+get their bytes.
+
+FIPS 204 and Dilithium 3.1 draw them from SHAKE128 (matrix) and SHAKE256 (secret
+and masking vectors) over ``seed || nonce`` with a 2-byte little-endian nonce;
+Dilithium-AES draws them from AES-256-CTR keyed with the (first 32 bytes of the)
+seed, the nonce in the first two bytes of the 12-byte IV (Dilithium v3.1, §5.3).
+H (SHAKE256) itself is the same in every suite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.common import provider
+
+__all__ = ["AES_SUITE", "SHAKE_SUITE", "Suite"]
+
+
+class Suite(Protocol):
+    """Byte streams indexed by a 16-bit nonce; each call returns a (len(nonces), n)
+    uint8 array whose row i is the first n bytes of the stream for nonces[i]."""
+
+    name: str
+
+    def stream128(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]: ...
+
+    def stream256(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]: ...
+
+
+class _ShakeSuite:
+    """FIPS 204 §3.7 / Dilithium 3.1: G = SHAKE128 for ExpandA, H = SHAKE256 for
+    ExpandS and ExpandMask, input ``seed || IntegerToBytes(nonce, 2)``."""
+
+    name = "shake"
+
+    def stream128(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
+        inputs = [seed + (x & 0xFFFF).to_bytes(2, "little") for x in nonces]
+        return provider("sha3").shake_many(128, inputs, n)
+
+    def stream256(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
+        inputs = [seed + (x & 0xFFFF).to_bytes(2, "little") for x in nonces]
+        return provider("sha3").shake_many(256, inputs, n)
+
+
+SHAKE_SUITE: Suite = _ShakeSuite()
+
+
+class _AesSuite:
+    """Dilithium v3.1, Dilithium-AES variant: the stream for (seed, nonce) is
+    AES-256-CTR with key = the first 32 bytes of seed and the counter block
+    IntegerToBytes(nonce, 2) || 0^10 || a 32-bit big-endian block counter from 0.
+
+    The counter blocks of all the streams of one call are encrypted in one ECB
+    request (CTR mode written out), so a batching AES provider sees one batch.
+    """
+
+    name = "aes"
+
+    def _streams(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
+        # Every counter block of every stream, encrypted in one ECB call (all the
+        # streams of one expansion share the key): CTR written out.
+        blocks_per = -(-n // 16)
+        blocks = np.zeros((len(nonces), blocks_per, 16), dtype=np.uint8)
+        nonce = np.array([x & 0xFFFF for x in nonces], dtype=np.int64)
+        blocks[:, :, 0] = (nonce & 0xFF)[:, None]
+        blocks[:, :, 1] = (nonce >> 8)[:, None]
+        counter = np.arange(blocks_per, dtype=">u4").view(np.uint8).reshape(blocks_per, 4)
+        blocks[:, :, 12:] = counter
+        stream = provider("aes").ecb(seed[:32]).encrypt_blocks(blocks.tobytes())
+        out = np.frombuffer(stream, dtype=np.uint8).reshape(len(nonces), blocks_per * 16)
+        return out[:, :n]
+
+    def stream128(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
+        return self._streams(seed, nonces, n)
+
+    def stream256(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
+        return self._streams(seed, nonces, n)
+
+
+AES_SUITE: Suite = _AesSuite()

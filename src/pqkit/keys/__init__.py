@@ -1,0 +1,92 @@
+"""Key objects in the shape of pyca/cryptography, on top of the scheme API.
+
+For each FIPS parameter set a private and a public key class::
+
+    from pqkit.keys import MLKEM768PrivateKey
+    key = MLKEM768PrivateKey.generate()
+    shared_secret, ciphertext = key.public_key().encapsulate()
+    assert key.decapsulate(ciphertext) == shared_secret
+
+Family base classes (``MLKEMPrivateKey``, ``MLDSAPublicKey`` ...) serve
+``isinstance`` checks; ``PrivateKey`` / ``PublicKey`` hold what every key shares
+(raw bytes, PKCS#8 and SubjectPublicKeyInfo in PEM or DER).
+"""
+
+from __future__ import annotations
+
+from pqkit.keys._base import PrivateKey, PublicKey
+from pqkit.keys.mldsa import (
+    MLDSA44PrivateKey,
+    MLDSA44PublicKey,
+    MLDSA65PrivateKey,
+    MLDSA65PublicKey,
+    MLDSA87PrivateKey,
+    MLDSA87PublicKey,
+    MLDSAPrivateKey,
+    MLDSAPublicKey,
+    MuHasher,
+)
+from pqkit.keys.mlkem import (
+    MLKEM512PrivateKey,
+    MLKEM512PublicKey,
+    MLKEM768PrivateKey,
+    MLKEM768PublicKey,
+    MLKEM1024PrivateKey,
+    MLKEM1024PublicKey,
+    MLKEMPrivateKey,
+    MLKEMPublicKey,
+)
+
+__all__ = [
+    "MLDSA44PrivateKey",
+    "MLDSA44PublicKey",
+    "MLDSA65PrivateKey",
+    "MLDSA65PublicKey",
+    "MLDSA87PrivateKey",
+    "MLDSA87PublicKey",
+    "MLDSAPrivateKey",
+    "MLDSAPublicKey",
+    "MLKEM512PrivateKey",
+    "MLKEM512PublicKey",
+    "MLKEM768PrivateKey",
+    "MLKEM768PublicKey",
+    "MLKEM1024PrivateKey",
+    "MLKEM1024PublicKey",
+    "MLKEMPrivateKey",
+    "MLKEMPublicKey",
+    "MuHasher",
+    "PrivateKey",
+    "PublicKey",
+    "private_key_class",
+    "public_key_class",
+]
+
+_PRIVATE: dict[str, type[PrivateKey]] = {
+    cls.algorithm.name: cls
+    for cls in (
+        MLKEM512PrivateKey,
+        MLKEM768PrivateKey,
+        MLKEM1024PrivateKey,
+        MLDSA44PrivateKey,
+        MLDSA65PrivateKey,
+        MLDSA87PrivateKey,
+    )
+}
+
+
+def private_key_class(name: str) -> type[PrivateKey]:
+    """The private key class of the parameter set ``name`` ("ML-KEM-768", "mldsa65", ...)."""
+    from pqkit.errors import UnknownAlgorithm
+    from pqkit.serialization.algorithms import by_name
+
+    alg = by_name(name) if isinstance(name, str) else None
+    if alg is None:
+        if not isinstance(name, str):
+            raise TypeError(f"algorithm name must be str, not {type(name).__name__}")
+        raise UnknownAlgorithm(name, list(_PRIVATE))
+    return _PRIVATE[alg.name]
+
+
+def public_key_class(name: str) -> type[PublicKey]:
+    """The public key class of the parameter set ``name``."""
+    return private_key_class(name)._public_class

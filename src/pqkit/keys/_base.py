@@ -1,0 +1,307 @@
+"""What every key class shares: construction doors, raw bytes, PKCS#8 / SPKI output.
+
+A concrete class (``MLKEM768PrivateKey`` ...) only names its
+:class:`~pqkit.serialization.algorithms.KeyAlgorithm`; the family classes
+(:mod:`pqkit.keys.mlkem`, :mod:`pqkit.keys.mldsa`) add the operations and the
+family's consistency checks. Key objects are immutable; a private key holds the
+seed (when it has one), the FIPS expanded secret key and the public key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any, ClassVar, TypeVar
+
+from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.schemes import RNG, draw
+from pqkit.serialization import pbes2
+from pqkit.serialization.algorithms import KeyAlgorithm, by_name
+from pqkit.serialization.options import (
+    Encoding,
+    KeyForm,
+    PrivateFormat,
+    PublicFormat,
+    coerce,
+    encryption_password,
+)
+from pqkit.serialization.pem import pem_encode
+from pqkit.serialization.structures import (
+    PrivateKeyInfo,
+    encode_private_key_info,
+    encode_spki,
+)
+
+__all__ = ["PrivateKey", "PublicKey"]
+
+PublicT = TypeVar("PublicT", bound="PublicKey")
+PrivateT = TypeVar("PrivateT", bound="PrivateKey")
+
+
+def algorithm_named(name: str) -> KeyAlgorithm:
+    """The table entry of parameter set ``name`` (for the concrete key classes)."""
+    alg = by_name(name)
+    if alg is None:  # pragma: no cover - the table lists every parameter set
+        raise RuntimeError(f"{name} missing from the algorithm table")
+    return alg
+
+
+def _concrete(cls: type[Any]) -> KeyAlgorithm:
+    alg: KeyAlgorithm | None = cls.__dict__.get("algorithm")
+    if alg is None:
+        raise TypeError(
+            f"{cls.__name__} is a base class; use a parameter-set class such as "
+            "MLKEM768PrivateKey or MLDSA65PublicKey"
+        )
+    return alg
+
+
+class PublicKey:
+    """A public key of one parameter set; equal to another with the same bytes."""
+
+    __slots__ = ("_public",)
+
+    algorithm: ClassVar[KeyAlgorithm]
+    """The parameter set (name, OID, sizes); set by each concrete class."""
+
+    _public: bytes
+
+    def __init__(self) -> None:
+        raise TypeError(
+            f"{type(self).__name__} cannot be created directly; use from_public_bytes() "
+            "or a private key's public_key()"
+        )
+
+    @classmethod
+    def _wrap(cls: type[PublicT], raw: bytes) -> PublicT:
+        key = object.__new__(cls)
+        object.__setattr__(key, "_public", raw)
+        return key
+
+    @classmethod
+    def _check_public(cls, raw: bytes) -> None:
+        """The family's input check on a raw public key (ValueError if it fails)."""
+
+    @classmethod
+    def from_public_bytes(cls: type[PublicT], data: bytes) -> PublicT:
+        """The key whose raw FIPS encoding is ``data`` (length and family checks)."""
+        alg = _concrete(cls)
+        raw = as_bytes_len(data, f"{alg.name} public key", alg.public_key_length)
+        cls._check_public(raw)
+        return cls._wrap(raw)
+
+    def public_bytes_raw(self) -> bytes:
+        """The raw FIPS 203 ek / FIPS 204 pk."""
+        return self._public
+
+    def public_bytes(self, encoding: Encoding, format: PublicFormat) -> bytes:
+        """The key as SubjectPublicKeyInfo (PEM or DER), or raw with ``(Raw, Raw)``."""
+        enc = coerce(Encoding, encoding, "encoding")
+        fmt = coerce(PublicFormat, format, "format")
+        if (enc is Encoding.Raw) != (fmt is PublicFormat.Raw):
+            raise ValueError("Raw encoding goes with Raw format, and only with it")
+        if fmt is PublicFormat.Raw:
+            return self._public
+        spki = encode_spki(self.algorithm, self._public)
+        return spki if enc is Encoding.DER else pem_encode(spki, "PUBLIC KEY")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PublicKey):
+            return NotImplemented
+        return type(self) is type(other) and self._public == other._public
+
+    def __hash__(self) -> int:
+        return hash((self.algorithm.name, self._public))
+
+    def __repr__(self) -> str:
+        fingerprint = hashlib.sha256(self._public).hexdigest()[:16]
+        return f"<{type(self).__name__} sha256:{fingerprint}>"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __copy__(self: PublicT) -> PublicT:
+        return self
+
+    def __deepcopy__(self: PublicT, memo: dict[int, Any]) -> PublicT:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self).from_public_bytes, (self._public,))
+
+
+class PrivateKey:
+    """A private key of one parameter set. ``repr`` never shows secret bytes."""
+
+    __slots__ = ("_expanded", "_public", "_seed")
+
+    algorithm: ClassVar[KeyAlgorithm]
+    _public_class: ClassVar[type[PublicKey]]
+
+    _seed: bytes | None
+    _expanded: bytes
+    _public: bytes
+
+    def __init__(self) -> None:
+        raise TypeError(
+            f"{type(self).__name__} cannot be created directly; use generate(), "
+            "from_seed_bytes(), from_expanded_bytes() or a load_* function"
+        )
+
+    @classmethod
+    def _make(cls: type[PrivateT], seed: bytes | None, expanded: bytes, public: bytes) -> PrivateT:
+        key = object.__new__(cls)
+        object.__setattr__(key, "_seed", seed)
+        object.__setattr__(key, "_expanded", expanded)
+        object.__setattr__(key, "_public", public)
+        return key
+
+    # --- the family's hooks -----------------------------------------------------------
+
+    @classmethod
+    def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
+        """``(public key, expanded secret key)`` derived from ``seed``."""
+        raise NotImplementedError
+
+    @classmethod
+    def _check_expanded(cls, expanded: bytes) -> bytes:
+        """Validate an expanded secret key; return its public key (ValueError if bad)."""
+        raise NotImplementedError
+
+    # --- construction -----------------------------------------------------------------
+
+    @classmethod
+    def generate(cls: type[PrivateT], *, rng: RNG | None = None) -> PrivateT:
+        """A new key from a fresh seed: one call ``rng(seed_length)`` (``os.urandom``)."""
+        alg = _concrete(cls)
+        return cls.from_seed_bytes(draw(rng, alg.seed_length))
+
+    @classmethod
+    def from_seed_bytes(cls: type[PrivateT], seed: bytes) -> PrivateT:
+        """The key derived from its seed: 64 bytes d || z (ML-KEM), 32 bytes xi (ML-DSA)."""
+        alg = _concrete(cls)
+        seed = as_bytes_len(seed, f"{alg.name} seed", alg.seed_length)
+        public, expanded = cls._keygen(seed)
+        return cls._make(seed, expanded, public)
+
+    @classmethod
+    def from_expanded_bytes(cls: type[PrivateT], data: bytes) -> PrivateT:
+        """The key from its FIPS expanded form (FIPS 203 dk / FIPS 204 sk), checked.
+
+        Such a key has no seed: ``private_bytes_raw`` and the ``seed`` form refuse it.
+        """
+        alg = _concrete(cls)
+        expanded = as_bytes_len(data, f"{alg.name} expanded private key", alg.expanded_key_length)
+        public = cls._check_expanded(expanded)
+        return cls._make(None, expanded, public)
+
+    @classmethod
+    def _from_info(cls: type[PrivateT], info: PrivateKeyInfo) -> PrivateT:
+        """The key from a parsed PKCS#8 structure, with every consistency check."""
+        alg = _concrete(cls)
+        if info.seed is not None:
+            key = cls.from_seed_bytes(info.seed)
+            if info.expanded is not None and not hmac.compare_digest(key._expanded, info.expanded):
+                raise ValueError(
+                    f"inconsistent {alg.name} private key: the expandedKey of the 'both' form "
+                    f"is not the key derived from its seed ({_rfc(alg)} seed consistency check)"
+                )
+        elif info.expanded is not None:
+            key = cls.from_expanded_bytes(info.expanded)
+        else:  # pragma: no cover - the parser always fills one
+            raise ValueError(f"{alg.name} private key has neither seed nor expandedKey")
+        if info.public_key is not None and info.public_key != key._public:
+            raise ValueError(
+                f"inconsistent {alg.name} private key: its publicKey field does not match "
+                "the key derived from the private key"
+            )
+        return key
+
+    # --- output -----------------------------------------------------------------------
+
+    def public_key(self) -> PublicKey:
+        """The matching public key."""
+        return self._public_class._wrap(self._public)
+
+    def private_bytes_raw(self) -> bytes:
+        """The seed (64 bytes d || z for ML-KEM, 32 bytes xi for ML-DSA).
+
+        ``ValueError`` for a key imported from an expanded key alone, which has none.
+        """
+        if self._seed is None:
+            raise ValueError(
+                f"this {self.algorithm.name} key was loaded from an expanded key and has no "
+                "seed; use private_bytes_expanded() or form='expanded'"
+            )
+        return self._seed
+
+    def private_bytes_expanded(self) -> bytes:
+        """The FIPS expanded secret key: FIPS 203 dk or FIPS 204 sk."""
+        return self._expanded
+
+    def private_bytes(
+        self,
+        encoding: Encoding,
+        format: PrivateFormat,
+        encryption_algorithm: Any,
+        *,
+        form: KeyForm = "seed",
+    ) -> bytes:
+        """PKCS#8 in PEM or DER, optionally password-encrypted; or the raw seed.
+
+        ``form`` picks the RFC 9935 / RFC 9881 CHOICE: ``"seed"`` (the default and
+        the RFCs' recommendation), ``"expanded"`` or ``"both"``.
+        ``encryption_algorithm`` is ``NoEncryption()`` or
+        ``BestAvailableEncryption(password)`` (needs ``cryptography``).
+        """
+        enc = coerce(Encoding, encoding, "encoding")
+        fmt = coerce(PrivateFormat, format, "format")
+        password, iterations = encryption_password(encryption_algorithm)
+        if (enc is Encoding.Raw) != (fmt is PrivateFormat.Raw):
+            raise ValueError("Raw encoding goes with Raw format, and only with it")
+        if fmt is PrivateFormat.Raw:
+            if password is not None:
+                raise ValueError("a Raw private key cannot be encrypted")
+            if form != "seed":
+                raise ValueError("the Raw format is the seed; use private_bytes_expanded()")
+            return self.private_bytes_raw()
+        if form not in ("seed", "expanded", "both"):
+            raise ValueError(f"unknown private key form {form!r}; use 'seed', 'expanded' or 'both'")
+        if form != "expanded" and self._seed is None:
+            self.private_bytes_raw()  # raises the "no seed" error
+        der = encode_private_key_info(self.algorithm, form, self._seed, self._expanded)
+        label = "PRIVATE KEY"
+        if password is not None:
+            der = pbes2.encrypt(der, password, iterations=iterations)
+            label = "ENCRYPTED PRIVATE KEY"
+        return der if enc is Encoding.DER else pem_encode(der, label)
+
+    def __repr__(self) -> str:
+        has = "seed" if self._seed is not None else "expanded key only"
+        return f"<{type(self).__name__} ({has}; secret not shown)>"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __copy__(self: PrivateT) -> PrivateT:
+        return self
+
+    def __deepcopy__(self: PrivateT, memo: dict[int, Any]) -> PrivateT:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError(
+            f"{type(self).__name__} cannot be pickled; serialise it with private_bytes()"
+        )
+
+
+def _rfc(alg: KeyAlgorithm) -> str:
+    return "RFC 9935" if alg.family == "ML-KEM" else "RFC 9881"
+
+
+def as_context(context: Any) -> bytes:
+    """The ML-DSA context string: ``None`` is empty; at most 255 bytes (FIPS 204 §5.2)."""
+    ctx = b"" if context is None else as_bytes(context, "context")
+    if len(ctx) > 255:
+        raise ValueError(f"context must be at most 255 bytes (FIPS 204 §5.2), got {len(ctx)}")
+    return ctx

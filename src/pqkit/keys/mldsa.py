@@ -1,0 +1,256 @@
+"""ML-DSA key objects (FIPS 204) in the shape of pyca/cryptography's ``mldsa`` module."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any, cast
+
+from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.errors import InvalidSignature
+from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named, as_context
+from pqkit.schemes import RNG, Signature, draw
+
+if TYPE_CHECKING:
+    from pqkit.common import Xof
+
+__all__ = [
+    "MLDSA44PrivateKey",
+    "MLDSA44PublicKey",
+    "MLDSA65PrivateKey",
+    "MLDSA65PublicKey",
+    "MLDSA87PrivateKey",
+    "MLDSA87PublicKey",
+    "MLDSAPrivateKey",
+    "MLDSAPublicKey",
+    "MuHasher",
+]
+
+MU_LENGTH = 64
+
+
+@cache
+def _scheme(name: str) -> Signature:
+    from pqkit.registry import sig
+
+    return sig(name)
+
+
+@cache
+def _digest_length(name: str) -> int:
+    from pqkit.dilithium.prehash import PREHASHES
+
+    return len(PREHASHES[name].function(b""))
+
+
+def _prehash_message(digest: Any, algorithm: Any, context: Any) -> bytes:
+    """M' of FIPS 204 Alg. 4 (HashML-DSA.Sign) line 23: 1 || |ctx| || ctx || OID || PH(M).
+
+    ``algorithm`` is looked up in the HashML-DSA table of :mod:`pqkit.dilithium.prehash`
+    (ACVP names); ``digest`` must have that function's output length.
+    """
+    from pqkit.dilithium.prehash import lookup
+
+    prehash = lookup(algorithm)
+    ph = as_bytes_len(digest, f"{prehash.name} digest", _digest_length(prehash.name))
+    ctx = as_context(context)
+    return b"\x01" + bytes([len(ctx)]) + ctx + prehash.der + ph
+
+
+class MuHasher:
+    """Incremental mu = SHAKE256(tr || M', 64) for pure ML-DSA (FIPS 204 Alg. 7 line 6).
+
+    tr = SHAKE256(pk, 64) and M' = 0 || |ctx| || ctx || M (Alg. 2 line 10). Feed M
+    with ``update`` in pieces of any size; ``copy`` forks the state; ``finalize``
+    returns the 64-byte mu for ``sign_mu`` / ``verify_mu`` and ends the hasher.
+    """
+
+    __slots__ = ("_done", "_xof")
+
+    def __init__(self, public_key: MLDSAPublicKey, context: Any = None) -> None:
+        if not isinstance(public_key, MLDSAPublicKey):
+            raise TypeError(
+                f"public_key must be an ML-DSA public key, not {type(public_key).__name__}"
+            )
+        from pqkit.common import shake256, shake256_digest
+
+        ctx = as_context(context)
+        tr = shake256_digest(public_key.public_bytes_raw(), 64)
+        self._xof: Xof = shake256(tr + b"\x00" + bytes([len(ctx)]) + ctx)
+        self._done = False
+
+    def update(self, data: Any) -> None:
+        """Absorb the next piece of the message."""
+        if self._done:
+            raise ValueError("this MuHasher is finalized; copy() it before finalize() to go on")
+        self._xof.update(as_bytes(data, "data"))
+
+    def copy(self) -> MuHasher:
+        """An independent hasher with the same state."""
+        if self._done:
+            raise ValueError("this MuHasher is finalized")
+        twin = object.__new__(MuHasher)
+        twin._xof = self._xof.copy()
+        twin._done = False
+        return twin
+
+    def finalize(self) -> bytes:
+        """The 64-byte mu; the hasher accepts nothing afterwards."""
+        if self._done:
+            raise ValueError("this MuHasher is already finalized")
+        self._done = True
+        return self._xof.read(MU_LENGTH)
+
+
+class MLDSAPublicKey(PublicKey):
+    """An ML-DSA verification key (FIPS 204 pk); base of the parameter-set classes."""
+
+    __slots__ = ()
+
+    def _check_signature(self, signature: Any) -> bytes | None:
+        sig = as_bytes(signature, "signature")
+        return sig if len(sig) == self.algorithm.output_length else None
+
+    def verify(self, signature: Any, data: Any, context: Any = None) -> None:
+        """Check a pure ML-DSA signature (FIPS 204 Alg. 3); raise InvalidSignature if bad."""
+        sig = self._check_signature(signature)
+        msg = as_bytes(data, "data")
+        ctx = as_context(context)
+        if sig is None or not _scheme(self.algorithm.name).verify(self._public, msg, sig, ctx):
+            raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
+
+    def verify_prehashed(
+        self, signature: Any, digest: Any, algorithm: str, context: Any = None
+    ) -> None:
+        """Check a HashML-DSA signature (FIPS 204 Alg. 5) over ``digest`` = PH(M).
+
+        ``algorithm`` names PH as ACVP does (``"SHA2-512"``, ``"SHAKE-256"``, ...).
+        """
+        m_prime = _prehash_message(digest, algorithm, context)
+        sig = self._check_signature(signature)
+        scheme = _scheme(self.algorithm.name)
+        if sig is None or not scheme.verify_internal(self._public, m_prime, sig):
+            raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
+
+    def verify_mu(self, signature: Any, mu: Any) -> None:
+        """Check a signature over an external mu (64 bytes); raise InvalidSignature if bad."""
+        mu_bytes = as_bytes_len(mu, "mu", MU_LENGTH)
+        sig = self._check_signature(signature)
+        if sig is None or not _scheme(self.algorithm.name).verify_mu(self._public, mu_bytes, sig):
+            raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
+
+    def mu_hasher(self, context: Any = None) -> MuHasher:
+        """An incremental hasher giving mu for messages too large to hold in memory."""
+        return MuHasher(self, context)
+
+
+class MLDSAPrivateKey(PrivateKey):
+    """An ML-DSA signing key; base of the parameter-set classes."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
+        # FIPS 204 Alg. 6 (ML-DSA.KeyGen_internal) on xi = seed
+        pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
+        return pk, sk
+
+    @classmethod
+    def _check_expanded(cls, expanded: bytes) -> bytes:
+        """Recompute pk from (rho, s1, s2) and check tr and t0 (the scheme's check)."""
+        scheme: Any = _scheme(cls.algorithm.name)
+        try:
+            public: bytes = scheme.public_key_from_secret(expanded)
+        except ValueError as exc:
+            raise ValueError(
+                f"inconsistent {cls.algorithm.name} expanded private key: {exc}"
+            ) from None
+        return public
+
+    def public_key(self) -> MLDSAPublicKey:
+        """The matching verification key."""
+        return cast(MLDSAPublicKey, super().public_key())
+
+    def sign(
+        self,
+        data: Any,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A pure ML-DSA signature (FIPS 204 Alg. 2), hedged unless ``deterministic``."""
+        msg = as_bytes(data, "data")
+        ctx = as_context(context)
+        return _scheme(self.algorithm.name).sign(
+            self._expanded, msg, ctx, deterministic=deterministic, rng=rng
+        )
+
+    def sign_prehashed(
+        self,
+        digest: Any,
+        algorithm: str,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A HashML-DSA signature (FIPS 204 Alg. 4) over ``digest`` = PH(M).
+
+        ``algorithm`` names PH as ACVP does (``"SHA2-512"``, ``"SHAKE-256"``, ...);
+        the caller hashes M (for SHAKE, 32 / 64 bytes of output).
+        """
+        m_prime = _prehash_message(digest, algorithm, context)
+        rnd = bytes(32) if deterministic else draw(rng, 32)
+        return _scheme(self.algorithm.name).sign_internal(self._expanded, m_prime, rnd)
+
+    def sign_mu(self, mu: Any, *, deterministic: bool = False, rng: RNG | None = None) -> bytes:
+        """A signature over an external mu (64 bytes, e.g. from ``mu_hasher``)."""
+        mu_bytes = as_bytes_len(mu, "mu", MU_LENGTH)
+        return _scheme(self.algorithm.name).sign_mu(
+            self._expanded, mu_bytes, deterministic=deterministic, rng=rng
+        )
+
+
+class MLDSA44PublicKey(MLDSAPublicKey):
+    """An ML-DSA-44 verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-DSA-44")
+
+
+class MLDSA44PrivateKey(MLDSAPrivateKey):
+    """An ML-DSA-44 signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-DSA-44")
+    _public_class = MLDSA44PublicKey
+
+
+class MLDSA65PublicKey(MLDSAPublicKey):
+    """An ML-DSA-65 verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-DSA-65")
+
+
+class MLDSA65PrivateKey(MLDSAPrivateKey):
+    """An ML-DSA-65 signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-DSA-65")
+    _public_class = MLDSA65PublicKey
+
+
+class MLDSA87PublicKey(MLDSAPublicKey):
+    """An ML-DSA-87 verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-DSA-87")
+
+
+class MLDSA87PrivateKey(MLDSAPrivateKey):
+    """An ML-DSA-87 signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-DSA-87")
+    _public_class = MLDSA87PublicKey

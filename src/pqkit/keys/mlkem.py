@@ -1,0 +1,160 @@
+"""ML-KEM key objects (FIPS 203) in the shape of pyca/cryptography's ``mlkem`` module."""
+
+from __future__ import annotations
+
+import hmac
+from functools import cache
+from typing import Any, cast
+
+from pqkit._checks import as_bytes_len
+from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named
+from pqkit.schemes import RNG, Encapsulation, Kem
+
+__all__ = [
+    "MLKEM512PrivateKey",
+    "MLKEM512PublicKey",
+    "MLKEM768PrivateKey",
+    "MLKEM768PublicKey",
+    "MLKEM1024PrivateKey",
+    "MLKEM1024PublicKey",
+    "MLKEMPrivateKey",
+    "MLKEMPublicKey",
+]
+
+Q = 3329  # FIPS 203 §2.4 (the modulus q)
+
+
+@cache
+def _scheme(name: str) -> Kem:
+    from pqkit.registry import kem
+
+    return kem(name)
+
+
+def modulus_check(ek: bytes, name: str) -> None:
+    """FIPS 203 §7.2 modulus check: ByteEncode_12(ByteDecode_12(t_hat)) == t_hat.
+
+    Equivalently, every 12-bit coefficient packed in the 384k bytes before rho is
+    below q. ``ValueError`` otherwise. (Public data: branching on it is fine.)
+    """
+    end = len(ek) - 32
+    for i in range(0, end, 3):
+        b0, b1, b2 = ek[i], ek[i + 1], ek[i + 2]
+        if (b0 | (b1 & 0x0F) << 8) >= Q or (b1 >> 4 | b2 << 4) >= Q:
+            raise ValueError(
+                f"{name} public key fails the FIPS 203 §7.2 modulus check "
+                f"(a coefficient near byte {i} is not below q = {Q})"
+            )
+
+
+class MLKEMPublicKey(PublicKey):
+    """An ML-KEM encapsulation key (FIPS 203 ek); base of the parameter-set classes."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _check_public(cls, raw: bytes) -> None:
+        modulus_check(raw, cls.algorithm.name)
+
+    def encapsulate(self, *, rng: RNG | None = None) -> Encapsulation:
+        """``(shared_secret, ciphertext)``: FIPS 203 Alg. 20 (ML-KEM.Encaps)."""
+        return _scheme(self.algorithm.name).encaps(self._public, rng=rng)
+
+
+class MLKEMPrivateKey(PrivateKey):
+    """An ML-KEM decapsulation key; base of the parameter-set classes."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
+        # FIPS 203 Alg. 16 (ML-KEM.KeyGen_internal) on d = seed[:32], z = seed[32:]
+        pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
+        return pk, sk
+
+    @classmethod
+    def _check_expanded(cls, expanded: bytes) -> bytes:
+        """FIPS 203 §7.3 hash check, §7.2 modulus check on the embedded ek, and a
+        pairwise consistency test; returns ek.
+
+        dk = dk_PKE (384k) || ek (384k + 32) || H(ek) (32) || z (32).
+        """
+        from pqkit.common import sha3_256
+
+        alg = cls.algorithm
+        k384 = alg.public_key_length - 32
+        ek = expanded[k384 : k384 + alg.public_key_length]
+        stored_h = expanded[k384 + alg.public_key_length : k384 + alg.public_key_length + 32]
+        if not hmac.compare_digest(sha3_256(ek), stored_h):
+            raise ValueError(
+                f"{alg.name} expanded private key fails the FIPS 203 §7.3 hash check "
+                "(the stored H(ek) does not match its ek)"
+            )
+        modulus_check(ek, alg.name)
+        # NOTE: the pairwise consistency test (FIPS 203 §7.1 allows one) catches a
+        # corrupted dk_PKE, which the hash check cannot see. m is derived from dk so
+        # that the result is reproducible; the ciphertext and secrets are discarded.
+        scheme = _scheme(alg.name)
+        m = sha3_256(b"pqkit ML-KEM pairwise consistency test" + expanded)
+        shared, ct = scheme.encaps_derand(ek, m)
+        if not hmac.compare_digest(scheme.decaps(expanded, ct), shared):
+            raise ValueError(
+                f"{alg.name} expanded private key fails the pairwise consistency test "
+                "(an encapsulation to its own ek does not decapsulate)"
+            )
+        return ek
+
+    def decapsulate(self, ciphertext: Any) -> bytes:
+        """The shared secret: FIPS 203 Alg. 21 (ML-KEM.Decaps), with implicit rejection."""
+        alg = self.algorithm
+        ct = as_bytes_len(ciphertext, f"{alg.name} ciphertext", alg.output_length)
+        return _scheme(alg.name).decaps(self._expanded, ct)
+
+    def public_key(self) -> MLKEMPublicKey:
+        """The matching encapsulation key."""
+        return cast(MLKEMPublicKey, super().public_key())
+
+
+class MLKEM512PublicKey(MLKEMPublicKey):
+    """An ML-KEM-512 encapsulation key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-KEM-512")
+
+
+class MLKEM512PrivateKey(MLKEMPrivateKey):
+    """An ML-KEM-512 decapsulation key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-KEM-512")
+    _public_class = MLKEM512PublicKey
+
+
+class MLKEM768PublicKey(MLKEMPublicKey):
+    """An ML-KEM-768 encapsulation key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-KEM-768")
+
+
+class MLKEM768PrivateKey(MLKEMPrivateKey):
+    """An ML-KEM-768 decapsulation key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-KEM-768")
+    _public_class = MLKEM768PublicKey
+
+
+class MLKEM1024PublicKey(MLKEMPublicKey):
+    """An ML-KEM-1024 encapsulation key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-KEM-1024")
+
+
+class MLKEM1024PrivateKey(MLKEMPrivateKey):
+    """An ML-KEM-1024 decapsulation key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("ML-KEM-1024")
+    _public_class = MLKEM1024PublicKey

@@ -1,0 +1,39 @@
+"""Key serialisation: PKCS#8 and SubjectPublicKeyInfo for ML-KEM and ML-DSA.
+
+RFC 9935 (ML-KEM) and RFC 9881 (ML-DSA) formats, DER or PEM, with
+password-encrypted PKCS#8 (PBES2) when ``cryptography`` is installed. The
+loaders read the algorithm OID and return the matching key class::
+
+    key = pqkit.load_pem_private_key(open("key.pem", "rb").read(), password=None)
+    pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+"""
+
+from __future__ import annotations
+
+from pqkit.serialization.loaders import (
+    load_der_private_key,
+    load_der_public_key,
+    load_pem_private_key,
+    load_pem_public_key,
+)
+from pqkit.serialization.options import (
+    BestAvailableEncryption,
+    Encoding,
+    KeyForm,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
+
+__all__ = [
+    "BestAvailableEncryption",
+    "Encoding",
+    "KeyForm",
+    "NoEncryption",
+    "PrivateFormat",
+    "PublicFormat",
+    "load_der_private_key",
+    "load_der_public_key",
+    "load_pem_private_key",
+    "load_pem_public_key",
+]

@@ -1,0 +1,179 @@
+"""Password-encrypted PKCS#8 (RFC 5958 §3 EncryptedPrivateKeyInfo, PBES2 of RFC 8018).
+
+Encryption and decryption use the primitives of the optional ``cryptography``
+package (PBKDF2-HMAC and AES-CBC from ``cryptography.hazmat``); without it an
+encrypted key is a ``ValueError`` that says what to install. The ASN.1 is pqkit's
+own (:mod:`pqkit.serialization.der`), so any ML-KEM / ML-DSA key form can be
+wrapped, including those ``cryptography``'s own loaders refuse::
+
+    EncryptedPrivateKeyInfo ::= SEQUENCE {
+        encryptionAlgorithm  AlgorithmIdentifier,  -- id-PBES2 with PBES2-params
+        encryptedData        OCTET STRING }
+    PBES2-params ::= SEQUENCE { keyDerivationFunc AlgorithmIdentifier,   -- id-PBKDF2
+                                encryptionScheme  AlgorithmIdentifier }  -- aesN-CBC, IV
+    PBKDF2-params ::= SEQUENCE { salt OCTET STRING, iterationCount INTEGER,
+                                 keyLength INTEGER OPTIONAL,
+                                 prf AlgorithmIdentifier DEFAULT hmacWithSHA1 }
+
+Written: PBKDF2 with HMAC-SHA-256, a 16-byte random salt, ``iterations`` rounds
+(default :data:`DEFAULT_ITERATIONS`), AES-256-CBC with a random IV: what OpenSSL
+and ``cryptography`` write. Read: PBKDF2 with HMAC-SHA-1/224/256/384/512 and
+AES-128/192/256-CBC.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from pqkit.serialization import der
+
+__all__ = ["DEFAULT_ITERATIONS", "MAX_ITERATIONS", "decrypt", "encrypt", "is_available"]
+
+DEFAULT_ITERATIONS = 100_000
+"""PBKDF2 rounds written by default."""
+MAX_ITERATIONS = 10_000_000
+"""More rounds than this in a file is refused (it would stall the loader)."""
+
+ID_PBES2 = "1.2.840.113549.1.5.13"
+ID_PBKDF2 = "1.2.840.113549.1.5.12"
+_PRFS = {  # RFC 8018 Appendix B.1.1 and B.1.2
+    "1.2.840.113549.2.7": "SHA1",
+    "1.2.840.113549.2.8": "SHA224",
+    "1.2.840.113549.2.9": "SHA256",
+    "1.2.840.113549.2.10": "SHA384",
+    "1.2.840.113549.2.11": "SHA512",
+}
+_HMAC_SHA256 = "1.2.840.113549.2.9"
+_CIPHERS = {  # NIST aes arc, RFC 8018 Appendix B.2.5: OID -> key length
+    "2.16.840.1.101.3.4.1.2": 16,
+    "2.16.840.1.101.3.4.1.22": 24,
+    "2.16.840.1.101.3.4.1.42": 32,
+}
+_AES256_CBC = "2.16.840.1.101.3.4.1.42"
+_WHAT = "encrypted PKCS#8 private key"
+
+
+def is_available() -> bool:
+    """True when ``cryptography`` (needed for PBES2) can be imported."""
+    try:
+        import cryptography.hazmat.primitives.ciphers  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _need_cryptography() -> None:
+    if not is_available():
+        raise ValueError(
+            "password-encrypted private keys need the 'cryptography' package "
+            "(pip install 'pqkit[openssl]')"
+        )
+
+
+def _pbkdf2(password: bytes, salt: bytes, iterations: int, length: int, prf: str) -> bytes:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+
+    algorithm: Any = getattr(hashes, prf)()
+    kdf = PBKDF2HMAC(algorithm=algorithm, length=length, salt=salt, iterations=iterations)
+    return kdf.derive(password)
+
+
+def _aes_cbc(key: bytes, iv: bytes, data: bytes, *, encrypt: bool) -> bytes:
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    cipher = Cipher(algorithms.AES(key), modes.CBC(iv))
+    ctx = cipher.encryptor() if encrypt else cipher.decryptor()
+    return ctx.update(data) + ctx.finalize()
+
+
+def encrypt(
+    plaintext_der: bytes, password: bytes, *, iterations: int = DEFAULT_ITERATIONS
+) -> bytes:
+    """The DER EncryptedPrivateKeyInfo of a DER PrivateKeyInfo under ``password``."""
+    _need_cryptography()
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations must be in 1..{MAX_ITERATIONS}, got {iterations}")
+    salt = os.urandom(16)
+    iv = os.urandom(16)
+    key = _pbkdf2(password, salt, iterations, 32, "SHA256")
+    pad = 16 - len(plaintext_der) % 16  # PKCS #5 padding (RFC 8018 §6.1.1 step 4)
+    ciphertext = _aes_cbc(key, iv, plaintext_der + bytes([pad]) * pad, encrypt=True)
+    kdf_params = der.encode_sequence(
+        der.encode_octet_string(salt),
+        der.encode_integer(iterations),
+        der.encode_sequence(der.encode_oid(_HMAC_SHA256), der.encode_null()),
+    )
+    scheme = der.encode_sequence(
+        der.encode_sequence(der.encode_oid(ID_PBKDF2), kdf_params),
+        der.encode_sequence(der.encode_oid(_AES256_CBC), der.encode_octet_string(iv)),
+    )
+    algorithm = der.encode_sequence(der.encode_oid(ID_PBES2), scheme)
+    return der.encode_sequence(algorithm, der.encode_octet_string(ciphertext))
+
+
+def _algorithm(reader: der.DerReader, name: str) -> tuple[str, der.DerReader]:
+    """Read an AlgorithmIdentifier: its OID and a reader over its parameters."""
+    content = reader.expect(der.SEQUENCE, name)
+    inner = der.DerReader(content, f"{_WHAT} {name}")
+    oid = der.decode_oid(inner.expect(der.OBJECT_IDENTIFIER, f"{name} OID"), inner.what)
+    return oid, inner
+
+
+def decrypt(data: bytes, password: bytes) -> bytes:
+    """The DER PrivateKeyInfo inside a DER EncryptedPrivateKeyInfo.
+
+    A wrong password is a ``ValueError``; so is any structure other than PBES2 with
+    PBKDF2 and AES-CBC.
+    """
+    body = der.read_single(data, der.SEQUENCE, "SEQUENCE", _WHAT)
+    reader = der.DerReader(body, _WHAT)
+    oid, params = _algorithm(reader, "encryptionAlgorithm")
+    ciphertext = reader.expect(der.OCTET_STRING, "encryptedData")
+    reader.finish()
+    if oid != ID_PBES2:
+        raise ValueError(f"{_WHAT}: unsupported encryption scheme {oid} (pqkit reads PBES2)")
+    scheme = der.DerReader(params.expect(der.SEQUENCE, "PBES2-params"), f"{_WHAT} PBES2-params")
+    params.finish()
+    kdf_oid, kdf = _algorithm(scheme, "keyDerivationFunc")
+    enc_oid, enc = _algorithm(scheme, "encryptionScheme")
+    scheme.finish()
+    if kdf_oid != ID_PBKDF2:
+        raise ValueError(f"{_WHAT}: unsupported key derivation {kdf_oid} (pqkit reads PBKDF2)")
+    key_length = _CIPHERS.get(enc_oid)
+    if key_length is None:
+        raise ValueError(f"{_WHAT}: unsupported cipher {enc_oid} (pqkit reads AES-CBC)")
+    iv = enc.expect(der.OCTET_STRING, "IV")
+    enc.finish()
+    if len(iv) != 16:
+        raise ValueError(f"{_WHAT}: AES-CBC IV must be 16 bytes, got {len(iv)}")
+    pbkdf2 = der.DerReader(kdf.expect(der.SEQUENCE, "PBKDF2-params"), f"{_WHAT} PBKDF2-params")
+    kdf.finish()
+    salt = pbkdf2.expect(der.OCTET_STRING, "salt")
+    iterations = der.decode_integer(pbkdf2.expect(der.INTEGER, "iterationCount"), pbkdf2.what)
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"{_WHAT}: PBKDF2 iteration count {iterations} out of range")
+    if pbkdf2.peek_tag() == der.INTEGER:
+        stated = der.decode_integer(pbkdf2.read()[1], pbkdf2.what)
+        if stated != key_length:
+            raise ValueError(f"{_WHAT}: PBKDF2 keyLength {stated} does not fit the cipher")
+    prf = "SHA1"  # the DEFAULT (RFC 8018 Appendix A.2)
+    if not pbkdf2.at_end():
+        prf_oid, prf_params = _algorithm(pbkdf2, "prf")
+        if not prf_params.at_end():
+            prf_params.expect(der.NULL, "NULL parameters")
+            prf_params.finish()
+        if prf_oid not in _PRFS:
+            raise ValueError(f"{_WHAT}: unsupported PBKDF2 PRF {prf_oid}")
+        prf = _PRFS[prf_oid]
+    pbkdf2.finish()
+    if not ciphertext or len(ciphertext) % 16:
+        raise ValueError(f"{_WHAT}: encryptedData is not a whole number of AES blocks")
+    _need_cryptography()
+    key = _pbkdf2(password, salt, iterations, key_length, prf)
+    padded = _aes_cbc(key, iv, ciphertext, encrypt=False)
+    pad = padded[-1]
+    if not 1 <= pad <= 16 or padded[-pad:] != bytes([pad]) * pad:
+        raise ValueError("could not decrypt the private key: wrong password or corrupted data")
+    return padded[:-pad]
