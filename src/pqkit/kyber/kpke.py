@@ -13,11 +13,15 @@ import numpy.typing as npt
 
 from pqkit.arith.api import MLKEMKernels, Poly
 from pqkit.kyber.params import Params
-from pqkit.kyber.suites import SymmetricOps
+from pqkit.kyber.suites import SHAKE128_XOF_BYTES, SymmetricOps
 
-__all__ = ["Q", "decrypt", "encrypt", "expand_matrix", "keygen"]
+__all__ = ["XOF_BYTES", "Q", "decrypt", "encrypt", "expand_matrix", "keygen", "sample_noise"]
 
 Q = 3329
+
+XOF_BYTES = SHAKE128_XOF_BYTES
+"""The first XOF read per matrix entry of ML-KEM and Kyber (SHAKE128), for tools that
+report it; :func:`expand_matrix` uses the suite's own ``ops.xof_bytes``."""
 
 
 def _add(a: Poly, b: Poly) -> Poly:

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from pqkit import common
 
-__all__ = ["FIPS203", "KYBER90S", "SymmetricOps", "SymmetricSuite"]
+__all__ = ["FIPS203", "KYBER90S", "SHAKE128_XOF_BYTES", "SymmetricOps", "SymmetricSuite"]
 
 
 class SymmetricOps(Protocol):
@@ -70,14 +70,18 @@ class SymmetricSuite:
     bind: Callable[[], SymmetricOps]
 
 
+SHAKE128_XOF_BYTES = 672
+"""First SHAKE128 read per matrix entry of the SHA-3 suite: 4 blocks, 448 candidates
+for 256 values (expected 364 accepted; fewer than 256 has probability below 2^-100
+per entry)."""
+
+
 class _Sha3Ops:
     """FIPS 203 §4.1 on the active SHA-3 provider."""
 
     __slots__ = ("_p",)
 
-    # 4 SHAKE128 blocks: 448 candidates for 256 values (expected 364 accepted; fewer
-    # than 256 has probability below 2^-100 per entry).
-    xof_bytes = 672
+    xof_bytes = SHAKE128_XOF_BYTES
 
     def __init__(self) -> None:
         self._p = common.provider("sha3")
