@@ -17,6 +17,7 @@ the :mod:`pqkit.common` providers once instead of per hash call.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -109,6 +110,18 @@ class _Sha3Ops:
 FIPS203 = SymmetricSuite("FIPS 203 (SHA-3/SHAKE)", _Sha3Ops)
 
 
+@functools.lru_cache(maxsize=64)
+def _counter_blocks(nonces: tuple[bytes, ...], blocks: int) -> bytes:
+    """The CTR counter blocks of Kyber-90s for each nonce in turn: nonce || 0 ... ||
+    t, with t a 32-bit big-endian block counter from 0 in bytes 12-15. Public
+    constants (they depend on the nonces and lengths only), so they are cached."""
+    counters = np.zeros((len(nonces), blocks, 16), dtype=np.uint8)
+    for row, nonce in enumerate(nonces):
+        counters[row, :, : len(nonce)] = np.frombuffer(nonce, dtype=np.uint8)
+    counters[:, :, 12:] = np.arange(blocks, dtype=">u4").view(np.uint8).reshape(blocks, 4)
+    return counters.tobytes()
+
+
 class _Kyber90sOps:
     """Kyber-90s: SHA-2 and AES-256-CTR on the active providers."""
 
@@ -133,26 +146,22 @@ class _Kyber90sOps:
     def J(self, data: bytes) -> bytes:
         return self._sha2.sha2("sha256", data)
 
-    def _keystreams(self, key: bytes, nonces: list[bytes], n: int) -> npt.NDArray[np.uint8]:
-        """The first n bytes of AES-256-CTR under ``key`` for each nonce: counter
-        blocks nonce || 0 ... || t (t a 32-bit big-endian block counter from 0, in
-        bytes 12-15), all encrypted with one ECB object in one call."""
+    def _keystreams(self, key: bytes, nonces: tuple[bytes, ...], n: int) -> npt.NDArray[np.uint8]:
+        """The first n bytes of AES-256-CTR under ``key`` for each nonce, all
+        encrypted with one ECB object in one call (see :func:`_counter_blocks`)."""
         blocks = -(-n // 16)
-        counters = np.zeros((len(nonces), blocks, 16), dtype=np.uint8)
-        for row, nonce in enumerate(nonces):
-            counters[row, :, : len(nonce)] = np.frombuffer(nonce, dtype=np.uint8)
-        counters[:, :, 12:] = np.arange(blocks, dtype=">u4").view(np.uint8).reshape(blocks, 4)
-        stream = self._aes.ecb(key).encrypt_blocks(counters.tobytes())
+        stream = self._aes.ecb(key).encrypt_blocks(_counter_blocks(nonces, blocks))
         return np.frombuffer(stream, dtype=np.uint8).reshape(len(nonces), 16 * blocks)[:, :n]
 
     def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
-        return self._keystreams(s, [bytes([b]) for b in nonces], 64 * eta)
+        return self._keystreams(s, tuple(bytes([b]) for b in nonces), 64 * eta)
 
     def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
-        return self._keystreams(rho, [bytes([j, i]) for i in range(k) for j in range(k)], n)
+        nonces = tuple(bytes([j, i]) for i in range(k) for j in range(k))
+        return self._keystreams(rho, nonces, n)
 
     def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
-        row: npt.NDArray[np.uint8] = self._keystreams(rho, [bytes([j, i])], n)[0]
+        row: npt.NDArray[np.uint8] = self._keystreams(rho, (bytes([j, i]),), n)[0]
         return row
 
 
