@@ -6,9 +6,10 @@ and library. Run from the repository root::
     PYTHONPATH=src python benchmarks/mlkem.py [--rounds 15] [--number 40] [--arith numpy]
 
 Each figure is the median over ``--rounds`` rounds of the mean of ``--number``
-calls. pycryptodome has no public encapsulate/decapsulate on its key objects (its
-HPKE module calls ``MLKEMKey._encaps`` / ``_decaps``), so those are used; its
-keygen is ``MLKEM.generate``. Missing libraries are reported and skipped.
+calls (kyber-py: ``--number`` / 20); the libraries take turns round by round.
+pycryptodome has no public encapsulate/decapsulate on its key objects (its HPKE
+module calls ``MLKEMKey._encaps`` / ``_decaps``), so those are used; its keygen is
+``MLKEM.generate``. Missing libraries are reported and skipped.
 """
 
 from __future__ import annotations
@@ -24,15 +25,22 @@ import pqkit
 NAMES = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
 
 
-def median_us(fn: Callable[[], Any], rounds: int, number: int) -> float:
-    fn()  # warm up
-    samples = []
+def interleaved_medians(
+    contenders: list[tuple[Callable[[], Any], int]], rounds: int
+) -> list[float]:
+    """Median microseconds per call of each (function, calls per round), measured in
+    interleaved rounds (A, B, C, A, B, C, ...) so that every contender sees the same
+    machine load; this machine is shared, so only ratios from one run are meaningful."""
+    for fn, _ in contenders:
+        fn()  # warm up
+    samples: list[list[float]] = [[] for _ in contenders]
     for _ in range(rounds):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        samples.append((time.perf_counter() - start) / number * 1e6)
-    return statistics.median(samples)
+        for i, (fn, number) in enumerate(contenders):
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            samples[i].append((time.perf_counter() - start) / number * 1e6)
+    return [statistics.median(s) for s in samples]
 
 
 def pqkit_ops(name: str, backend: str) -> tuple[Callable[[], Any], ...]:
@@ -84,18 +92,22 @@ def main() -> None:
     print(f"median microseconds per operation ({args.rounds} rounds x {args.number} calls)")
     print(f"{'scheme':<12} {'library':<22} {'keygen':>9} {'encaps':>9} {'decaps':>9}")
     for name in args.names:
-        rows: dict[str, list[float]] = {}
         contenders: list[tuple[str, tuple[Callable[[], Any], ...] | None, int]] = [
             (f"pqkit ({args.arith})", pqkit_ops(name, args.arith), args.number),
             ("pycryptodome", pycryptodome_ops(name), args.number),
             ("kyber-py", kyber_py_ops(name), max(1, args.number // 20)),
         ]
-        for label, ops, number in contenders:
+        present = [(label, ops, n) for label, ops, n in contenders if ops is not None]
+        for label, ops, _ in contenders:
             if ops is None:
                 print(f"{name:<12} {label:<22} {'not installed':>29}")
-                continue
-            rows[label] = [median_us(op, args.rounds, number) for op in ops]
-            print(f"{name:<12} {label:<22} " + " ".join(f"{v:9.1f}" for v in rows[label]))
+        rows: dict[str, list[float]] = {label: [] for label, _, _ in present}
+        for op in range(3):  # keygen, encaps, decaps
+            medians = interleaved_medians([(ops[op], n) for _, ops, n in present], args.rounds)
+            for (label, _, _), value in zip(present, medians, strict=True):
+                rows[label].append(value)
+        for label, values in rows.items():
+            print(f"{name:<12} {label:<22} " + " ".join(f"{v:9.1f}" for v in values))
         ours = rows[f"pqkit ({args.arith})"]
         for label, theirs in rows.items():
             if label.startswith("pqkit"):

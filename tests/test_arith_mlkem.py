@@ -146,17 +146,18 @@ def test_byte_encode_decode(d: int) -> None:
 
 @pytest.mark.parametrize("d", [1, 4, 5, 10, 11])
 def test_compress_decompress_exhaustive(d: int) -> None:
-    xs = np.arange(Q, dtype=np.int64)
-    padded = np.concatenate([xs, np.zeros(256 * 14 - Q, dtype=np.int64)]).reshape(14, 256)
+    # Every x in [0, 4q): the contract allows lazily reduced input, taken mod q.
+    xs = np.arange(4 * Q, dtype=np.int64)
+    padded = np.concatenate([xs, np.zeros(256 * 53 - 4 * Q, dtype=np.int64)]).reshape(53, 256)
     assert np.array_equal(NP.compress(padded, d), REF.compress(padded, d))
     ys = np.arange(1 << d, dtype=np.int64)
     ys = np.resize(ys, 256 * -(-len(ys) // 256)).reshape(-1, 256)
     assert np.array_equal(NP.decompress(ys, d), REF.decompress(ys, d))
-    # Exact rationals: Compress_d(x) = round(2^d x / q) mod 2^d, half up.
+    # Exact rationals: Compress_d(x) = round(2^d (x mod q) / q) mod 2^d, half up.
     from fractions import Fraction
 
-    want = [int(Fraction(x << d, Q) + Fraction(1, 2)) % (1 << d) for x in range(Q)]
-    assert NP.compress(padded, d).reshape(-1)[:Q].tolist() == want
+    want = [int(Fraction((x % Q) << d, Q) + Fraction(1, 2)) % (1 << d) for x in range(4 * Q)]
+    assert NP.compress(padded, d).reshape(-1)[: 4 * Q].tolist() == want
 
 
 @settings(max_examples=60, deadline=None)
@@ -221,3 +222,25 @@ def test_float_reduction_exact_at_the_edges() -> None:
     # Barrett on int64 below 2^28, every residue class at the top of the range.
     y = np.concatenate([np.arange(0, 100_000), np.arange(2**28 - 100_000, 2**28)])
     assert np.array_equal(numpy_mlkem._barrett(y), y % Q)
+
+
+def test_ntt_stage_split_is_exact() -> None:
+    """The high layers (len 128..16) act on each low lane l with the same 16 x 16
+    matrix, and the low layers (len 8..2) never mix different high indices h: the
+    structure the numpy NTT's two matrix stages rely on, on all 256 unit vectors."""
+    from pqkit.arith import numpy_mlkem as V
+
+    eye = np.eye(256, dtype=np.int64)
+    high = eye.copy()
+    nxt = V._ntt_layers(high, V.NTT_HIGH_LENGTHS, 1)
+    low = eye.copy()
+    V._ntt_layers(low, V.NTT_LOW_LENGTHS, nxt)
+    idx = np.arange(16)
+    for lane in range(16):
+        block = high[16 * idx + lane][:, 16 * idx + lane]  # [h', h]
+        assert np.array_equal(block.T.astype(np.float64), V._NTT_HIGH)
+        others = np.delete(high[16 * idx + lane], 16 * idx + lane, axis=1)
+        assert not others.any()
+    for h in range(16):
+        rows = low[16 * h : 16 * h + 16]
+        assert not np.delete(rows, np.arange(16 * h, 16 * h + 16), axis=1).any()

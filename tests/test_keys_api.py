@@ -1,7 +1,7 @@
 """Key-object surface that needs no scheme: exports, public keys, options.
 
-Public keys are plain data (ML-KEM's modulus check is done here, in pure Python),
-so these run without ML-KEM / ML-DSA themselves.
+Public keys are plain data; loading an ML-KEM public key runs the scheme's FIPS 203
+§7.2 modulus check.
 """
 
 from __future__ import annotations

@@ -148,3 +148,15 @@ def test_90s_kat_with_the_python_aes_provider() -> None:
         ss, ct = kem.encaps(pk, rng=drbg)
         assert (pk, sk, ct, ss) == (h(entry["pk"]), h(entry["sk"]), h(entry["ct"]), h(entry["ss"]))
         assert kem.decaps(sk, ct) == ss
+
+
+def test_90s_short_xof_rows_are_extended(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pqkit.kyber import suites
+
+    entry = load_json("r3-kat-first/Kyber768-90s.json")["entry"]
+    monkeypatch.setattr(suites._Kyber90sOps, "xof_bytes", 384)  # nearly every entry short
+    kem = pqkit.kem("Kyber768-90s")
+    drbg = CtrDrbg(h(entry["seed"]))
+    pk, sk = kem.keygen(rng=drbg)
+    ss, ct = kem.encaps(pk, rng=drbg)
+    assert (pk, sk, ct, ss) == (h(entry["pk"]), h(entry["sk"]), h(entry["ct"]), h(entry["ss"]))

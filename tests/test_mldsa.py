@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import pqkit
 from pqkit.dilithium import SCHEMES
 from pqkit.dilithium.mldsa import MLDSA
-from pqkit.dilithium.prehash import PREHASHES, der_oid
+from pqkit.dilithium.prehash import PREHASHES
 from pqkit.schemes import Signature
 
 _SIZES = {
@@ -88,8 +88,8 @@ def test_every_prehash(prehash: str, keys: dict[str, tuple[bytes, bytes]]) -> No
 
 def test_prehash_oids() -> None:
     # FIPS 204 §5.4.1: id-sha256 is 2.16.840.1.101.3.4.2.1, DER 06 09 60 86 48 01 65 03 04 02 01
-    assert der_oid(PREHASHES["SHA2-256"].oid).hex() == "0609608648016503040201"
-    assert der_oid(PREHASHES["SHAKE-256"].oid).hex() == "060960864801650304020c"
+    assert PREHASHES["SHA2-256"].der.hex() == "0609608648016503040201"
+    assert PREHASHES["SHAKE-256"].der.hex() == "060960864801650304020c"
     assert PREHASHES["SHA2-512/256"].function(b"") == hashlib.new("sha512_256", b"").digest()
     assert len(PREHASHES["SHAKE-128"].function(b"")) == 32
     assert len(PREHASHES["SHAKE-256"].function(b"")) == 64

@@ -217,13 +217,37 @@ def test_short_xof_rows_are_extended(backend: str, monkeypatch: pytest.MonkeyPat
     """SampleNTT needs more XOF output when fewer than 256 candidates of the first
     read are accepted: with a first read of 384 bytes (256 candidates) almost every
     matrix entry takes the fallback, and the keys must not change."""
-    from pqkit.kyber import kpke
+    from pqkit.kyber import suites
 
     kem = pqkit.kem("ML-KEM-512").using(arith=backend)  # type: ignore[attr-defined]
     seed = bytes(range(64))
     want = kem.keygen_derand(seed)
     ss, ct = kem.encaps_derand(want.public_key, bytes(32))
-    monkeypatch.setattr(kpke, "XOF_BYTES", 384)
+    monkeypatch.setattr(suites._Sha3Ops, "xof_bytes", 384)
     assert kem.keygen_derand(seed) == want
     assert kem.encaps_derand(want.public_key, bytes(32)) == (ss, ct)
     assert kem.decaps(want.secret_key, ct) == ss
+
+
+@pytest.mark.parametrize("name", ["ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"])
+def test_public_input_checks_without_an_operation(name: str) -> None:
+    """check_encapsulation_key / check_decapsulation_key run the §7.2 / §7.3 checks
+    alone (the key objects use them on load)."""
+    from pqkit.kyber.mlkem import SCHEMES
+
+    scheme = SCHEMES[name]
+    ek, dk = scheme.keygen_derand(bytes(range(64)))
+    scheme.check_encapsulation_key(ek)
+    scheme.check_decapsulation_key(dk)
+    bad_ek = b"\xff\xff" + ek[2:]  # coefficient 0 = 4095 >= q
+    with pytest.raises(ValueError, match=r"FIPS 203 §7\.2 modulus check"):
+        scheme.check_encapsulation_key(bad_ek)
+    k = scheme.length_public_key // 384
+    stored = 768 * k + 32
+    bad_dk = dk[:stored] + bytes([dk[stored] ^ 1]) + dk[stored + 1 :]
+    with pytest.raises(ValueError, match=r"FIPS 203 §7\.3 hash check"):
+        scheme.check_decapsulation_key(bad_dk)
+    with pytest.raises(ValueError, match="encapsulation key must be"):
+        scheme.check_encapsulation_key(ek[:-1])
+    with pytest.raises(TypeError):
+        scheme.check_decapsulation_key(dk.hex())  # type: ignore[arg-type]

@@ -100,8 +100,12 @@ class MLKEMKernels(Protocol):
         ...
 
     def compress(self, f: Poly, d: int) -> Poly:
-        """FIPS 203 §4.2.1 Compress_d: x -> round(2^d x / q) mod 2^d on (..., 256)
-        canonical input; d in 1..11. Result in [0, 2^d)."""
+        """FIPS 203 §4.2.1 Compress_d: x -> round(2^d x / q) mod 2^d on (..., 256);
+        d in 1..11. Result in [0, 2^d).
+
+        The input may be lazily reduced: any 0 <= x < 4q is taken mod q (the
+        result is the same, since round(2^d (x + q) / q) = round(2^d x / q) + 2^d),
+        so callers may compress a sum of canonical terms without reducing it."""
         ...
 
     def decompress(self, y: Poly, d: int) -> Poly:

@@ -107,38 +107,42 @@ def _intt_layers(f: npt.NDArray[np.int64], lengths: tuple[int, ...], i: int) -> 
 
 
 def _stage_matrices(
-    first: npt.NDArray[np.int64], second: npt.NDArray[np.int64], high_first: bool
+    high_map: npt.NDArray[np.int64], low_map: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Split two linear maps (rows = images of unit vectors) on index n = 16 h + l
-    into the (16, 16) high-bit matrix and the (16, 16, 16) per-h low-bit matrices."""
+    """The matrices of the two stages on index n = 16 h + l.
+
+    ``high_map`` (16, 256): row h' is the image of the unit vector e_(16 h') under
+    the layers that mix only the high bits, so M[h, h'] = high_map[h', 16 h] (the
+    same for every low lane l: tests/test_arith_mlkem.py checks this on all 256
+    unit vectors). ``low_map`` (256, 256): images of every unit vector under the
+    layers that mix only the low bits; per h, written transposed for row-vector
+    products: out[16 h + l] = sum_l' T[h, l', l] f[16 h + l']."""
     idx = np.arange(16)
-    high_map, low_map = (first, second) if high_first else (second, first)
-    # high stage: out[16h + l] = sum_h' M[h, h'] f[16h' + l]; the same for every l.
-    m_high = high_map[16 * idx[None, :], 16 * idx[:, None]]
-    for lane in range(16):
-        assert np.array_equal(high_map[16 * idx[None, :] + lane, 16 * idx[:, None] + lane], m_high)
-    # low stage, per h, written transposed for row-vector products:
-    # out[16h + l] = sum_l' T[h, l', l] f[16h + l'].
+    m_high = high_map[idx[None, :], 16 * idx[:, None]]
     m_low_t = np.stack([low_map[16 * h + idx[:, None], 16 * h + idx[None, :]] for h in range(16)])
     return m_high.astype(F64), m_low_t.astype(F64)
 
 
 def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
     eye = np.eye(N, dtype=I64)
-    f1 = eye.copy()
-    i = _ntt_layers(f1, (128, 64, 32, 16), 1)
-    f2 = eye.copy()
-    assert _ntt_layers(f2, (8, 4, 2), i) == 128
-    ntt_high, ntt_low_t = _stage_matrices(f1, f2, high_first=True)
-    g1 = eye.copy()
-    i = _intt_layers(g1, (2, 4, 8), 127)
-    g2 = eye.copy()
-    assert _intt_layers(g2, (16, 32, 64, 128), i) == 0
-    g2 = g2 * 3303 % Q  # 128^-1 mod q, folded into the last stage
-    intt_high, intt_low_t = _stage_matrices(g1, g2, high_first=False)
+    high = eye[::16].copy()  # e_(16 h'): enough for the high-bit stage
+    i = _ntt_layers(high, NTT_HIGH_LENGTHS, 1)
+    low = eye.copy()
+    assert _ntt_layers(low, NTT_LOW_LENGTHS, i) == 128
+    ntt_high, ntt_low_t = _stage_matrices(high, low)
+    low = eye.copy()
+    i = _intt_layers(low, NTT_LOW_LENGTHS[::-1], 127)
+    high = eye[::16].copy()
+    assert _intt_layers(high, NTT_HIGH_LENGTHS[::-1], i) == 0
+    high = high * 3303 % Q  # 128^-1 mod q, folded into the last stage
+    intt_high, intt_low_t = _stage_matrices(high, low)
     return ntt_high, ntt_low_t, intt_high, intt_low_t
 
 
+NTT_HIGH_LENGTHS = (128, 64, 32, 16)
+"""The ``len`` values of Algorithm 9's layers that mix only index bits 4-7."""
+NTT_LOW_LENGTHS = (8, 4, 2)
+"""The ``len`` values of the layers that mix only index bits 1-3."""
 _NTT_HIGH, _NTT_LOW_T, _INTT_HIGH, _INTT_LOW_T = _build_tables()
 _GAMMAS = np.array(GAMMAS, dtype=I64)
 
@@ -267,7 +271,7 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
         t = (w & _M55) + ((w >> np.uint64(1)) & _M55)
         fields = (t[..., None] >> _CBD2_SHIFTS) & np.uint64(3)
     elif eta == 3:
-        w = _strided_u64(flat, 6)  # 8 coefficients per 48 bits
+        w = _strided_u64(flat, 6).copy()  # 8 coefficients per 48 bits (aligned copy)
         t = (w & _M249) + ((w >> np.uint64(1)) & _M249) + ((w >> np.uint64(2)) & _M249)
         fields = (t[..., None] >> _CBD3_SHIFTS) & np.uint64(7)
     else:
@@ -330,16 +334,25 @@ def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
     mask = np.uint64((1 << d) - 1)
     if d == 1:
         return np.unpackbits(flat, axis=-1, bitorder="little").astype(I64).reshape(*lead, N)
-    if d in (4, 12):
-        # Two coefficients per group: write them straight into the interleaved output.
-        words = flat.astype(I64) if d == 4 else _strided_u64(flat, 3).astype(I64)
-        pair = np.empty((*words.shape, 2), dtype=I64)
-        np.bitwise_and(words, (1 << d) - 1, out=pair[..., 0])
-        np.right_shift(words, d, out=pair[..., 1])
-        pair[..., 1] &= (1 << d) - 1
-        out = pair.reshape(*lead, N)
+    if d == 4:
+        # Two coefficients per byte: write them straight into the interleaved output.
+        nibbles = np.empty((*flat.shape, 2), dtype=I64)
+        np.bitwise_and(flat, 15, out=nibbles[..., 0])
+        np.right_shift(flat, 4, out=nibbles[..., 1])
+        return nibbles.reshape(*lead, N)
+    if d == 12:
+        # Two coefficients per 3 bytes, from little-endian 16-bit reads at bytes 3i
+        # and 3i + 1 (strided views, inside the row): b0 + 256 (b1 mod 16) and
+        # floor(b1 / 16) + 16 b2.
+        raw12 = np.ascontiguousarray(flat)
+        rows = raw12.shape[0]
+        low = np.ndarray((rows, 128), dtype="<u2", buffer=raw12, offset=0, strides=(384, 3))
+        high = np.ndarray((rows, 128), dtype="<u2", buffer=raw12, offset=1, strides=(384, 3))
+        pair = np.empty((rows, 128, 2), dtype=I64)
+        np.bitwise_and(low, 0xFFF, out=pair[..., 0])
+        np.right_shift(high, 4, out=pair[..., 1])
         # ByteDecode_12 reduces mod q; x < 4096 < 2q.
-        return _csub(out) if d == 12 else out
+        return _csub(pair.reshape(*lead, N))
     if d == 11:
         low = _strided_u64(flat, 11)
         high = np.ndarray(low.shape, dtype="<u8", buffer=low.base, offset=5, strides=low.strides)
@@ -354,9 +367,9 @@ def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
     return fields.astype(I64).reshape(*lead, N)
 
 
-# Compress_d(x) = floor((2^(d+1) x + q) / (2q)) mod 2^d. The numerator is < 2^25 for
-# d <= 11, and with m = ceil(2^40 / 2q) the product floor(n m / 2^40) is exact for
-# n < 2^27 (same argument as _barrett), so no division is performed.
+# Compress_d(x) = floor((2^(d+1) x + q) / (2q)) mod 2^d. For 0 <= x < 4q and d <= 11
+# the numerator is < 2^26, and with m = ceil(2^40 / 2q) the product floor(n m / 2^40)
+# is exact for n < 2^27 (same argument as _barrett), so no division is performed.
 _COMPRESS_M = -(-(1 << 40) // (2 * Q))
 
 

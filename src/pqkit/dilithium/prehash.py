@@ -10,22 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pqkit import common
+from pqkit.serialization.der import encode_oid
 
-__all__ = ["PREHASHES", "PreHash", "der_oid", "lookup"]
-
-
-def der_oid(dotted: str) -> bytes:
-    """The DER encoding (tag 06, length, base-128 arcs) of a dotted OID."""
-    arcs = [int(a) for a in dotted.split(".")]
-    body = bytearray([40 * arcs[0] + arcs[1]])
-    for arc in arcs[2:]:
-        chunk = [arc & 0x7F]
-        arc >>= 7
-        while arc:
-            chunk.append(0x80 | (arc & 0x7F))
-            arc >>= 7
-        body.extend(reversed(chunk))
-    return bytes([0x06, len(body)]) + bytes(body)
+__all__ = ["PREHASHES", "PreHash", "lookup"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +25,8 @@ class PreHash:
 
     @property
     def der(self) -> bytes:
-        return der_oid(self.oid)
+        """The DER OBJECT IDENTIFIER element that HashML-DSA puts in M'."""
+        return encode_oid(self.oid)
 
 
 def _shake128_256(data: bytes) -> bytes:

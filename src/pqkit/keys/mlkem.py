@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import hmac
 from functools import cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pqkit._checks import as_bytes_len
 from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named
-from pqkit.schemes import RNG, Encapsulation, Kem
+from pqkit.schemes import RNG, Encapsulation
+
+if TYPE_CHECKING:
+    from pqkit.kyber.mlkem import MLKEM
 
 __all__ = [
     "MLKEM512PrivateKey",
@@ -21,30 +24,12 @@ __all__ = [
     "MLKEMPublicKey",
 ]
 
-Q = 3329  # FIPS 203 §2.4 (the modulus q)
-
 
 @cache
-def _scheme(name: str) -> Kem:
-    from pqkit.registry import kem
+def _scheme(name: str) -> MLKEM:
+    from pqkit.kyber.mlkem import SCHEMES
 
-    return kem(name)
-
-
-def modulus_check(ek: bytes, name: str) -> None:
-    """FIPS 203 §7.2 modulus check: ByteEncode_12(ByteDecode_12(t_hat)) == t_hat.
-
-    Equivalently, every 12-bit coefficient packed in the 384k bytes before rho is
-    below q. ``ValueError`` otherwise. (Public data: branching on it is fine.)
-    """
-    end = len(ek) - 32
-    for i in range(0, end, 3):
-        b0, b1, b2 = ek[i], ek[i + 1], ek[i + 2]
-        if (b0 | (b1 & 0x0F) << 8) >= Q or (b1 >> 4 | b2 << 4) >= Q:
-            raise ValueError(
-                f"{name} public key fails the FIPS 203 §7.2 modulus check "
-                f"(a coefficient near byte {i} is not below q = {Q})"
-            )
+    return SCHEMES[name]
 
 
 class MLKEMPublicKey(PublicKey):
@@ -54,7 +39,7 @@ class MLKEMPublicKey(PublicKey):
 
     @classmethod
     def _check_public(cls, raw: bytes) -> None:
-        modulus_check(raw, cls.algorithm.name)
+        _scheme(cls.algorithm.name).check_encapsulation_key(raw)
 
     def encapsulate(self, *, rng: RNG | None = None) -> Encapsulation:
         """``(shared_secret, ciphertext)``: FIPS 203 Alg. 20 (ML-KEM.Encaps)."""
@@ -84,17 +69,12 @@ class MLKEMPrivateKey(PrivateKey):
         alg = cls.algorithm
         k384 = alg.public_key_length - 32
         ek = expanded[k384 : k384 + alg.public_key_length]
-        stored_h = expanded[k384 + alg.public_key_length : k384 + alg.public_key_length + 32]
-        if not hmac.compare_digest(sha3_256(ek), stored_h):
-            raise ValueError(
-                f"{alg.name} expanded private key fails the FIPS 203 §7.3 hash check "
-                "(the stored H(ek) does not match its ek)"
-            )
-        modulus_check(ek, alg.name)
+        scheme = _scheme(alg.name)
+        scheme.check_decapsulation_key(expanded)
+        scheme.check_encapsulation_key(ek)
         # NOTE: the pairwise consistency test (FIPS 203 §7.1 allows one) catches a
         # corrupted dk_PKE, which the hash check cannot see. m is derived from dk so
         # that the result is reproducible; the ciphertext and secrets are discarded.
-        scheme = _scheme(alg.name)
         m = sha3_256(b"pqkit ML-KEM pairwise consistency test" + expanded)
         shared, ct = scheme.encaps_derand(ek, m)
         if not hmac.compare_digest(scheme.decaps(expanded, ct), shared):

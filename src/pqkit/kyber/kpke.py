@@ -13,34 +13,21 @@ import numpy.typing as npt
 
 from pqkit.arith.api import MLKEMKernels, Poly
 from pqkit.kyber.params import Params
-from pqkit.kyber.suites import SymmetricOps
+from pqkit.kyber.suites import SHAKE128_XOF_BYTES, SymmetricOps
 
-__all__ = ["Q", "decrypt", "encrypt", "expand_matrix", "keygen"]
+__all__ = ["XOF_BYTES", "Q", "decrypt", "encrypt", "expand_matrix", "keygen", "sample_noise"]
 
 Q = 3329
 
-XOF_BYTES = 672
-"""XOF bytes drawn per matrix entry at first: 4 SHAKE128 blocks, 448 candidates for
-256 values (expected 364 accepted; fewer than 256 has probability below 2^-100).
-:func:`expand_matrix` still handles a short entry by asking for more."""
+XOF_BYTES = SHAKE128_XOF_BYTES
+"""The first XOF read per matrix entry of ML-KEM and Kyber (SHAKE128), for tools that
+report it; :func:`expand_matrix` uses the suite's own ``ops.xof_bytes``."""
 
 
 def _add(a: Poly, b: Poly) -> Poly:
     """(a + b) mod q for canonical inputs (masked subtraction, no branch)."""
     s = a + b
     return s - (s >= Q) * Q
-
-
-def _reduce_small(a: Poly) -> Poly:
-    """a mod q for 0 <= a < 3q (two masked subtractions, no branch)."""
-    a = a - (a >= 2 * Q) * Q
-    return a - (a >= Q) * Q
-
-
-def _sub(a: Poly, b: Poly) -> Poly:
-    """(a - b) mod q for canonical inputs."""
-    s = a - b
-    return s + (s < 0) * Q
 
 
 def _u8(data: bytes) -> npt.NDArray[np.uint8]:
@@ -51,10 +38,10 @@ def expand_matrix(ops: SymmetricOps, K: MLKEMKernels, rho: bytes, k: int) -> Pol
     """A_hat (k, k, 256) with A_hat[i, j] = SampleNTT(rho || j || i).
 
     FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 3-7 and Algorithm 7 (SampleNTT):
-    one batched XOF call for all k^2 entries, then vectorised rejection sampling on
-    that public output.
+    one batched XOF call for all k^2 entries (``ops.xof_bytes`` bytes each), then
+    vectorised rejection sampling on that public output.
     """
-    buf = ops.xof_matrix(rho, k, XOF_BYTES)
+    buf = ops.xof_matrix(rho, k, ops.xof_bytes)
     a_hat, counts = K.rej_uniform(buf)
     if counts.min() < 256:
         # NOTE: SampleNTT reads the XOF until 256 values are accepted; here a short
@@ -63,7 +50,7 @@ def expand_matrix(ops: SymmetricOps, K: MLKEMKernels, rho: bytes, k: int) -> Pol
         a_hat = np.array(a_hat)
         for row in np.flatnonzero(counts < 256):
             i, j = divmod(int(row), k)
-            n = XOF_BYTES
+            n = ops.xof_bytes
             while True:
                 n *= 2
                 entry, count = K.rej_uniform(ops.xof_entry(rho, i, j, n))
@@ -135,7 +122,7 @@ def encrypt(
     w = K.intt(K.basemul_acc(rows, y_hat))
     w += noise[k:]  # + e1 (line 19) and + e2 (line 21)
     w[k] += K.decompress(K.byte_decode(_u8(m), 1), 1)  # + mu (lines 20-21)
-    w = _reduce_small(w)
+    # NOTE: u and v stay unreduced (< 3q): Compress_d takes its input mod q.
     c1 = K.byte_encode(K.compress(w[:k], params.du), params.du)  # line 22
     c2 = K.byte_encode(K.compress(w[k], params.dv), params.dv)  # line 23
     return c1.tobytes() + c2.tobytes()  # line 24
@@ -150,5 +137,6 @@ def decrypt(params: Params, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
     v = K.decompress(K.byte_decode(c2, dv), dv)  # line 4
     s_hat = K.byte_decode(_u8(dk).reshape(k, 384), 12)  # line 5
     u_hat = K.ntt(u)
-    w = _sub(v, K.intt(K.basemul_acc(s_hat, u_hat)))  # line 6
+    # NOTE: v - NTT^-1(...) + q, in [1, 2q): Compress_1 takes its input mod q.
+    w = v - K.intt(K.basemul_acc(s_hat, u_hat)) + Q  # line 6
     return K.byte_encode(K.compress(w, 1), 1).tobytes()  # line 7

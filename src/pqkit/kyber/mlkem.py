@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pqkit._checks import as_bytes_len
 from pqkit.arith.api import MLKEMKernels, Poly
 from pqkit.kyber import kpke
 from pqkit.kyber.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
@@ -48,6 +49,20 @@ class MLKEM(KpkeKem):
         c_prime = kpke.encrypt(self.params, ops, K, ek_pke, m_prime, r_prime)  # line 8
         # Lines 9-11: K' unless c != c', then K_bar; a masked select, no branch.
         return masked_select(bytes_equal(c, c_prime), K_prime, K_bar)
+
+    def check_encapsulation_key(self, ek: bytes) -> None:
+        """Run the FIPS 203 §7.2 input checks on ``ek`` without encapsulating: the
+        type check (bytes, length) and the modulus check. ``ValueError`` naming the
+        failed check; key objects call this when they load a public key."""
+        ek = as_bytes_len(ek, "encapsulation key", self.length_public_key)
+        self._check_encapsulation_key(ek, self._tools()[1])
+
+    def check_decapsulation_key(self, dk: bytes) -> None:
+        """Run the FIPS 203 §7.3 input checks on ``dk`` without decapsulating: the
+        type check (bytes, length) and the hash check. ``ValueError`` naming the
+        failed check."""
+        dk = as_bytes_len(dk, "decapsulation key", self.length_secret_key)
+        self._check_decapsulation_key(dk, self._tools()[0])
 
     def _check_encapsulation_key(self, ek: bytes, K: MLKEMKernels) -> Poly:
         """FIPS 203 §7.2, check 2 (modulus check): ByteEncode_12(ByteDecode_12(ek))

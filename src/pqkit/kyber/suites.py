@@ -17,6 +17,7 @@ the :mod:`pqkit.common` providers once instead of per hash call.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -26,11 +27,15 @@ import numpy.typing as npt
 
 from pqkit import common
 
-__all__ = ["FIPS203", "KYBER90S", "SymmetricOps", "SymmetricSuite"]
+__all__ = ["FIPS203", "KYBER90S", "SHAKE128_XOF_BYTES", "SymmetricOps", "SymmetricSuite"]
 
 
 class SymmetricOps(Protocol):
     """The functions of a suite, bound to providers for one operation."""
+
+    xof_bytes: int
+    """XOF bytes drawn per matrix entry at first (a multiple of 3); an entry that
+    accepts fewer than 256 values is re-read from a longer prefix of its stream."""
 
     def H(self, data: bytes) -> bytes:
         """H: 32-byte hash."""
@@ -66,10 +71,18 @@ class SymmetricSuite:
     bind: Callable[[], SymmetricOps]
 
 
+SHAKE128_XOF_BYTES = 672
+"""First SHAKE128 read per matrix entry of the SHA-3 suite: 4 blocks, 448 candidates
+for 256 values (expected 364 accepted; fewer than 256 has probability below 2^-100
+per entry)."""
+
+
 class _Sha3Ops:
     """FIPS 203 §4.1 on the active SHA-3 provider."""
 
     __slots__ = ("_p",)
+
+    xof_bytes = SHAKE128_XOF_BYTES
 
     def __init__(self) -> None:
         self._p = common.provider("sha3")
@@ -97,10 +110,27 @@ class _Sha3Ops:
 FIPS203 = SymmetricSuite("FIPS 203 (SHA-3/SHAKE)", _Sha3Ops)
 
 
+@functools.lru_cache(maxsize=64)
+def _counter_blocks(nonces: tuple[bytes, ...], blocks: int) -> bytes:
+    """The CTR counter blocks of Kyber-90s for each nonce in turn: nonce || 0 ... ||
+    t, with t a 32-bit big-endian block counter from 0 in bytes 12-15. Public
+    constants (they depend on the nonces and lengths only), so they are cached."""
+    counters = np.zeros((len(nonces), blocks, 16), dtype=np.uint8)
+    for row, nonce in enumerate(nonces):
+        counters[row, :, : len(nonce)] = np.frombuffer(nonce, dtype=np.uint8)
+    counters[:, :, 12:] = np.arange(blocks, dtype=">u4").view(np.uint8).reshape(blocks, 4)
+    return counters.tobytes()
+
+
 class _Kyber90sOps:
     """Kyber-90s: SHA-2 and AES-256-CTR on the active providers."""
 
     __slots__ = ("_aes", "_sha2")
+
+    # 504 bytes = 31.5 AES blocks, as the reference code's 512-byte first read: every
+    # AES block costs (a lot with the pure-Python provider), and the rare short
+    # entry (about 0.8 %) is extended.
+    xof_bytes = 504
 
     def __init__(self) -> None:
         self._sha2 = common.provider("sha2")
@@ -116,26 +146,22 @@ class _Kyber90sOps:
     def J(self, data: bytes) -> bytes:
         return self._sha2.sha2("sha256", data)
 
-    def _keystreams(self, key: bytes, nonces: list[bytes], n: int) -> npt.NDArray[np.uint8]:
-        """The first n bytes of AES-256-CTR under ``key`` for each nonce: counter
-        blocks nonce || 0 ... || t (t a 32-bit big-endian block counter from 0, in
-        bytes 12-15), all encrypted with one ECB object in one call."""
+    def _keystreams(self, key: bytes, nonces: tuple[bytes, ...], n: int) -> npt.NDArray[np.uint8]:
+        """The first n bytes of AES-256-CTR under ``key`` for each nonce, all
+        encrypted with one ECB object in one call (see :func:`_counter_blocks`)."""
         blocks = -(-n // 16)
-        counters = np.zeros((len(nonces), blocks, 16), dtype=np.uint8)
-        for row, nonce in enumerate(nonces):
-            counters[row, :, : len(nonce)] = np.frombuffer(nonce, dtype=np.uint8)
-        counters[:, :, 12:] = np.arange(blocks, dtype=">u4").view(np.uint8).reshape(blocks, 4)
-        stream = self._aes.ecb(key).encrypt_blocks(counters.tobytes())
+        stream = self._aes.ecb(key).encrypt_blocks(_counter_blocks(nonces, blocks))
         return np.frombuffer(stream, dtype=np.uint8).reshape(len(nonces), 16 * blocks)[:, :n]
 
     def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
-        return self._keystreams(s, [bytes([b]) for b in nonces], 64 * eta)
+        return self._keystreams(s, tuple(bytes([b]) for b in nonces), 64 * eta)
 
     def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
-        return self._keystreams(rho, [bytes([j, i]) for i in range(k) for j in range(k)], n)
+        nonces = tuple(bytes([j, i]) for i in range(k) for j in range(k))
+        return self._keystreams(rho, nonces, n)
 
     def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
-        row: npt.NDArray[np.uint8] = self._keystreams(rho, [bytes([j, i])], n)[0]
+        row: npt.NDArray[np.uint8] = self._keystreams(rho, (bytes([j, i]),), n)[0]
         return row
 
 
