@@ -53,6 +53,8 @@ def test_contract_names() -> None:
             "byte_decode",
             "compress",
             "decompress",
+            "kpke_decrypt",
+            "kpke_encrypt",
         ]
     )
     assert NP.backend == "numpy"

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MLDSAKernels", "MLKEMKernels", "Poly"]
+__all__ = ["MLDSAKernels", "MLKEMKernels", "Poly", "kpke_check"]
 
 Poly = npt.NDArray[np.int64]
 """A (..., 256) array of coefficients (int64 at the boundary; see each contract)."""
@@ -111,6 +111,38 @@ class MLKEMKernels(Protocol):
     def decompress(self, y: Poly, d: int) -> Poly:
         """FIPS 203 §4.2.1 Decompress_d: y in [0, 2^d) -> round(q y / 2^d), canonical;
         d in 1..11."""
+        ...
+
+    # Fused kernels: a whole K-PKE step in one call, so that a compiled backend pays
+    # the per-call overhead once. Single key, no batch axes; k in 1..4.
+
+    def kpke_decrypt(
+        self, dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+    ) -> npt.NDArray[np.uint8]:
+        """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7: dk_PKE, uint8 (384 k,),
+        and c, uint8 (32 (du k + dv),) -> m, uint8 (32,). Equal to
+        ByteEncode_1(Compress_1(v' - NTT^-1(s_hat^T o NTT(u')))) with
+        u' = Decompress_du(ByteDecode_du(c1)), v' = Decompress_dv(ByteDecode_dv(c2)),
+        s_hat = ByteDecode_12(dk_PKE). Secret inputs: dk_pke (and m, the result).
+        ValueError on wrong lengths or parameters."""
+        ...
+
+    def kpke_encrypt(
+        self,
+        t_hat: Poly,
+        A_hat: Poly,
+        y: Poly,
+        e1: Poly,
+        e2: Poly,
+        m: npt.NDArray[np.uint8],
+        du: int,
+        dv: int,
+    ) -> npt.NDArray[np.uint8]:
+        """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24, after the sampling:
+        t_hat (k, 256) and A_hat (k, k, 256) canonical, NTT domain, with A_hat[i, j]
+        as Algorithm 13 builds it (line 19 uses its transpose); y, e1 (k, 256) and
+        e2 (256,) canonical; m uint8 (32,) -> c = c1 || c2, uint8 (32 (du k + dv),).
+        Secret inputs: y, e1, e2, m. ValueError on wrong shapes or parameters."""
         ...
 
 
@@ -205,6 +237,18 @@ class MLDSAKernels(Protocol):
         """FIPS 204, Algorithm 18 (SimpleBitUnpack): (..., 32 * width) bytes ->
         (..., 256) int64 in [0, 2^width)."""
         ...
+
+
+def kpke_check(
+    k: int, du: int, dv: int, **lengths: tuple[tuple[int, ...], tuple[int, ...]]
+) -> None:
+    """The argument checks of the fused K-PKE kernels: k in 1..4, du and dv in 1..11,
+    and every ``name=(got shape, wanted shape)`` equal. ValueError otherwise."""
+    if not (1 <= k <= 4 and 1 <= du <= 11 and 1 <= dv <= 11):
+        raise ValueError(f"K-PKE parameters out of range: k={k}, du={du}, dv={dv}")
+    for name, (got, want) in lengths.items():
+        if got != want:
+            raise ValueError(f"{name}: expected shape {want}, got {got}")
 
 
 def kernel_names(contract: type[Any]) -> list[str]:

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, jit
-from pqkit.arith.api import Poly
+from pqkit.arith.api import Poly, kpke_check
 from pqkit.arith.ref_mlkem import GAMMAS, ZETAS, N, Q
 
 __all__ = ["KERNELS"]
@@ -393,6 +393,130 @@ def decompress(y: Poly, d: int) -> Poly:
     return out
 
 
+# --- FIPS 203, Algorithms 14 and 15: the fused K-PKE kernels ------------------------
+# One compiled call each, composed of the compiled loops above (so the arithmetic and
+# its security argument are theirs); the Python wrappers only check shapes, which
+# also keeps every index of the loops in bounds.
+
+
+@jit
+def _kpke_decrypt(dk: Any, c: Any, k: int, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 15 lines 1-7 (the ``ref`` twin names the variables)."""
+    n1 = 32 * du * k
+    c1 = c[:n1].copy().reshape(k, 32 * du)
+    c2 = c[n1:].copy().reshape(1, 32 * dv)
+    u = _decompress(_byte_decode(c1, du).reshape(-1), du).reshape(k, 256)
+    v = _decompress(_byte_decode(c2, dv).reshape(-1), dv)
+    s_hat = _byte_decode(dk.copy().reshape(k, 384), 12)
+    u_hat = _ntt(u)
+    row = np.zeros(1, dtype=np.int64)
+    dot = _basemul_acc(
+        s_hat.reshape(1, k, 256),
+        u_hat.reshape(1, k, 256),
+        _mulcache(u_hat).reshape(1, k, 128),
+        row,
+        row,
+        1,
+        1,
+    )
+    x = _intt(dot)
+    w = np.empty(256, dtype=np.int64)
+    for i in range(256):
+        w[i] = v[i] - x[0, i] + Q  # in [1, 2q): Compress_1 takes its input mod q
+    return _byte_encode(_compress(w, 1).reshape(1, 256), 1).reshape(32)
+
+
+@jit
+def _kpke_encrypt(
+    t_hat: Any, a_hat: Any, y: Any, e1: Any, e2: Any, m: Any, du: int, dv: int
+) -> Any:
+    """FIPS 203, Algorithm 14 lines 18-24: the rows of A_hat^T and t_hat^T times
+    NTT(y) in one basemul and one inverse NTT, then the noise, mu and compression
+    (the sums stay below 3q, which Compress_d accepts)."""
+    k = t_hat.shape[0]
+    y_hat = _ntt(y)
+    rows = np.empty((k + 1, k, 256), dtype=np.int64)
+    for i in range(k):
+        for j in range(k):
+            rows[i, j] = a_hat[j, i]
+        rows[k, i] = t_hat[i]
+    w = _intt(
+        _basemul_acc(
+            rows,
+            y_hat.reshape(1, k, 256),
+            _mulcache(y_hat).reshape(1, k, 128),
+            np.arange(k + 1),
+            np.zeros(k + 1, dtype=np.int64),
+            1,
+            1,
+        )
+    )
+    mu = _decompress(_byte_decode(m.copy().reshape(1, 32), 1).reshape(-1), 1)
+    u = np.empty(k * 256, dtype=np.int64)
+    for i in range(k):
+        for j in range(256):
+            u[256 * i + j] = w[i, j] + e1[i, j]
+    v = np.empty(256, dtype=np.int64)
+    for j in range(256):
+        v[j] = w[k, j] + e2[j] + mu[j]
+    c1 = _byte_encode(_compress(u, du).reshape(k, 256), du).reshape(-1)
+    c2 = _byte_encode(_compress(v, dv).reshape(1, 256), dv).reshape(-1)
+    out = np.empty(c1.shape[0] + c2.shape[0], dtype=np.uint8)
+    out[: c1.shape[0]] = c1
+    out[c1.shape[0] :] = c2
+    return out
+
+
+def kpke_decrypt(
+    dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+) -> npt.NDArray[np.uint8]:
+    dk, lead_dk = as_bytes(dk_pke)
+    ct, lead_c = as_bytes(c)
+    kpke_check(
+        k,
+        du,
+        dv,
+        dk_pke=((*lead_dk, dk.shape[-1]), (384 * k,)),
+        c=((*lead_c, ct.shape[-1]), (32 * (du * k + dv),)),
+    )
+    out: npt.NDArray[np.uint8] = _kpke_decrypt(dk[0], ct[0], k, du, dv)
+    return out
+
+
+def kpke_encrypt(
+    t_hat: Poly,
+    A_hat: Poly,
+    y: Poly,
+    e1: Poly,
+    e2: Poly,
+    m: npt.NDArray[np.uint8],
+    du: int,
+    dv: int,
+) -> npt.NDArray[np.uint8]:
+    t, lead = as_polys(t_hat)
+    k = lead[0] if len(lead) == 1 else 0
+    a, lead_a = as_polys(A_hat)
+    y2, lead_y = as_polys(y)
+    e1_2, lead_e1 = as_polys(e1)
+    e2_2, lead_e2 = as_polys(e2)
+    mb, lead_m = as_bytes(m)
+    kpke_check(
+        k,
+        du,
+        dv,
+        t_hat=(lead, (k,)),
+        A_hat=(lead_a, (k, k)),
+        y=(lead_y, (k,)),
+        e1=(lead_e1, (k,)),
+        e2=(lead_e2, ()),
+        m=((*lead_m, mb.shape[-1]), (32,)),
+    )
+    out: npt.NDArray[np.uint8] = _kpke_encrypt(
+        t, a.reshape(k, k, N), y2, e1_2, e2_2[0], mb[0], du, dv
+    )
+    return out
+
+
 KERNELS: dict[str, Any] = {
     "ntt": ntt,
     "intt": intt,
@@ -404,4 +528,6 @@ KERNELS: dict[str, Any] = {
     "byte_decode": byte_decode,
     "compress": compress,
     "decompress": decompress,
+    "kpke_decrypt": kpke_decrypt,
+    "kpke_encrypt": kpke_encrypt,
 }

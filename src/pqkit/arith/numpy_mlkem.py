@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly
+from pqkit.arith.api import Poly, kpke_check
 from pqkit.arith.ref_mlkem import GAMMAS, ZETAS, N, Q
 
 __all__ = ["KERNELS"]
@@ -385,6 +385,59 @@ def decompress(y: Poly, d: int) -> Poly:
     return (a * (2 * Q) + (1 << d)) >> (d + 1)
 
 
+# --- FIPS 203, Algorithms 14 and 15: the fused K-PKE kernels, composed of the above ---
+
+
+def kpke_decrypt(
+    dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 15 lines 1-7 with this backend's kernels (the ``ref``
+    twin names the FIPS variables)."""
+    dk = _as_bytes(dk_pke)
+    ct = _as_bytes(c)
+    kpke_check(k, du, dv, dk_pke=(dk.shape, (384 * k,)), c=(ct.shape, (32 * (du * k + dv),)))
+    u = decompress(byte_decode(ct[: 32 * du * k].reshape(k, 32 * du), du), du)
+    v = decompress(byte_decode(ct[32 * du * k :], dv), dv)
+    s_hat = byte_decode(dk.reshape(k, 384), 12)
+    # v - NTT^-1(...) + q is in [1, 2q): Compress_1 takes its input mod q.
+    w = v - intt(basemul_acc(s_hat, ntt(u))) + Q
+    return byte_encode(compress(w, 1), 1)
+
+
+def kpke_encrypt(
+    t_hat: Poly,
+    A_hat: Poly,
+    y: Poly,
+    e1: Poly,
+    e2: Poly,
+    m: npt.NDArray[np.uint8],
+    du: int,
+    dv: int,
+) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 14 lines 18-24 with this backend's kernels: the rows of
+    A_hat^T and t_hat^T times NTT(y) in one basemul and one inverse NTT."""
+    k = np.shape(t_hat)[0] if np.ndim(t_hat) == 2 else 0
+    kpke_check(
+        k,
+        du,
+        dv,
+        t_hat=(np.shape(t_hat), (k, N)),
+        A_hat=(np.shape(A_hat), (k, k, N)),
+        y=(np.shape(y), (k, N)),
+        e1=(np.shape(e1), (k, N)),
+        e2=(np.shape(e2), (N,)),
+        m=(np.shape(m), (32,)),
+    )
+    rows = np.concatenate([np.swapaxes(A_hat, 0, 1), np.asarray(t_hat)[None]])
+    w = intt(basemul_acc(rows, ntt(y)))
+    w[:k] += e1
+    w[k] += e2 + decompress(byte_decode(m, 1), 1)
+    # u and v stay unreduced (< 3q): Compress_d takes its input mod q.
+    c1 = byte_encode(compress(w[:k], du), du)
+    c2 = byte_encode(compress(w[k], dv), dv)
+    return np.concatenate([c1.reshape(-1), c2])
+
+
 KERNELS: dict[str, Any] = {
     "ntt": ntt,
     "intt": intt,
@@ -396,4 +449,6 @@ KERNELS: dict[str, Any] = {
     "byte_decode": byte_decode,
     "compress": compress,
     "decompress": decompress,
+    "kpke_decrypt": kpke_decrypt,
+    "kpke_encrypt": kpke_encrypt,
 }

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly
+from pqkit.arith.api import Poly, kpke_check
 
 __all__ = ["GAMMAS", "KERNELS", "ZETA", "ZETAS", "N", "Q", "bitrev7"]
 
@@ -250,6 +250,58 @@ def decompress(y: Poly, d: int) -> Poly:
     return _per_poly(lambda Y: [(y * Q * 2 + 2**d) // 2 ** (d + 1) for y in Y], y)
 
 
+# --- FIPS 203, Algorithms 14 and 15: the fused K-PKE kernels, composed of the above ---
+
+
+def kpke_decrypt(
+    dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7, step by step."""
+    dk_pke = np.asarray(dk_pke, dtype=np.uint8)
+    c = np.asarray(c, dtype=np.uint8)
+    kpke_check(k, du, dv, dk_pke=(dk_pke.shape, (384 * k,)), c=(c.shape, (32 * (du * k + dv),)))
+    c1 = c[: 32 * du * k].reshape(k, 32 * du)  # line 1
+    c2 = c[32 * du * k :]  # line 2
+    u_prime = decompress(byte_decode(c1, du), du)  # line 3
+    v_prime = decompress(byte_decode(c2, dv), dv)  # line 4
+    s_hat = byte_decode(dk_pke.reshape(k, 384), 12)  # line 5
+    w = (v_prime - intt(basemul_acc(s_hat, ntt(u_prime)))) % Q  # line 6
+    return byte_encode(compress(w, 1), 1)  # line 7
+
+
+def kpke_encrypt(
+    t_hat: Poly,
+    A_hat: Poly,
+    y: Poly,
+    e1: Poly,
+    e2: Poly,
+    m: npt.NDArray[np.uint8],
+    du: int,
+    dv: int,
+) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24, step by step."""
+    k = np.shape(t_hat)[0] if np.ndim(t_hat) == 2 else 0
+    kpke_check(
+        k,
+        du,
+        dv,
+        t_hat=(np.shape(t_hat), (k, N)),
+        A_hat=(np.shape(A_hat), (k, k, N)),
+        y=(np.shape(y), (k, N)),
+        e1=(np.shape(e1), (k, N)),
+        e2=(np.shape(e2), (N,)),
+        m=(np.shape(m), (32,)),
+    )
+    y_hat = ntt(y)  # line 18
+    A_hat_T = np.swapaxes(A_hat, 0, 1)  # A_hat^T[i, j] = A_hat[j, i]
+    u = (intt(basemul_acc(A_hat_T, y_hat)) + e1) % Q  # line 19
+    mu = decompress(byte_decode(m, 1), 1)  # line 20
+    v = (intt(basemul_acc(t_hat, y_hat)) + e2 + mu) % Q  # line 21
+    c1 = byte_encode(compress(u, du), du)  # line 22
+    c2 = byte_encode(compress(v, dv), dv)  # line 23
+    return np.concatenate([c1.reshape(-1), c2])  # line 24
+
+
 KERNELS: dict[str, Any] = {
     "ntt": ntt,
     "intt": intt,
@@ -261,4 +313,6 @@ KERNELS: dict[str, Any] = {
     "byte_decode": byte_decode,
     "compress": compress,
     "decompress": decompress,
+    "kpke_decrypt": kpke_decrypt,
+    "kpke_encrypt": kpke_encrypt,
 }

@@ -116,27 +116,18 @@ def encrypt(
     A_hat = expand_matrix(ops, K, rho, k)  # lines 4-8
     # Lines 9-17: y (eta1), e1 (eta2), e2 (eta2) with nonces 0 .. 2k.
     noise = sample_noise(ops, K, r, [(params.eta1, k), (params.eta2, k + 1)])
-    y_hat = K.ntt(noise[:k])  # line 18
-    # Lines 19 and 21 together: the rows of A_hat^T and then t_hat^T, times y_hat.
-    rows = np.concatenate([A_hat.swapaxes(0, 1), t_hat[None]])
-    w = K.intt(K.basemul_acc(rows, y_hat))
-    w += noise[k:]  # + e1 (line 19) and + e2 (line 21)
-    w[k] += K.decompress(K.byte_decode(_u8(m), 1), 1)  # + mu (lines 20-21)
-    # NOTE: u and v stay unreduced (< 3q): Compress_d takes its input mod q.
-    c1 = K.byte_encode(K.compress(w[:k], params.du), params.du)  # line 22
-    c2 = K.byte_encode(K.compress(w[k], params.dv), params.dv)  # line 23
-    return c1.tobytes() + c2.tobytes()  # line 24
+    y, e1, e2 = noise[:k], noise[k : 2 * k], noise[2 * k]
+    # Lines 18-24 in one kernel call: y_hat = NTT(y); u = NTT^-1(A_hat^T o y_hat) + e1;
+    # mu = Decompress_1(ByteDecode_1(m)); v = NTT^-1(t_hat^T o y_hat) + e2 + mu;
+    # c1 = ByteEncode_du(Compress_du(u)); c2 = ByteEncode_dv(Compress_dv(v)).
+    c = K.kpke_encrypt(t_hat, A_hat, y, e1, e2, _u8(m), params.du, params.dv)
+    return c.tobytes()  # line 24: c1 || c2
 
 
 def decrypt(params: Params, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
-    """FIPS 203, Algorithm 15 (K-PKE.Decrypt): the 32-byte message of c under dk."""
-    k, du, dv = params.k, params.du, params.dv
-    c1 = _u8(c[: 32 * du * k]).reshape(k, 32 * du)  # line 1
-    c2 = _u8(c[32 * du * k :])  # line 2
-    u = K.decompress(K.byte_decode(c1, du), du)  # line 3
-    v = K.decompress(K.byte_decode(c2, dv), dv)  # line 4
-    s_hat = K.byte_decode(_u8(dk).reshape(k, 384), 12)  # line 5
-    u_hat = K.ntt(u)
-    # NOTE: v - NTT^-1(...) + q, in [1, 2q): Compress_1 takes its input mod q.
-    w = v - K.intt(K.basemul_acc(s_hat, u_hat)) + Q  # line 6
-    return K.byte_encode(K.compress(w, 1), 1).tobytes()  # line 7
+    """FIPS 203, Algorithm 15 (K-PKE.Decrypt): the 32-byte message of c under dk.
+
+    Lines 1-7 in one kernel call: c1, c2 = c; u' = Decompress_du(ByteDecode_du(c1));
+    v' = Decompress_dv(ByteDecode_dv(c2)); s_hat = ByteDecode_12(dk_PKE);
+    w = v' - NTT^-1(s_hat^T o NTT(u')); m = ByteEncode_1(Compress_1(w))."""
+    return K.kpke_decrypt(_u8(dk), _u8(c), params.k, params.du, params.dv).tobytes()

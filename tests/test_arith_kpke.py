@@ -1,0 +1,197 @@
+"""The fused K-PKE kernels (``kpke_decrypt``, ``kpke_encrypt``) of every backend
+against the step-by-step composition of the ``ref`` kernels (FIPS 203, Algorithm 15
+lines 1-7 and Algorithm 14 lines 18-24), for the three ML-KEM parameter sets, on
+edge and random inputs and with Hypothesis."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pqkit import arith
+from pqkit.kyber.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
+
+Q = 3329
+REF = arith.kernels("mlkem", "ref")
+BACKENDS = ["ref", "numpy"]
+if importlib.util.find_spec("numba") is not None:
+    BACKENDS.append("jit")
+PARAMS = {"512": MLKEM_512, "768": MLKEM_768, "1024": MLKEM_1024}
+
+U8 = npt.NDArray[np.uint8]
+I64 = npt.NDArray[np.int64]
+
+
+def steps_decrypt(dk: U8, c: U8, p: Params) -> U8:
+    """Algorithm 15 lines 1-7, one ``ref`` kernel at a time."""
+    k, du, dv = p.k, p.du, p.dv
+    u = REF.decompress(REF.byte_decode(c[: 32 * du * k].reshape(k, 32 * du), du), du)
+    v = REF.decompress(REF.byte_decode(c[32 * du * k :], dv), dv)
+    s_hat = REF.byte_decode(dk.reshape(k, 384), 12)
+    w = (v - REF.intt(REF.basemul_acc(s_hat, REF.ntt(u)))) % Q
+    out: U8 = REF.byte_encode(REF.compress(w, 1), 1)
+    return out
+
+
+def steps_encrypt(t_hat: I64, a_hat: I64, y: I64, e1: I64, e2: I64, m: U8, p: Params) -> U8:
+    """Algorithm 14 lines 18-24, one ``ref`` kernel at a time (A_hat^T written out)."""
+    k = p.k
+    y_hat = REF.ntt(y)
+    a_t = np.array([[a_hat[j, i] for j in range(k)] for i in range(k)])
+    u = (REF.intt(REF.basemul_acc(a_t, y_hat)) + e1) % Q
+    mu = REF.decompress(REF.byte_decode(m, 1), 1)
+    v = (REF.intt(REF.basemul_acc(t_hat, y_hat)) + e2 + mu) % Q
+    c1 = REF.byte_encode(REF.compress(u, p.du), p.du).reshape(-1)
+    c2 = REF.byte_encode(REF.compress(v, p.dv), p.dv)
+    return np.concatenate([c1, c2])
+
+
+def _small(rng: np.random.Generator, shape: tuple[int, ...], eta: int) -> I64:
+    """CBD-like noise in [-eta, eta], mod q."""
+    return rng.integers(-eta, eta + 1, shape) % Q
+
+
+def _encrypt_inputs(p: Params, kind: str) -> tuple[I64, I64, I64, I64, I64, U8]:
+    k = p.k
+    rng = np.random.default_rng([k, len(kind)])
+    if kind == "zeros":
+        z = np.zeros((k + 1, k, 256), dtype=np.int64)
+        return z[0], z[1:], z[0], z[0], z[0, 0], np.zeros(32, np.uint8)
+    if kind == "max":  # every coefficient q - 1, m all ones: the largest lazy sums
+        f = np.full((k + 1, k, 256), Q - 1, dtype=np.int64)
+        return f[0], f[1:], f[0], f[0], f[0, 0], np.full(32, 0xFF, np.uint8)
+    if kind == "full-random":  # any canonical values, not only small noise
+        t, a, y, e1 = (rng.integers(0, Q, s) for s in ((k, 256), (k, k, 256), (k, 256), (k, 256)))
+        return t, a, y, e1, rng.integers(0, Q, 256), rng.integers(0, 256, 32, dtype=np.uint8)
+    t = rng.integers(0, Q, (k, 256))
+    a = rng.integers(0, Q, (k, k, 256))
+    return (
+        t,
+        a,
+        _small(rng, (k, 256), p.eta1),
+        _small(rng, (k, 256), p.eta2),
+        _small(rng, (256,), p.eta2),
+        rng.integers(0, 256, 32, dtype=np.uint8),
+    )
+
+
+def _decrypt_inputs(p: Params, kind: str) -> tuple[U8, U8]:
+    n_c = 32 * (p.du * p.k + p.dv)
+    rng = np.random.default_rng([p.k, len(kind), 1])
+    if kind == "zeros":
+        return np.zeros(384 * p.k, np.uint8), np.zeros(n_c, np.uint8)
+    if kind == "max":  # 0xFF: s_hat coefficients 4095 reduced mod q, c all ones
+        return np.full(384 * p.k, 0xFF, np.uint8), np.full(n_c, 0xFF, np.uint8)
+    dk = REF.byte_encode(rng.integers(0, Q, (p.k, 256)), 12).reshape(-1)
+    return dk, rng.integers(0, 256, n_c, dtype=np.uint8)
+
+
+KINDS = ["zeros", "max", "random", "full-random"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("pname", list(PARAMS))
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_kpke_decrypt_matches_steps(backend: str, pname: str, kind: str) -> None:
+    p = PARAMS[pname]
+    K = arith.kernels("mlkem", backend)
+    dk, c = _decrypt_inputs(p, kind)
+    got = K.kpke_decrypt(dk, c, p.k, p.du, p.dv)
+    assert got.dtype == np.uint8 and got.shape == (32,)
+    assert np.array_equal(got, steps_decrypt(dk, c, p))
+    # Read-only inputs, as kpke.py passes them (np.frombuffer of bytes).
+    ro = K.kpke_decrypt(
+        np.frombuffer(dk.tobytes(), np.uint8), np.frombuffer(c.tobytes(), np.uint8), p.k, p.du, p.dv
+    )
+    assert np.array_equal(ro, got)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("pname", list(PARAMS))
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_kpke_encrypt_matches_steps(backend: str, pname: str, kind: str) -> None:
+    p = PARAMS[pname]
+    K = arith.kernels("mlkem", backend)
+    args = _encrypt_inputs(p, kind)
+    keep = [a.copy() for a in args]
+    got = K.kpke_encrypt(*args, p.du, p.dv)
+    assert got.dtype == np.uint8 and got.shape == (32 * (p.du * p.k + p.dv),)
+    assert np.array_equal(got, steps_encrypt(*args, p))
+    assert all(np.array_equal(a, b) for a, b in zip(args, keep, strict=True))  # inputs kept
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_kpke_roundtrip(backend: str) -> None:
+    # Decrypt(Encrypt(m)) = m with a real key shape: t_hat = A_hat s_hat + e_hat.
+    K = arith.kernels("mlkem", backend)
+    for p in PARAMS.values():
+        rng = np.random.default_rng(p.k)
+        a_hat = rng.integers(0, Q, (p.k, p.k, 256))
+        s_hat = K.ntt(_small(rng, (p.k, 256), p.eta1))
+        e_hat = K.ntt(_small(rng, (p.k, 256), p.eta1))
+        t_hat = (K.basemul_acc(a_hat, s_hat) + e_hat) % Q
+        m = rng.integers(0, 256, 32, dtype=np.uint8)
+        y = _small(rng, (p.k, 256), p.eta1)
+        e1 = _small(rng, (p.k, 256), p.eta2)
+        e2 = _small(rng, (256,), p.eta2)
+        c = K.kpke_encrypt(t_hat, a_hat, y, e1, e2, m, p.du, p.dv)
+        dk = K.byte_encode(s_hat, 12).reshape(-1)
+        assert np.array_equal(K.kpke_decrypt(dk, c, p.k, p.du, p.dv), m)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_kpke_bad_arguments(backend: str) -> None:
+    K = arith.kernels("mlkem", backend)
+    p = MLKEM_768
+    dk, c = _decrypt_inputs(p, "random")
+    with pytest.raises(ValueError):
+        K.kpke_decrypt(dk[:-1], c, p.k, p.du, p.dv)
+    with pytest.raises(ValueError):
+        K.kpke_decrypt(dk, c[:-32], p.k, p.du, p.dv)
+    with pytest.raises(ValueError):
+        K.kpke_decrypt(dk, c, p.k, 12, p.dv)
+    with pytest.raises(ValueError):
+        K.kpke_decrypt(np.zeros(384 * 5, np.uint8), np.zeros(32 * 5 * 11 + 160, np.uint8), 5, 11, 5)
+    t, a, y, e1, e2, m = _encrypt_inputs(p, "random")
+    for bad in (
+        (t[:2], a, y, e1, e2, m),
+        (t, a[:, :2], y, e1, e2, m),
+        (t, a, y[:2], e1, e2, m),
+        (t, a, y, e1[:, :255], e2, m),
+        (t, a, y, e1, e2[None], m),
+        (t, a, y, e1, e2, m[:31]),
+    ):
+        with pytest.raises(ValueError):
+            K.kpke_encrypt(*bad, p.du, p.dv)
+    with pytest.raises(ValueError):
+        K.kpke_encrypt(t, a, y, e1, e2, m, 0, p.dv)
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    st.sampled_from(BACKENDS),
+    st.sampled_from(list(PARAMS)),
+    st.integers(0, 2**32 - 1),
+    st.binary(min_size=32, max_size=32),
+)
+def test_kpke_hypothesis(backend: str, pname: str, seed: int, m: bytes) -> None:
+    p = PARAMS[pname]
+    K = arith.kernels("mlkem", backend)
+    rng = np.random.default_rng(seed)
+    dk = REF.byte_encode(rng.integers(0, Q, (p.k, 256)), 12).reshape(-1)
+    c = rng.integers(0, 256, 32 * (p.du * p.k + p.dv), dtype=np.uint8)
+    assert np.array_equal(K.kpke_decrypt(dk, c, p.k, p.du, p.dv), steps_decrypt(dk, c, p))
+    args = (
+        rng.integers(0, Q, (p.k, 256)),
+        rng.integers(0, Q, (p.k, p.k, 256)),
+        _small(rng, (p.k, 256), p.eta1),
+        _small(rng, (p.k, 256), p.eta2),
+        _small(rng, (256,), p.eta2),
+        np.frombuffer(m, np.uint8),
+    )
+    assert np.array_equal(K.kpke_encrypt(*args, p.du, p.dv), steps_encrypt(*args, p))
