@@ -195,3 +195,13 @@ def test_kpke_hypothesis(backend: str, pname: str, seed: int, m: bytes) -> None:
         np.frombuffer(m, np.uint8),
     )
     assert np.array_equal(K.kpke_encrypt(*args, p.du, p.dv), steps_encrypt(*args, p))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_kpke_scalar_arguments(backend: str) -> None:
+    K = arith.kernels("mlkem", backend)
+    z = np.zeros(256, dtype=np.int64)
+    with pytest.raises(ValueError):
+        K.kpke_encrypt(np.int64(0), z, z, z, z, np.zeros(32, np.uint8), 10, 4)
+    with pytest.raises(ValueError):
+        K.kpke_decrypt(np.uint8(0), np.uint8(0), 2, 10, 4)

@@ -240,15 +240,26 @@ class MLDSAKernels(Protocol):
 
 
 def kpke_check(
-    k: int, du: int, dv: int, **lengths: tuple[tuple[int, ...], tuple[int, ...]]
+    k: int,
+    du: int,
+    dv: int,
+    names: tuple[str, ...],
+    got: tuple[tuple[int, ...], ...],
+    want: tuple[tuple[int, ...], ...],
 ) -> None:
     """The argument checks of the fused K-PKE kernels: k in 1..4, du and dv in 1..11,
-    and every ``name=(got shape, wanted shape)`` equal. ValueError otherwise."""
+    and the shapes ``got`` of the arguments ``names`` equal to ``want``. ValueError
+    otherwise. (One tuple comparison on the hot path: it runs on every call.)"""
+    if 1 <= k <= 4 and 1 <= du <= 11 and 1 <= dv <= 11 and got == want:
+        return
     if not (1 <= k <= 4 and 1 <= du <= 11 and 1 <= dv <= 11):
         raise ValueError(f"K-PKE parameters out of range: k={k}, du={du}, dv={dv}")
-    for name, (got, want) in lengths.items():
-        if got != want:
-            raise ValueError(f"{name}: expected shape {want}, got {got}")
+    bad = [
+        f"{n}: expected shape {w}, got {g}"
+        for n, g, w in zip(names, got, want, strict=True)
+        if g != w
+    ]
+    raise ValueError("; ".join(bad))
 
 
 def kernel_names(contract: type[Any]) -> list[str]:

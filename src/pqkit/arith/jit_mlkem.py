@@ -476,8 +476,9 @@ def kpke_decrypt(
         k,
         du,
         dv,
-        dk_pke=((*lead_dk, dk.shape[-1]), (384 * k,)),
-        c=((*lead_c, ct.shape[-1]), (32 * (du * k + dv),)),
+        ("dk_pke", "c"),
+        ((*lead_dk, dk.shape[-1]), (*lead_c, ct.shape[-1])),
+        ((384 * k,), (32 * (du * k + dv),)),
     )
     out: npt.NDArray[np.uint8] = _kpke_decrypt(dk[0], ct[0], k, du, dv)
     return out
@@ -504,12 +505,9 @@ def kpke_encrypt(
         k,
         du,
         dv,
-        t_hat=(lead, (k,)),
-        A_hat=(lead_a, (k, k)),
-        y=(lead_y, (k,)),
-        e1=(lead_e1, (k,)),
-        e2=(lead_e2, ()),
-        m=((*lead_m, mb.shape[-1]), (32,)),
+        ("t_hat (leading axes)", "A_hat (leading axes)", "y", "e1", "e2", "m"),
+        (lead, lead_a, lead_y, lead_e1, lead_e2, (*lead_m, mb.shape[-1])),
+        ((k,), (k, k), (k,), (k,), (), (32,)),
     )
     out: npt.NDArray[np.uint8] = _kpke_encrypt(
         t, a.reshape(k, k, N), y2, e1_2, e2_2[0], mb[0], du, dv

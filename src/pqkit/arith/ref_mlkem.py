@@ -259,7 +259,9 @@ def kpke_decrypt(
     """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7, step by step."""
     dk_pke = np.asarray(dk_pke, dtype=np.uint8)
     c = np.asarray(c, dtype=np.uint8)
-    kpke_check(k, du, dv, dk_pke=(dk_pke.shape, (384 * k,)), c=(c.shape, (32 * (du * k + dv),)))
+    kpke_check(
+        k, du, dv, ("dk_pke", "c"), (dk_pke.shape, c.shape), ((384 * k,), (32 * (du * k + dv),))
+    )
     c1 = c[: 32 * du * k].reshape(k, 32 * du)  # line 1
     c2 = c[32 * du * k :]  # line 2
     u_prime = decompress(byte_decode(c1, du), du)  # line 3
@@ -267,6 +269,9 @@ def kpke_decrypt(
     s_hat = byte_decode(dk_pke.reshape(k, 384), 12)  # line 5
     w = (v_prime - intt(basemul_acc(s_hat, ntt(u_prime)))) % Q  # line 6
     return byte_encode(compress(w, 1), 1)  # line 7
+
+
+_ENCRYPT_ARGS = ("t_hat", "A_hat", "y", "e1", "e2", "m")
 
 
 def kpke_encrypt(
@@ -280,17 +285,14 @@ def kpke_encrypt(
     dv: int,
 ) -> npt.NDArray[np.uint8]:
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24, step by step."""
-    k = np.shape(t_hat)[0] if np.ndim(t_hat) == 2 else 0
+    k = np.shape(t_hat)[0] if np.ndim(t_hat) else 0
     kpke_check(
         k,
         du,
         dv,
-        t_hat=(np.shape(t_hat), (k, N)),
-        A_hat=(np.shape(A_hat), (k, k, N)),
-        y=(np.shape(y), (k, N)),
-        e1=(np.shape(e1), (k, N)),
-        e2=(np.shape(e2), (N,)),
-        m=(np.shape(m), (32,)),
+        _ENCRYPT_ARGS,
+        tuple(np.shape(x) for x in (t_hat, A_hat, y, e1, e2, m)),
+        ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
     )
     y_hat = ntt(y)  # line 18
     A_hat_T = np.swapaxes(A_hat, 0, 1)  # A_hat^T[i, j] = A_hat[j, i]
