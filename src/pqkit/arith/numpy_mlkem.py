@@ -306,6 +306,8 @@ _SH11_HIGH = np.array([15, 26, 37], dtype=np.uint64)
 def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
     a = _as_polys(f)
     lead = a.shape[:-1]
+    if d == 1:  # one bit per coefficient, least significant bit first: packbits
+        return np.packbits(a.astype(np.uint8), axis=-1, bitorder="little")
     g = _GROUPS[d]
     nbytes = d * g // 8
     c = a.reshape(-1, N // g, g).astype(np.uint64)
