@@ -3,7 +3,7 @@ and dilithium-py, measured in one run.
 
 Keygen and verify: median over repeated calls. Sign: deterministic, empty
 context, key from the all-zero seed, one call per CCTV benchmark message
-(shared/vectors/cctv/ML-DSA/benchmark/<set>.json); median and mean over the
+(benchmarks/data/cctv-ML-DSA/<set>.json.gz, from C2SP CCTV); median and mean over the
 messages (the mean is the unbiased figure CCTV designed the sets for).
 
     PYTHONPATH=src python benchmarks/mldsa.py [--sets ML-DSA-65] [--messages N]
@@ -15,6 +15,7 @@ Figures are microseconds per operation.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import statistics
 import time
@@ -24,7 +25,8 @@ from typing import Any
 
 import pqkit
 
-_DEFAULT_CCTV = Path(__file__).resolve().parents[1] / ".." / "shared" / "vectors" / "cctv"
+# The CCTV benchmark message sets (C2SP/CCTV ML-DSA/benchmark), copied gzipped.
+_DEFAULT_CCTV = Path(__file__).resolve().parent / "data" / "cctv-ML-DSA"
 _SETS = ("ML-DSA-44", "ML-DSA-65", "ML-DSA-87")
 
 
@@ -156,8 +158,8 @@ def main(argv: list[str] | None = None) -> None:
         impls.append(DilithiumPy())
 
     for param in args.sets:
-        path = args.cctv / "ML-DSA" / "benchmark" / f"{param}.json"
-        messages = [m.encode("ascii") for m in json.loads(path.read_text())]
+        path = args.cctv / f"{param}.json.gz"
+        messages = [m.encode("ascii") for m in json.loads(gzip.decompress(path.read_bytes()))]
         if args.messages:
             messages = messages[: args.messages]
         print(f"\n{param}: {len(messages)} CCTV messages; microseconds per operation")
