@@ -46,7 +46,19 @@ _SHA3 = {224: hashlib.sha3_224, 256: hashlib.sha3_256, 384: hashlib.sha3_384, 51
 _SHAKE = {128: hashlib.shake_128, 256: hashlib.shake_256}
 
 
-class _SqueezingXof:
+class _AbsorbingXof:
+    """What both SHAKE wrappers share: ``update`` is allowed until the first read."""
+
+    _state: Any
+    _reading: bool
+
+    def update(self, data: bytes) -> None:
+        if self._reading:
+            raise ValueError("cannot absorb into a SHAKE object after reading from it")
+        self._state.update(data)
+
+
+class _SqueezingXof(_AbsorbingXof):
     """SHAKE through pyca/cryptography's ``XOFHash``: a true incremental squeeze."""
 
     def __init__(self, bits: int, state: Any = None) -> None:
@@ -62,11 +74,6 @@ class _SqueezingXof:
         )
         self._reading = False
 
-    def update(self, data: bytes) -> None:
-        if self._reading:
-            raise ValueError("cannot absorb into a SHAKE object after reading from it")
-        self._state.update(data)
-
     def read(self, n: int) -> bytes:
         self._reading = True
         return bytes(self._state.squeeze(n)) if n else b""
@@ -77,7 +84,7 @@ class _SqueezingXof:
         return twin
 
 
-class _BufferedXof:
+class _BufferedXof(_AbsorbingXof):
     """SHAKE through hashlib, which can only produce a prefix of the output.
 
     The prefix is recomputed only when a read runs past it, and then at twice the
@@ -89,11 +96,6 @@ class _BufferedXof:
         self._buffer = b""
         self._offset = 0
         self._reading = False
-
-    def update(self, data: bytes) -> None:
-        if self._reading:
-            raise ValueError("cannot absorb into a SHAKE object after reading from it")
-        self._state.update(data)
 
     def read(self, n: int) -> bytes:
         self._reading = True
