@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import pqkit
-from pqkit.kyber.scheme import KpkeKem
+from pqkit.mlkem.scheme import KpkeKem
 
 BACKENDS = ("numpy", "ref")
 

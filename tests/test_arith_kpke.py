@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pqkit import arith
-from pqkit.kyber.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
+from pqkit.mlkem.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
 
 Q = 3329
 REF = arith.kernels("mlkem", "ref")

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 import pqkit
 from pqkit.common import shake256_digest
-from pqkit.dilithium.prehash import PREHASHES
 from pqkit.keys import (
     MLDSA44PrivateKey,
     MLDSA65PrivateKey,
@@ -25,6 +24,7 @@ from pqkit.keys import (
     private_key_class,
     public_key_class,
 )
+from pqkit.mldsa.prehash import PREHASHES
 from pqkit.serialization import (
     BestAvailableEncryption,
     Encoding,

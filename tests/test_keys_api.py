@@ -35,7 +35,9 @@ def test_exports() -> None:
         assert private._public_class is public
         assert private.algorithm is public.algorithm and private.algorithm.name == name
         assert f"{stem}PrivateKey" in pqkit.__all__ and f"{stem}PrivateKey" in dir(pqkit)
-    for name in ("load_pem_private_key", "load_der_public_key", "Encoding", "NoEncryption"):
+    for name in ("load_pem_private_key", "load_der_public_key"):
+        assert getattr(pqkit, name) is getattr(keys, name)
+    for name in ("Encoding", "NoEncryption"):
         assert getattr(pqkit, name) is getattr(pqkit.serialization, name)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         pqkit.nothing  # noqa: B018
@@ -98,7 +100,7 @@ def test_ml_kem_modulus_check_on_load() -> None:
 
 
 def test_cli_prehash_names_match_the_table() -> None:
-    from pqkit import keycli
-    from pqkit.dilithium.prehash import PREHASHES
+    from pqkit.cli import keys as keycli
+    from pqkit.mldsa.prehash import PREHASHES
 
     assert set(keycli._HASHLIB_NAMES) == set(PREHASHES)

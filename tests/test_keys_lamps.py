@@ -15,8 +15,9 @@ import pytest
 from helpers import VECTORS, load_json
 
 import pqkit
+from pqkit import der
 from pqkit.keys import MLDSAPublicKey, PrivateKey
-from pqkit.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat, der
+from pqkit.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
 MANIFEST: list[dict[str, Any]] = load_json("lamps/manifest.json")["files"]
 GOOD = [e for e in MANIFEST if e["kind"] == "private_key_pkcs8" and e["expected"] == "accept"]

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pqkit
-from pqkit.dilithium import SCHEMES
-from pqkit.dilithium.mldsa import MLDSA
-from pqkit.dilithium.prehash import PREHASHES
+from pqkit.mldsa import SCHEMES
+from pqkit.mldsa.fips204 import MLDSA
+from pqkit.mldsa.prehash import PREHASHES
 from pqkit.schemes import Signature
 
 _SIZES = {

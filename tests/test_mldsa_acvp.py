@@ -13,7 +13,7 @@ import pytest
 from helpers import h, load_json
 
 import pqkit
-from pqkit.dilithium.mldsa import MLDSA
+from pqkit.mldsa.fips204 import MLDSA
 
 _FILES = {
     "keyGen": "acvp/ML-DSA-keyGen-FIPS204.json",

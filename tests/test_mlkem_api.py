@@ -217,7 +217,7 @@ def test_short_xof_rows_are_extended(backend: str, monkeypatch: pytest.MonkeyPat
     """SampleNTT needs more XOF output when fewer than 256 candidates of the first
     read are accepted: with a first read of 384 bytes (256 candidates) almost every
     matrix entry takes the fallback, and the keys must not change."""
-    from pqkit.kyber import suites
+    from pqkit.mlkem import symmetric as suites
 
     kem = pqkit.kem("ML-KEM-512").using(arith=backend)  # type: ignore[attr-defined]
     seed = bytes(range(64))
@@ -233,7 +233,7 @@ def test_short_xof_rows_are_extended(backend: str, monkeypatch: pytest.MonkeyPat
 def test_public_input_checks_without_an_operation(name: str) -> None:
     """check_encapsulation_key / check_decapsulation_key run the §7.2 / §7.3 checks
     alone (the key objects use them on load)."""
-    from pqkit.kyber.mlkem import SCHEMES
+    from pqkit.mlkem.fips203 import SCHEMES
 
     scheme = SCHEMES[name]
     ek, dk = scheme.keygen_derand(bytes(range(64)))

@@ -17,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pqkit
-from pqkit.serialization import algorithms, der, pbes2
+from pqkit import der
+from pqkit.serialization import algorithms, pbes2
 from pqkit.serialization.pem import pem_decode, pem_encode
 from pqkit.serialization.structures import (
     decode_private_key_info,

@@ -2,7 +2,7 @@
 
 The runs are short (``--duration 0.01``): these tests check the tools, not speed.
 Scheme tests run on the real registry when a scheme is there, and on small fake
-schemes put in the registry (``pqkit.kyber.SCHEMES`` / ``pqkit.dilithium.SCHEMES``)
+schemes put in the registry (``pqkit.mlkem.SCHEMES`` / ``pqkit.mldsa.SCHEMES``)
 so the table logic is covered independently of any scheme's speed.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 import pqkit
-import pqkit.dilithium
-import pqkit.kyber
+import pqkit.mldsa
+import pqkit.mlkem
 from pqkit import arith, common
 from pqkit.cli import main
 from pqkit.schemes import Encapsulation, KeyPair
@@ -72,8 +72,8 @@ class FakeSig:
 
 @pytest.fixture
 def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(pqkit.kyber.SCHEMES, "FAKE-KEM", FakeKem())
-    monkeypatch.setitem(pqkit.dilithium.SCHEMES, "FAKE-SIG", FakeSig())
+    monkeypatch.setitem(pqkit.mlkem.SCHEMES, "FAKE-KEM", FakeKem())
+    monkeypatch.setitem(pqkit.mldsa.SCHEMES, "FAKE-SIG", FakeSig())
 
 
 def _rows(out: str) -> dict[str, list[str]]:

@@ -34,16 +34,18 @@ if TYPE_CHECKING:
         MLKEM1024PrivateKey,
         MLKEM1024PublicKey,
     )
+    from pqkit.keys.loaders import (
+        load_der_private_key,
+        load_der_public_key,
+        load_pem_private_key,
+        load_pem_public_key,
+    )
     from pqkit.serialization import (
         BestAvailableEncryption,
         Encoding,
         NoEncryption,
         PrivateFormat,
         PublicFormat,
-        load_der_private_key,
-        load_der_public_key,
-        load_pem_private_key,
-        load_pem_public_key,
     )
 
 __version__ = "0.1.0"
@@ -63,6 +65,11 @@ _LAZY = {
             "NoEncryption",
             "PrivateFormat",
             "PublicFormat",
+        )
+    },
+    **{
+        name: "pqkit.keys.loaders"
+        for name in (
             "load_der_private_key",
             "load_der_public_key",
             "load_pem_private_key",

@@ -19,8 +19,8 @@ from pqkit.schemes import Kem, Signature
 __all__ = ["kem", "kems", "sig", "sigs"]
 
 # The packages that define KEMs and signature schemes, in listing order.
-_KEM_PACKAGES = ("pqkit.kyber",)
-_SIG_PACKAGES = ("pqkit.dilithium",)
+_KEM_PACKAGES = ("pqkit.mlkem",)
+_SIG_PACKAGES = ("pqkit.mldsa",)
 
 
 def _normalise(name: str) -> str:

@@ -9,5 +9,5 @@ compare``, also ``python -m pqkit.bench ...``.
 - :mod:`pqkit.bench.cli`: the command line.
 
 Which schemes ``pqkit speed kem`` / ``sig`` find is the registry's business: any
-scheme object in ``pqkit.kyber.SCHEMES`` / ``pqkit.dilithium.SCHEMES`` is timed.
+scheme object in ``pqkit.mlkem.SCHEMES`` / ``pqkit.mldsa.SCHEMES`` is timed.
 """

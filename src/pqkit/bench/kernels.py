@@ -127,14 +127,14 @@ def _keccak_f1600(backend: str) -> Callable[[list[int]], None] | None:
 
 
 def _matrix_expansion(arith_backend: str, rho: bytes, k: int) -> tuple[str, Callable[[], object]]:
-    """ML-KEM's own matrix expansion (``pqkit.kyber.kpke.expand_matrix``: one batched
+    """ML-KEM's own matrix expansion (``pqkit.mlkem.kpke.expand_matrix``: one batched
     XOF call, rej_uniform, the rare retry) on the SHA-3 provider in scope; where that
     helper is missing, its two steps: SHAKE-128 of the k x k seeds, then rej_uniform."""
     K: Any = arith.kernels("mlkem", arith_backend)
     label = f"matrix expansion k={k} (rej_uniform: {arith_backend})"
     try:
-        from pqkit.kyber.kpke import expand_matrix
-        from pqkit.kyber.suites import FIPS203
+        from pqkit.mlkem.kpke import expand_matrix
+        from pqkit.mlkem.symmetric import FIPS203
     except ImportError:  # pragma: no cover - the ML-KEM helper moved
         seeds = [rho + bytes([j, i]) for i in range(k) for j in range(k)]
         return label, lambda: K.rej_uniform(common.shake128_many(seeds, 504))
@@ -168,7 +168,7 @@ def symmetric_operations(backend: str, arith_backend: str | None) -> list[Op]:
 def _xof_bytes() -> int:
     """How many SHAKE-128 bytes ML-KEM's matrix expansion reads first per entry."""
     try:
-        from pqkit.kyber.kpke import XOF_BYTES
+        from pqkit.mlkem.kpke import XOF_BYTES
     except ImportError:  # pragma: no cover - the ML-KEM helper moved
         return 3 * 168
     return int(XOF_BYTES)

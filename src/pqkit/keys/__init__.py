@@ -15,6 +15,12 @@ Family base classes (``MLKEMPrivateKey``, ``MLDSAPublicKey`` ...) serve
 from __future__ import annotations
 
 from pqkit.keys._base import PrivateKey, PublicKey
+from pqkit.keys.loaders import (
+    load_der_private_key,
+    load_der_public_key,
+    load_pem_private_key,
+    load_pem_public_key,
+)
 from pqkit.keys.mldsa import (
     MLDSA44PrivateKey,
     MLDSA44PublicKey,
@@ -57,6 +63,10 @@ __all__ = [
     "MuHasher",
     "PrivateKey",
     "PublicKey",
+    "load_der_private_key",
+    "load_der_public_key",
+    "load_pem_private_key",
+    "load_pem_public_key",
     "private_key_class",
     "public_key_class",
 ]

@@ -37,7 +37,7 @@ def _scheme(name: str) -> Signature:
 
 @cache
 def _digest_length(name: str) -> int:
-    from pqkit.dilithium.prehash import PREHASHES
+    from pqkit.mldsa.prehash import PREHASHES
 
     return len(PREHASHES[name].function(b""))
 
@@ -45,10 +45,10 @@ def _digest_length(name: str) -> int:
 def _prehash_message(digest: Any, algorithm: Any, context: Any) -> bytes:
     """M' of FIPS 204 Alg. 4 (HashML-DSA.Sign) line 23: 1 || |ctx| || ctx || OID || PH(M).
 
-    ``algorithm`` is looked up in the HashML-DSA table of :mod:`pqkit.dilithium.prehash`
+    ``algorithm`` is looked up in the HashML-DSA table of :mod:`pqkit.mldsa.prehash`
     (ACVP names); ``digest`` must have that function's output length.
     """
-    from pqkit.dilithium.prehash import lookup
+    from pqkit.mldsa.prehash import lookup
 
     prehash = lookup(algorithm)
     ph = as_bytes_len(digest, f"{prehash.name} digest", _digest_length(prehash.name))

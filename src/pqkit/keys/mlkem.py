@@ -11,7 +11,7 @@ from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named
 from pqkit.schemes import RNG, Encapsulation
 
 if TYPE_CHECKING:
-    from pqkit.kyber.mlkem import MLKEM
+    from pqkit.mlkem.fips203 import MLKEM
 
 __all__ = [
     "MLKEM512PrivateKey",
@@ -27,7 +27,7 @@ __all__ = [
 
 @cache
 def _scheme(name: str) -> MLKEM:
-    from pqkit.kyber.mlkem import SCHEMES
+    from pqkit.mlkem.fips203 import SCHEMES
 
     return SCHEMES[name]
 

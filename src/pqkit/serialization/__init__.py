@@ -2,7 +2,8 @@
 
 RFC 9935 (ML-KEM) and RFC 9881 (ML-DSA) formats, DER or PEM, with
 password-encrypted PKCS#8 (PBES2) when ``cryptography`` is installed. The
-loaders read the algorithm OID and return the matching key class::
+loaders (:mod:`pqkit.keys.loaders`, exported as ``pqkit.load_*``) read the
+algorithm OID and return the matching key class::
 
     key = pqkit.load_pem_private_key(open("key.pem", "rb").read(), password=None)
     pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
@@ -10,12 +11,6 @@ loaders read the algorithm OID and return the matching key class::
 
 from __future__ import annotations
 
-from pqkit.serialization.loaders import (
-    load_der_private_key,
-    load_der_public_key,
-    load_pem_private_key,
-    load_pem_public_key,
-)
 from pqkit.serialization.options import (
     BestAvailableEncryption,
     Encoding,
@@ -32,8 +27,4 @@ __all__ = [
     "NoEncryption",
     "PrivateFormat",
     "PublicFormat",
-    "load_der_private_key",
-    "load_der_public_key",
-    "load_pem_private_key",
-    "load_pem_public_key",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pqkit.serialization.der import oid_to_der
+from pqkit.der import oid_to_der
 
 __all__ = ["ALGORITHMS", "KeyAlgorithm", "by_name", "by_oid"]
 

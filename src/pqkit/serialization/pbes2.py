@@ -3,7 +3,7 @@
 Encryption and decryption use the primitives of the optional ``cryptography``
 package (PBKDF2-HMAC and AES-CBC from ``cryptography.hazmat``); without it an
 encrypted key is a ``ValueError`` that says what to install. The ASN.1 is pqkit's
-own (:mod:`pqkit.serialization.der`), so any ML-KEM / ML-DSA key form can be
+own (:mod:`pqkit.der`), so any ML-KEM / ML-DSA key form can be
 wrapped, including those ``cryptography``'s own loaders refuse::
 
     EncryptedPrivateKeyInfo ::= SEQUENCE {
@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from pqkit.serialization import der
+from pqkit import der
 
 __all__ = ["DEFAULT_ITERATIONS", "MAX_ITERATIONS", "decrypt", "encrypt", "is_available"]
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pqkit.serialization import der
+from pqkit import der
 from pqkit.serialization.algorithms import KeyAlgorithm, by_oid
 
 __all__ = [

@@ -6,10 +6,10 @@ import numpy as np
 
 from pqkit._checks import as_bytes_len
 from pqkit.arith.api import MLKEMKernels, Poly
-from pqkit.kyber import kpke
-from pqkit.kyber.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
-from pqkit.kyber.scheme import KpkeKem, bytes_equal, masked_select
-from pqkit.kyber.suites import FIPS203, SymmetricOps
+from pqkit.mlkem import kpke
+from pqkit.mlkem.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
+from pqkit.mlkem.scheme import KpkeKem, bytes_equal, masked_select
+from pqkit.mlkem.symmetric import FIPS203, SuiteOps
 from pqkit.schemes import Encapsulation, KeyPair
 
 __all__ = ["MLKEM", "SCHEMES"]
@@ -21,7 +21,7 @@ class MLKEM(KpkeKem):
     def __init__(self, name: str, params: Params, *, arith: str | None = None) -> None:
         super().__init__(name, params, FIPS203, arith=arith)
 
-    def _keygen_internal(self, ops: SymmetricOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
+    def _keygen_internal(self, ops: SuiteOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
         """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal)."""
         ek_pke, dk_pke = kpke.keygen(self.params, ops, K, d, append_k=True)  # line 1
         ek = ek_pke  # line 2
@@ -29,14 +29,14 @@ class MLKEM(KpkeKem):
         return KeyPair(ek, dk)
 
     def _encaps_internal(
-        self, ops: SymmetricOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
+        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
     ) -> Encapsulation:
         """FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal)."""
         K_, r = ops.G(m + ops.H(ek))  # line 1
         c = kpke.encrypt(self.params, ops, K, ek, m, r, t_hat)  # line 2
         return Encapsulation(K_, c)
 
-    def _decaps_internal(self, ops: SymmetricOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+    def _decaps_internal(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
         """FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal)."""
         k = self.params.k
         dk_pke = dk[: 384 * k]  # line 1
@@ -78,7 +78,7 @@ class MLKEM(KpkeKem):
             )
         return t_hat
 
-    def _check_decapsulation_key(self, dk: bytes, ops: SymmetricOps) -> None:
+    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps) -> None:
         """FIPS 203 §7.3, check 3 (hash check): H(dk[384k : 768k + 32]) must equal
         dk[768k + 32 : 768k + 64] (the type checks, lengths, are done by the caller)."""
         k = self.params.k

@@ -2,10 +2,10 @@
 
 Key generation, signing on a message representative mu, and verification on mu,
 with the encodings of FIPS 204 §7.2. What differs between the members is data:
-the :class:`~pqkit.dilithium.params.Params` (lengths of tr and c_tilde, how the
-key-generation seed is expanded) and the :class:`~pqkit.dilithium.symmetric.Suite`
-(SHAKE or AES-256-CTR streams). The frontends (:mod:`pqkit.dilithium.mldsa`,
-:mod:`pqkit.dilithium.round3`) build mu and rho'' and call in here.
+the :class:`~pqkit.mldsa.params.Params` (lengths of tr and c_tilde, how the
+key-generation seed is expanded) and the :class:`~pqkit.mldsa.symmetric.Suite`
+(SHAKE or AES-256-CTR streams). The frontends (:mod:`pqkit.mldsa.fips204`,
+:mod:`pqkit.mldsa.round3`) build mu and rho'' and call in here.
 
 Polynomials are int64 arrays of shape (..., 256); the arithmetic goes through
 the kernels of :mod:`pqkit.arith` (``ops.k``), so the same code runs on every
@@ -27,8 +27,8 @@ from pqkit import arith
 from pqkit.arith.api import MLDSAKernels, Poly
 from pqkit.common import provider
 from pqkit.common.providers import Sha3Provider
-from pqkit.dilithium.params import D, Params, Q
-from pqkit.dilithium.symmetric import Suite
+from pqkit.mldsa.params import D, Params, Q
+from pqkit.mldsa.symmetric import Suite
 
 __all__ = [
     "Ops",

@@ -12,7 +12,7 @@ from helpers import h, load_json
 import pqkit
 from pqkit.cli import main
 from pqkit.common import CtrDrbg
-from pqkit.dilithium.round3 import DilithiumR3
+from pqkit.mldsa.round3 import DilithiumR3
 from pqkit.schemes import Signature
 
 _SIZES = {  # Dilithium v3.1, Table 2: pk, sk, sig; NIST level
@@ -99,7 +99,7 @@ def test_round_trip_and_tampering(name: str) -> None:
 
 
 def test_external_mu_round3() -> None:
-    from pqkit.dilithium import core
+    from pqkit.mldsa import core
 
     s = _scheme("Dilithium3-AES")
     pk, sk = s.keygen_derand(bytes(range(32)))

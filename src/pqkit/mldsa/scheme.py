@@ -1,6 +1,6 @@
 """What every Dilithium-family scheme object shares: sizes, backend binding, key
-generation and the argument checks. :mod:`pqkit.dilithium.mldsa` and
-:mod:`pqkit.dilithium.round3` add the message handling of FIPS 204 and of
+generation and the argument checks. :mod:`pqkit.mldsa.fips204` and
+:mod:`pqkit.mldsa.round3` add the message handling of FIPS 204 and of
 Dilithium 3.1 on top."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any, TypeVar
 
 from pqkit import arith
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit.dilithium import core
-from pqkit.dilithium.params import Params
-from pqkit.dilithium.symmetric import Suite
 from pqkit.errors import UnknownBackend
+from pqkit.mldsa import core
+from pqkit.mldsa.params import Params
+from pqkit.mldsa.symmetric import Suite
 from pqkit.schemes import RNG, KeyPair, draw
 
 __all__ = ["DilithiumScheme"]

@@ -16,7 +16,12 @@ __all__ = ["main"]
 
 # Modules that add subcommands; each defines register(subparsers) and sets
 # ``func=`` (a callable taking the parsed namespace, returning the exit status).
-_COMMAND_MODULES: tuple[str, ...] = ("pqkit.demo", "pqkit.kat", "pqkit.keycli", "pqkit.bench.cli")
+_COMMAND_MODULES: tuple[str, ...] = (
+    "pqkit.cli.demo",
+    "pqkit.cli.kat",
+    "pqkit.cli.keys",
+    "pqkit.bench.cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,6 +1,6 @@
 """Symmetric suites: the hash functions, PRF and XOF a K-PKE scheme plugs in.
 
-A suite is bound once per operation (:meth:`SymmetricSuite.bind`), which resolves
+A suite is bound once per operation (:meth:`Suite.bind`), which resolves
 the :mod:`pqkit.common` providers once instead of per hash call.
 
 - ``FIPS203``: FIPS 203 §4.1: H = SHA3-256, G = SHA3-512, J = SHAKE256(., 32),
@@ -27,10 +27,10 @@ import numpy.typing as npt
 
 from pqkit import common
 
-__all__ = ["FIPS203", "KYBER90S", "SHAKE128_XOF_BYTES", "SymmetricOps", "SymmetricSuite"]
+__all__ = ["FIPS203", "KYBER90S", "SHAKE128_XOF_BYTES", "Suite", "SuiteOps"]
 
 
-class SymmetricOps(Protocol):
+class SuiteOps(Protocol):
     """The functions of a suite, bound to providers for one operation."""
 
     xof_bytes: int
@@ -64,11 +64,11 @@ class SymmetricOps(Protocol):
 
 
 @dataclass(frozen=True)
-class SymmetricSuite:
-    """A named suite; ``bind()`` gives the :class:`SymmetricOps` for one operation."""
+class Suite:
+    """A named suite; ``bind()`` gives the :class:`SuiteOps` for one operation."""
 
     name: str
-    bind: Callable[[], SymmetricOps]
+    bind: Callable[[], SuiteOps]
 
 
 SHAKE128_XOF_BYTES = 672
@@ -107,7 +107,7 @@ class _Sha3Ops:
         return np.frombuffer(self._p.shake_digest(128, rho + bytes([j, i]), n), dtype=np.uint8)
 
 
-FIPS203 = SymmetricSuite("FIPS 203 (SHA-3/SHAKE)", _Sha3Ops)
+FIPS203 = Suite("FIPS 203 (SHA-3/SHAKE)", _Sha3Ops)
 
 
 @functools.lru_cache(maxsize=64)
@@ -165,4 +165,4 @@ class _Kyber90sOps:
         return row
 
 
-KYBER90S = SymmetricSuite("Kyber-90s (SHA-2/AES-256-CTR)", _Kyber90sOps)
+KYBER90S = Suite("Kyber-90s (SHA-2/AES-256-CTR)", _Kyber90sOps)

@@ -11,10 +11,10 @@ length checks. Kyber-90s is the same with the SHA-2/AES suite.
 from __future__ import annotations
 
 from pqkit.arith.api import MLKEMKernels, Poly
-from pqkit.kyber import kpke
-from pqkit.kyber.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
-from pqkit.kyber.scheme import KpkeKem, bytes_equal, masked_select
-from pqkit.kyber.suites import FIPS203, KYBER90S, SymmetricOps, SymmetricSuite
+from pqkit.mlkem import kpke
+from pqkit.mlkem.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
+from pqkit.mlkem.scheme import KpkeKem, bytes_equal, masked_select
+from pqkit.mlkem.symmetric import FIPS203, KYBER90S, Suite, SuiteOps
 from pqkit.schemes import Encapsulation, KeyPair
 
 __all__ = ["SCHEMES", "KyberR3"]
@@ -25,17 +25,17 @@ class KyberR3(KpkeKem):
     Algorithms 7-9 of the round-3 specification: Kyber.CCAKEM)."""
 
     def __init__(
-        self, name: str, params: Params, suite: SymmetricSuite, *, arith: str | None = None
+        self, name: str, params: Params, suite: Suite, *, arith: str | None = None
     ) -> None:
         super().__init__(name, params, suite, arith=arith)
 
-    def _keygen_internal(self, ops: SymmetricOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
+    def _keygen_internal(self, ops: SuiteOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
         """Kyber.CCAKEM.KeyGen: (pk, sk' || pk || H(pk) || z)."""
         pk, sk_pke = kpke.keygen(self.params, ops, K, d, append_k=False)
         return KeyPair(pk, sk_pke + pk + ops.H(pk) + z)
 
     def _encaps_internal(
-        self, ops: SymmetricOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
+        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
     ) -> Encapsulation:
         """Kyber.CCAKEM.Enc with the 32 random bytes ``m`` (hashed before use)."""
         m = ops.H(m)  # "do not release system RNG output"
@@ -43,7 +43,7 @@ class KyberR3(KpkeKem):
         c = kpke.encrypt(self.params, ops, K, ek, m, r, t_hat)
         return Encapsulation(ops.J(K_bar + ops.H(c)), c)
 
-    def _decaps_internal(self, ops: SymmetricOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+    def _decaps_internal(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
         """Kyber.CCAKEM.Dec: implicit rejection with KDF(z || H(c))."""
         k = self.params.k
         sk_pke = dk[: 384 * k]

@@ -135,7 +135,7 @@ def _is_pem(data: bytes) -> bool:
 
 
 def _load_private(path: str, password: bytes | None) -> Any:
-    from pqkit.serialization import load_der_private_key, load_pem_private_key
+    from pqkit.keys.loaders import load_der_private_key, load_pem_private_key
 
     data = _read(path, "key file")
     loader = load_pem_private_key if _is_pem(data) else load_der_private_key
@@ -152,7 +152,7 @@ def _load_private(path: str, password: bytes | None) -> Any:
 
 
 def _load_public(path: str) -> Any:
-    from pqkit.serialization import load_der_public_key, load_pem_public_key
+    from pqkit.keys.loaders import load_der_public_key, load_pem_public_key
 
     data = _read(path, "public key file")
     try:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pqkit import der
 from pqkit._checks import as_bytes
-from pqkit.serialization import der, pbes2
+from pqkit.serialization import pbes2
 from pqkit.serialization.pem import pem_decode
 from pqkit.serialization.structures import decode_private_key_info, decode_spki
 

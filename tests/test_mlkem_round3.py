@@ -121,7 +121,7 @@ def test_bad_input(name: str) -> None:
 @pytest.mark.parametrize("aes", ["openssl", "python"])
 def test_90s_keystreams_are_aes256_ctr(aes: str) -> None:
     from pqkit import common
-    from pqkit.kyber.suites import KYBER90S
+    from pqkit.mlkem.symmetric import KYBER90S
 
     with common.use(aes=aes):
         ops = KYBER90S.bind()
@@ -151,7 +151,7 @@ def test_90s_kat_with_the_python_aes_provider() -> None:
 
 
 def test_90s_short_xof_rows_are_extended(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pqkit.kyber import suites
+    from pqkit.mlkem import symmetric as suites
 
     entry = load_json("r3-kat-first/Kyber768-90s.json")["entry"]
     monkeypatch.setattr(suites._Kyber90sOps, "xof_bytes", 384)  # nearly every entry short

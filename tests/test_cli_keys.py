@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import pqkit
-from pqkit import keycli
+from pqkit.cli import keys as keycli
 from pqkit.cli import main
 from pqkit.keys import MLDSAPrivateKey, MLKEMPrivateKey
 

@@ -9,8 +9,7 @@ import pytest
 from helpers import load_json
 
 import pqkit
-from pqkit import kat
-from pqkit.cli import main
+from pqkit.cli import kat, main
 from pqkit.common import CtrDrbg
 
 KYBER = ["Kyber512", "Kyber768", "Kyber1024", "Kyber512-90s", "Kyber768-90s", "Kyber1024-90s"]

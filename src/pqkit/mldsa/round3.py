@@ -2,11 +2,11 @@
 
 What differs from ML-DSA (Dilithium v3.1 specification, §5; NIST-KAT-FORMAT §7):
 the parameters carry a 32-byte tr and a 32-byte c_tilde and key generation
-hashes the seed alone (:mod:`pqkit.dilithium.params`); the message is signed
+hashes the seed alone (:mod:`pqkit.mldsa.params`); the message is signed
 as is, mu = CRH(tr || M) with no context and no domain byte; deterministic
 signing takes rho' = CRH(K || mu) and randomised signing draws rho' as 64 bytes
 from ``rng``. Dilithium-AES swaps the SHAKE streams of ExpandA / ExpandS /
-ExpandMask for AES-256-CTR (:data:`pqkit.dilithium.symmetric.AES_SUITE`).
+ExpandMask for AES-256-CTR (:data:`pqkit.mldsa.symmetric.AES_SUITE`).
 
 Randomness requests follow the NIST KAT order (NIST-KAT-FORMAT §3): key
 generation asks for 32 bytes, randomised signing for 64, so a
@@ -19,10 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit.dilithium import core
-from pqkit.dilithium.params import DILITHIUM2, DILITHIUM3, DILITHIUM5, Params
-from pqkit.dilithium.scheme import DilithiumScheme
-from pqkit.dilithium.symmetric import AES_SUITE, SHAKE_SUITE, Suite
+from pqkit.mldsa import core
+from pqkit.mldsa.params import DILITHIUM2, DILITHIUM3, DILITHIUM5, Params
+from pqkit.mldsa.scheme import DilithiumScheme
+from pqkit.mldsa.symmetric import AES_SUITE, SHAKE_SUITE, Suite
 from pqkit.schemes import RNG, draw
 
 __all__ = ["ROUND3_SCHEMES", "DilithiumR3"]

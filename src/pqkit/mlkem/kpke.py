@@ -1,6 +1,6 @@
 """K-PKE, the CPA-secure public-key encryption under ML-KEM and round-3 Kyber.
 
-FIPS 203 §5 (Algorithms 13-15), written against a :class:`SymmetricOps` (the
+FIPS 203 §5 (Algorithms 13-15), written against a :class:`SuiteOps` (the
 suite: SHA-3 for ML-KEM and Kyber, SHA-2/AES for Kyber-90s) and a kernel table
 (:mod:`pqkit.arith`), so every variant shares this code. Vectors and matrices are
 single arrays: a k-vector is (k, 256), the matrix A_hat is (k, k, 256).
@@ -12,8 +12,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import MLKEMKernels, Poly
-from pqkit.kyber.params import Params
-from pqkit.kyber.suites import SHAKE128_XOF_BYTES, SymmetricOps
+from pqkit.mlkem.params import Params
+from pqkit.mlkem.symmetric import SHAKE128_XOF_BYTES, SuiteOps
 
 __all__ = ["XOF_BYTES", "Q", "decrypt", "encrypt", "expand_matrix", "keygen", "sample_noise"]
 
@@ -34,7 +34,7 @@ def _u8(data: bytes) -> npt.NDArray[np.uint8]:
     return np.frombuffer(data, dtype=np.uint8)
 
 
-def expand_matrix(ops: SymmetricOps, K: MLKEMKernels, rho: bytes, k: int) -> Poly:
+def expand_matrix(ops: SuiteOps, K: MLKEMKernels, rho: bytes, k: int) -> Poly:
     """A_hat (k, k, 256) with A_hat[i, j] = SampleNTT(rho || j || i).
 
     FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 3-7 and Algorithm 7 (SampleNTT):
@@ -60,9 +60,7 @@ def expand_matrix(ops: SymmetricOps, K: MLKEMKernels, rho: bytes, k: int) -> Pol
     return a_hat.reshape(k, k, 256)
 
 
-def sample_noise(
-    ops: SymmetricOps, K: MLKEMKernels, seed: bytes, etas: list[tuple[int, int]]
-) -> Poly:
+def sample_noise(ops: SuiteOps, K: MLKEMKernels, seed: bytes, etas: list[tuple[int, int]]) -> Poly:
     """SamplePolyCBD_eta(PRF_eta(seed, N)) for N = 0, 1, ...: ``etas`` lists (eta,
     count) runs in order; the result stacks all polynomials, (sum of counts, 256).
     One PRF call and one CBD call per run of equal eta."""
@@ -79,7 +77,7 @@ def sample_noise(
 
 
 def keygen(
-    params: Params, ops: SymmetricOps, K: MLKEMKernels, d: bytes, *, append_k: bool
+    params: Params, ops: SuiteOps, K: MLKEMKernels, d: bytes, *, append_k: bool
 ) -> tuple[bytes, bytes]:
     """FIPS 203, Algorithm 13 (K-PKE.KeyGen): (ek_PKE, dk_PKE) from the seed d.
 
@@ -99,7 +97,7 @@ def keygen(
 
 def encrypt(
     params: Params,
-    ops: SymmetricOps,
+    ops: SuiteOps,
     K: MLKEMKernels,
     ek: bytes,
     m: bytes,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pqkit import common
-from pqkit.serialization.der import encode_oid
+from pqkit.der import encode_oid
 
 __all__ = ["PREHASHES", "PreHash", "lookup"]
 

@@ -2,7 +2,7 @@
 
 :class:`KpkeKem` holds a parameter set, a symmetric suite and an arithmetic
 backend choice, checks arguments, draws randomness, and leaves the FO transform
-(the ``*_internal`` methods) to its subclasses: ML-KEM (:mod:`pqkit.kyber.mlkem`)
+(the ``*_internal`` methods) to its subclasses: ML-KEM (:mod:`pqkit.mlkem.fips203`)
 and round-3 Kyber.
 """
 
@@ -16,8 +16,8 @@ import numpy as np
 from pqkit import arith
 from pqkit._checks import as_bytes_len
 from pqkit.arith.api import MLKEMKernels, Poly
-from pqkit.kyber.params import Params
-from pqkit.kyber.suites import SymmetricOps, SymmetricSuite
+from pqkit.mlkem.params import Params
+from pqkit.mlkem.symmetric import Suite, SuiteOps
 from pqkit.schemes import RNG, Encapsulation, KeyPair, draw
 
 __all__ = ["KpkeKem", "masked_select"]
@@ -49,7 +49,7 @@ class KpkeKem:
     claimed_nist_level: int
 
     def __init__(
-        self, name: str, params: Params, suite: SymmetricSuite, *, arith: str | None = None
+        self, name: str, params: Params, suite: Suite, *, arith: str | None = None
     ) -> None:
         self.name = name
         self.params = params
@@ -77,22 +77,22 @@ class KpkeKem:
 
     # --- what every operation needs -------------------------------------------------
 
-    def _tools(self) -> tuple[SymmetricOps, MLKEMKernels]:
+    def _tools(self) -> tuple[SuiteOps, MLKEMKernels]:
         return self.suite.bind(), pqkit_arith_kernels(self.arith)
 
     # --- the FO transform, per variant ---------------------------------------------
     # Each gets the suite bound for this operation (ops) and the kernel table (K),
     # resolved once per public call.
 
-    def _keygen_internal(self, ops: SymmetricOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
+    def _keygen_internal(self, ops: SuiteOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
         raise NotImplementedError
 
     def _encaps_internal(
-        self, ops: SymmetricOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
+        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
     ) -> Encapsulation:
         raise NotImplementedError
 
-    def _decaps_internal(self, ops: SymmetricOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+    def _decaps_internal(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
         raise NotImplementedError
 
     def _check_encapsulation_key(self, ek: bytes, K: MLKEMKernels) -> Poly | None:
@@ -100,7 +100,7 @@ class KpkeKem:
         decoded t_hat, which encapsulation then reuses."""
         return None
 
-    def _check_decapsulation_key(self, dk: bytes, ops: SymmetricOps) -> None:
+    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps) -> None:
         """Input checks on dk beyond its length (none by default)."""
 
     # --- public API ----------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The strict DER encoder/decoder (pqkit.serialization.der)."""
+"""The strict DER encoder/decoder (pqkit.der)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pqkit.serialization import der
+from pqkit import der
 
 
 def test_length_forms() -> None:

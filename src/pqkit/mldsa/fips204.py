@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit.dilithium import core
-from pqkit.dilithium.params import ML_DSA_44, ML_DSA_65, ML_DSA_87, Params
-from pqkit.dilithium.prehash import lookup
-from pqkit.dilithium.scheme import DilithiumScheme
-from pqkit.dilithium.symmetric import SHAKE_SUITE
+from pqkit.mldsa import core
+from pqkit.mldsa.params import ML_DSA_44, ML_DSA_65, ML_DSA_87, Params
+from pqkit.mldsa.prehash import lookup
+from pqkit.mldsa.scheme import DilithiumScheme
+from pqkit.mldsa.symmetric import SHAKE_SUITE
 from pqkit.schemes import RNG, draw
 
 __all__ = ["MLDSA", "ML_DSA_SCHEMES"]

@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
-from pqkit.kyber import mlkem, r3
+from pqkit.mlkem import fips203, round3
 from pqkit.schemes import Kem
 
 SCHEMES: dict[str, Kem] = {}
-SCHEMES.update(mlkem.SCHEMES)
-SCHEMES.update(r3.SCHEMES)
+SCHEMES.update(fips203.SCHEMES)
+SCHEMES.update(round3.SCHEMES)
