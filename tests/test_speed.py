@@ -2,8 +2,8 @@
 
 The runs are short (``--duration 0.01``): these tests check the tools, not speed.
 Scheme tests run on the real registry when a scheme is there, and on small fake
-schemes put in the registry (``pqkit.mlkem.SCHEMES`` / ``pqkit.mldsa.SCHEMES``)
-so the table logic is covered independently of any scheme's speed.
+schemes put in the registry's catalogue (entries whose module is this one) so the
+table logic is covered independently of any scheme's speed.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ from typing import Any
 import pytest
 
 import pqkit
-import pqkit.mldsa
-import pqkit.mlkem
-from pqkit import arith, common
+from pqkit import arith, common, registry
 from pqkit.cli import main
 from pqkit.schemes import Encapsulation, KeyPair
 
@@ -39,7 +37,9 @@ class FakeKem:
     length_secret_key = 4
     length_ciphertext = 5
     length_shared_secret = 32
+    length_seed = 8
     claimed_nist_level = 1
+    nist_level = 1
 
     def keygen(self, *, rng: Any = None) -> KeyPair:
         return KeyPair(b"pub", b"priv")
@@ -58,7 +58,9 @@ class FakeSig:
     length_public_key = 3
     length_secret_key = 4
     length_signature = 6
+    length_seed = 8
     claimed_nist_level = 2
+    nist_level = 2
 
     def keygen(self, *, rng: Any = None) -> KeyPair:
         return KeyPair(b"pub", b"priv")
@@ -72,8 +74,19 @@ class FakeSig:
 
 @pytest.fixture
 def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(pqkit.mlkem.SCHEMES, "FAKE-KEM", FakeKem())
-    monkeypatch.setitem(pqkit.mldsa.SCHEMES, "FAKE-SIG", FakeSig())
+    fake_entries = (
+        registry.Algorithm("FAKE-KEM", "kem", "fake", __name__, FakeKem()),  # type: ignore[arg-type]
+        registry.Algorithm("FAKE-SIG", "sig", "fake", __name__, FakeSig()),  # type: ignore[arg-type]
+    )
+    catalog = registry._catalog() + fake_entries
+    monkeypatch.setattr(registry, "_catalog", lambda: catalog)
+    monkeypatch.setattr(
+        registry, "_by_key", lambda: {registry.normalise(a.name): a for a in catalog}
+    )
+
+
+SCHEMES = {"FAKE-KEM": FakeKem(), "FAKE-SIG": FakeSig()}
+"""The fake scheme objects, found by the registry through the fake entries above."""
 
 
 def _rows(out: str) -> dict[str, list[str]]:

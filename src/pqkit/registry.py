@@ -1,66 +1,159 @@
-"""Name -> scheme lookup, aliases and listing.
+"""Name -> scheme lookup, aliases, listing, and what is known of each algorithm.
 
-Each scheme family package exposes ``SCHEMES: dict[str, scheme object]`` in its
-canonical spelling; this module only finds them. Names match case-insensitively and
-ignore ``-`` and ``_``, so ``"mlkem768"`` and ``"ml_kem_768"`` both mean
-``"ML-KEM-768"``. The packages are imported on first use, so ``import pqkit`` stays
-cheap.
+Every family package has a light ``params`` module (no NumPy) whose ``CATALOG``
+lists one :class:`Algorithm` per parameter set: its canonical name, kind, family,
+object identifier, the module holding its scheme object, and its parameters, from
+which every size is derived. This module owns those facts for the whole library:
+the key formats (:mod:`pqkit.serialization.algorithms`), the key objects and the
+command line read them here.
+
+Names match case-insensitively and ignore ``-`` and ``_`` (:func:`normalise`),
+so ``"mlkem768"`` and ``"ml_kem_768"`` both mean ``"ML-KEM-768"``. Scheme modules are
+imported on first use, so ``import pqkit`` stays cheap.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from typing import Any, cast
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal, Protocol, cast
 
 from pqkit.errors import UnknownAlgorithm
 from pqkit.schemes import Kem, Signature
 
-__all__ = ["kem", "kems", "sig", "sigs"]
+__all__ = [
+    "Algorithm",
+    "algorithm",
+    "algorithms",
+    "kem",
+    "kems",
+    "normalise",
+    "sig",
+    "sigs",
+]
 
-# The packages that define KEMs and signature schemes, in listing order.
-_KEM_PACKAGES = ("pqkit.mlkem",)
-_SIG_PACKAGES = ("pqkit.mldsa",)
+Kind = Literal["kem", "sig"]
+
+# The light modules holding each family's CATALOG, in listing order. A new family
+# adds its params module here.
+FAMILY_CATALOGS: tuple[str, ...] = ("pqkit.mlkem.params", "pqkit.mldsa.params")
 
 
-def _normalise(name: str) -> str:
+class Sizes(Protocol):
+    """What an algorithm's parameters must tell: its level and byte lengths
+    (``length_ciphertext`` and ``length_shared_secret`` for a KEM,
+    ``length_signature`` for a signature scheme)."""
+
+    @property
+    def nist_level(self) -> int: ...
+
+    @property
+    def length_public_key(self) -> int: ...
+
+    @property
+    def length_secret_key(self) -> int: ...
+
+    @property
+    def length_seed(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One parameter set of one scheme, as the rest of the library sees it."""
+
+    name: str
+    """Canonical spelling: ``"ML-KEM-768"``, ``"Dilithium3-AES"``."""
+    kind: Kind
+    family: str
+    """``"ML-KEM"``, ``"Kyber"``, ``"Kyber-90s"``, ``"ML-DSA"``, ``"Dilithium"`` ..."""
+    module: str
+    """The module whose ``SCHEMES[name]`` is the scheme object."""
+    params: Sizes
+    oid: str | None = None
+    """Dotted AlgorithmIdentifier OID of the key formats, None where none is assigned."""
+
+    @property
+    def nist_level(self) -> int:
+        return self.params.nist_level
+
+    @property
+    def length_public_key(self) -> int:
+        return self.params.length_public_key
+
+    @property
+    def length_secret_key(self) -> int:
+        return self.params.length_secret_key
+
+    @property
+    def length_seed(self) -> int:
+        """Bytes of the seed ``keygen_derand`` takes (the seed form of a private key)."""
+        return self.params.length_seed
+
+    @property
+    def length_output(self) -> int:
+        """Ciphertext (KEM) or signature bytes."""
+        field = "length_ciphertext" if self.kind == "kem" else "length_signature"
+        return int(getattr(self.params, field))
+
+    def scheme(self) -> Any:
+        """The scheme object (imports its module on first use)."""
+        schemes = importlib.import_module(self.module).SCHEMES
+        return schemes[self.name]
+
+
+def normalise(name: str) -> str:
+    """The lookup key of an algorithm name: upper case without ``-`` and ``_``."""
     return name.upper().replace("-", "").replace("_", "")
 
 
-def _collect(packages: tuple[str, ...]) -> dict[str, Any]:
-    table: dict[str, Any] = {}
-    for package in packages:
-        schemes = cast(Mapping[str, Any], importlib.import_module(package).SCHEMES)
-        table.update(schemes)
-    return table
+@cache
+def _catalog() -> tuple[Algorithm, ...]:
+    entries: list[Algorithm] = []
+    for module in FAMILY_CATALOGS:
+        entries.extend(cast(tuple[Algorithm, ...], importlib.import_module(module).CATALOG))
+    keys = [normalise(a.name) for a in entries]
+    if len(set(keys)) != len(keys):  # pragma: no cover - a catalogue bug
+        raise RuntimeError("two algorithms share a normalised name")
+    return tuple(entries)
 
 
-def _lookup(name: object, packages: tuple[str, ...]) -> Any:
+@cache
+def _by_key() -> dict[str, Algorithm]:
+    return {normalise(a.name): a for a in _catalog()}
+
+
+def algorithms(kind: Kind | None = None) -> tuple[Algorithm, ...]:
+    """Every algorithm (of ``kind``, if given), in listing order."""
+    return tuple(a for a in _catalog() if kind is None or a.kind == kind)
+
+
+def algorithm(name: str, kind: Kind | None = None) -> Algorithm:
+    """The algorithm called ``name``: ``TypeError`` for a non-str name,
+    :class:`pqkit.UnknownAlgorithm` (listing the known names) for an unknown one."""
     if not isinstance(name, str):
         raise TypeError(f"algorithm name must be str, not {type(name).__name__}")
-    table = _collect(packages)
-    wanted = _normalise(name)
-    for canonical, scheme in table.items():
-        if _normalise(canonical) == wanted:
-            return scheme
-    raise UnknownAlgorithm(name, list(table))
+    found = _by_key().get(normalise(name))
+    if found is None or (kind is not None and found.kind != kind):
+        raise UnknownAlgorithm(name, [a.name for a in algorithms(kind)])
+    return found
 
 
 def kems() -> list[str]:
     """The canonical names of every KEM pqkit provides."""
-    return list(_collect(_KEM_PACKAGES))
+    return [a.name for a in algorithms("kem")]
 
 
 def sigs() -> list[str]:
     """The canonical names of every signature scheme pqkit provides."""
-    return list(_collect(_SIG_PACKAGES))
+    return [a.name for a in algorithms("sig")]
 
 
 def kem(name: str) -> Kem:
     """The KEM called ``name``; raises :class:`pqkit.UnknownAlgorithm` otherwise."""
-    return cast(Kem, _lookup(name, _KEM_PACKAGES))
+    return cast(Kem, algorithm(name, "kem").scheme())
 
 
 def sig(name: str) -> Signature:
     """The signature scheme called ``name``; raises :class:`pqkit.UnknownAlgorithm` otherwise."""
-    return cast(Signature, _lookup(name, _SIG_PACKAGES))
+    return cast(Signature, algorithm(name, "sig").scheme())

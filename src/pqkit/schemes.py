@@ -1,18 +1,37 @@
-"""The shape every scheme object has (DESIGN.md §2).
+"""The shape every scheme object has (docs/architecture.md, "Public API").
 
 A scheme object is stateless: one instance per parameter set, shared by all
-callers, holding only its parameters. Keys are plain ``bytes``.
+callers, holding only its parameters and an optional arithmetic backend. Keys are
+plain ``bytes``. :class:`SchemeBase` is the one base every family builds on: it
+owns the backend binding, :meth:`~SchemeBase.using`, ``repr`` and the ``length_*``
+attributes (all derived from the algorithm's parameters, see :mod:`pqkit.registry`).
 """
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Callable
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from pqkit._checks import as_rng_output
 
-__all__ = ["RNG", "Encapsulation", "Kem", "KeyPair", "Signature", "draw"]
+if TYPE_CHECKING:
+    from pqkit.registry import Algorithm
+
+__all__ = [
+    "RNG",
+    "Encapsulation",
+    "Kem",
+    "KemBase",
+    "KeyPair",
+    "SchemeBase",
+    "Signature",
+    "SignatureBase",
+    "draw",
+]
+
+_S = TypeVar("_S", bound="SchemeBase")
 
 RNG = Callable[[int], bytes]
 """Any callable ``rng(n) -> bytes`` returning ``n`` bytes; the default is ``os.urandom``."""
@@ -114,3 +133,76 @@ class Signature(Protocol):
     ) -> bytes: ...
 
     def verify_mu(self, public_key: bytes, mu: bytes, signature: bytes) -> bool: ...
+
+
+class SchemeBase:
+    """What every scheme object shares.
+
+    ``algorithm`` (a :class:`pqkit.registry.Algorithm`) gives the name, level, OID
+    and sizes; ``arith`` binds an arithmetic backend (None: the usual selection of
+    :mod:`pqkit.arith`). A family that runs on arithmetic kernels names its kernel
+    contract in ``KERNELS`` (``"mlkem"``, ``"mldsa"``); one that does not leaves it
+    None (a family built on another scheme passes ``arith`` on to it).
+    """
+
+    KERNELS: ClassVar[str | None] = None
+    _LENGTHS: ClassVar[tuple[str, ...]] = ("length_public_key", "length_secret_key")
+
+    name: str
+    oid: str | None
+    claimed_nist_level: int
+    length_public_key: int
+    length_secret_key: int
+    length_seed: int
+
+    def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
+        self.algorithm = algorithm
+        self.name = algorithm.name
+        self.oid = algorithm.oid
+        self.claimed_nist_level = algorithm.nist_level
+        self.length_seed = algorithm.length_seed
+        for field in self._LENGTHS:
+            setattr(self, field, int(getattr(algorithm.params, field)))
+        self.arith = arith
+
+    def __repr__(self) -> str:
+        bound = f", arith={self.arith!r}" if self.arith is not None else ""
+        return f"<{type(self).__name__} {self.name}{bound}>"
+
+    def using(self: _S, *, arith: str | None = None) -> _S:
+        """A copy of this scheme bound to the arithmetic backend ``arith`` (None:
+        the usual selection). An unknown or unavailable backend raises
+        :class:`pqkit.UnknownBackend` here, not at the first operation."""
+        if arith is not None:
+            self._kernels_for(arith)
+        twin = copy.copy(self)
+        twin.arith = arith
+        return twin
+
+    def _kernels(self) -> Any:
+        """The kernel table this scheme runs on, resolved for one operation."""
+        return self._kernels_for(self.arith)
+
+    def _kernels_for(self, backend: str | None) -> Any:
+        from pqkit import arith
+
+        if self.KERNELS is None:
+            return None
+        return arith.kernels(self.KERNELS, backend)  # type: ignore[call-overload]
+
+
+class KemBase(SchemeBase):
+    """A scheme object for a KEM: adds the ciphertext and shared-secret sizes."""
+
+    _LENGTHS = (*SchemeBase._LENGTHS, "length_ciphertext", "length_shared_secret")
+
+    length_ciphertext: int
+    length_shared_secret: int
+
+
+class SignatureBase(SchemeBase):
+    """A scheme object for a signature scheme: adds the signature size."""
+
+    _LENGTHS = (*SchemeBase._LENGTHS, "length_signature")
+
+    length_signature: int

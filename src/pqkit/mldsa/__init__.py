@@ -1,18 +1,27 @@
 """The Dilithium family: ML-DSA (FIPS 204), Dilithium 3.1 and Dilithium-AES.
 
-One core (:mod:`pqkit.mldsa.core`) serves every member; a member is a
-parameter set (:mod:`pqkit.mldsa.params`), a symmetric suite
-(:mod:`pqkit.mldsa.symmetric`) and a message frontend (:mod:`.mldsa`,
-:mod:`.round3`).
-``SCHEMES`` maps each canonical name to its scheme object (see :mod:`pqkit.registry`).
+One core (:mod:`.core`) serves every member; a member is a parameter set
+(:mod:`.params`, with the family's catalogue entries), a symmetric suite
+(:mod:`.symmetric`) and a message frontend (:mod:`.fips204`, :mod:`.round3`) on
+the family's scheme object (:mod:`.scheme`). HashML-DSA's pre-hash functions live
+in :mod:`.prehash`.
+
+``SCHEMES`` maps each canonical name to its scheme object (see :mod:`pqkit.registry`);
+it is built on first use, so importing :mod:`.params` stays light.
 """
 
 from __future__ import annotations
 
-from pqkit.mldsa.fips204 import ML_DSA_SCHEMES, MLDSA
-from pqkit.mldsa.round3 import ROUND3_SCHEMES, DilithiumR3
-from pqkit.schemes import Signature
+from typing import Any
 
-__all__ = ["MLDSA", "SCHEMES", "DilithiumR3"]
+__all__ = ["SCHEMES"]
 
-SCHEMES: dict[str, Signature] = {**ML_DSA_SCHEMES, **ROUND3_SCHEMES}
+
+def __getattr__(name: str) -> Any:
+    if name != "SCHEMES":
+        raise AttributeError(f"module 'pqkit.mldsa' has no attribute {name!r}")
+    from pqkit.mldsa import fips204, round3
+
+    schemes = {**fips204.SCHEMES, **round3.SCHEMES}
+    globals()["SCHEMES"] = schemes
+    return schemes

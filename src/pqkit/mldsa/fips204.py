@@ -6,13 +6,14 @@ from typing import Any
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.mldsa import core
-from pqkit.mldsa.params import ML_DSA_44, ML_DSA_65, ML_DSA_87, Params
+from pqkit.mldsa.params import CATALOG
 from pqkit.mldsa.prehash import lookup
 from pqkit.mldsa.scheme import DilithiumScheme
 from pqkit.mldsa.symmetric import SHAKE_SUITE
+from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, draw
 
-__all__ = ["MLDSA", "ML_DSA_SCHEMES"]
+__all__ = ["MLDSA", "SCHEMES"]
 
 _MAX_CTX = 255
 
@@ -41,8 +42,8 @@ class MLDSA(DilithiumScheme):
     """ML-DSA-44/65/87 (FIPS 204): pure and HashML-DSA signing, contexts, hedged
     and deterministic signing, external mu. See :class:`pqkit.schemes.Signature`."""
 
-    def __init__(self, params: Params, *, arith_backend: str | None = None) -> None:
-        super().__init__(params, SHAKE_SUITE, arith_backend=arith_backend)
+    def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
+        super().__init__(algorithm, SHAKE_SUITE, arith=arith)
 
     def _rnd(self, deterministic: bool, rnd: Any, rng: RNG | None) -> bytes:
         if rnd is not None:
@@ -159,4 +160,4 @@ class MLDSA(DilithiumScheme):
         return self._mu(ops, tr, _m_prime(message, ctx, prehash))
 
 
-ML_DSA_SCHEMES: dict[str, MLDSA] = {p.name: MLDSA(p) for p in (ML_DSA_44, ML_DSA_65, ML_DSA_87)}
+SCHEMES: dict[str, MLDSA] = {a.name: MLDSA(a) for a in CATALOG if a.family == "ML-DSA"}

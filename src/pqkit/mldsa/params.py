@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pqkit.registry import Algorithm
+
 __all__ = [
+    "CATALOG",
     "DILITHIUM2",
     "DILITHIUM3",
     "DILITHIUM5",
@@ -67,6 +70,11 @@ class Params:
         return ((Q - 1) // (2 * self.gamma2) - 1).bit_length()
 
     @property
+    def length_seed(self) -> int:
+        """Key-generation seed xi: 32 bytes (FIPS 204, Algorithm 6)."""
+        return 32
+
+    @property
     def length_public_key(self) -> int:
         # FIPS 204, Algorithm 22 (pkEncode): rho || 10-bit t1
         return 32 + 32 * self.k * 10
@@ -92,3 +100,22 @@ ML_DSA_87 = Params("ML-DSA-87", 8, 7, 2, 60, 1 << 19, _G32, 75, 64, 64, True, 5)
 DILITHIUM2 = Params("Dilithium2", 4, 4, 2, 39, 1 << 17, _G88, 80, 32, 32, False, 2)
 DILITHIUM3 = Params("Dilithium3", 6, 5, 4, 49, 1 << 19, _G32, 55, 32, 32, False, 3)
 DILITHIUM5 = Params("Dilithium5", 8, 7, 2, 60, 1 << 19, _G32, 75, 32, 32, False, 5)
+
+_SIG_OID = "2.16.840.1.101.3.4.3."  # NIST sigAlgs arc, id-ml-dsa-* (RFC 9881 §2)
+_FIPS204 = "pqkit.mldsa.fips204"
+_ROUND3 = "pqkit.mldsa.round3"
+_ROUND3_SETS = (DILITHIUM2, DILITHIUM3, DILITHIUM5)
+
+CATALOG: tuple[Algorithm, ...] = (
+    Algorithm("ML-DSA-44", "sig", "ML-DSA", _FIPS204, ML_DSA_44, _SIG_OID + "17"),
+    Algorithm("ML-DSA-65", "sig", "ML-DSA", _FIPS204, ML_DSA_65, _SIG_OID + "18"),
+    Algorithm("ML-DSA-87", "sig", "ML-DSA", _FIPS204, ML_DSA_87, _SIG_OID + "19"),
+    *(
+        Algorithm(p.name, "sig", "Dilithium", _ROUND3, p)
+        for p in (DILITHIUM2, DILITHIUM3, DILITHIUM5)
+    ),
+    *(
+        Algorithm(f"{p.name}-AES", "sig", "Dilithium-AES", _ROUND3, p)
+        for p in (DILITHIUM2, DILITHIUM3, DILITHIUM5)
+    ),
+)

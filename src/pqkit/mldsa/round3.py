@@ -20,12 +20,16 @@ from typing import Any
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.mldsa import core
-from pqkit.mldsa.params import DILITHIUM2, DILITHIUM3, DILITHIUM5, Params
+from pqkit.mldsa.params import CATALOG
 from pqkit.mldsa.scheme import DilithiumScheme
 from pqkit.mldsa.symmetric import AES_SUITE, SHAKE_SUITE, Suite
+from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, draw
 
-__all__ = ["ROUND3_SCHEMES", "DilithiumR3"]
+__all__ = ["SCHEMES", "DilithiumR3"]
+
+_SUITES: dict[str, Suite] = {"Dilithium": SHAKE_SUITE, "Dilithium-AES": AES_SUITE}
+"""The symmetric suite of each round-3 family (Dilithium v3.1, §5.3)."""
 
 _CRHBYTES = 64
 
@@ -48,11 +52,8 @@ class DilithiumR3(DilithiumScheme):
     message itself (round 3 has no M' formatting).
     """
 
-    def __init__(
-        self, params: Params, suite: Suite, name: str, *, arith_backend: str | None = None
-    ) -> None:
-        super().__init__(params, suite, arith_backend=arith_backend)
-        self.name = name
+    def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
+        super().__init__(algorithm, _SUITES[algorithm.family], arith=arith)
 
     def _rho_prime(
         self,
@@ -165,14 +166,4 @@ class DilithiumR3(DilithiumScheme):
         return self._verify(public_key, lambda ops, pk: mu_bytes, signature)
 
 
-def _schemes() -> dict[str, DilithiumR3]:
-    out: dict[str, DilithiumR3] = {}
-    for params in (DILITHIUM2, DILITHIUM3, DILITHIUM5):
-        out[params.name] = DilithiumR3(params, SHAKE_SUITE, params.name)
-    for params in (DILITHIUM2, DILITHIUM3, DILITHIUM5):
-        name = f"{params.name}-AES"
-        out[name] = DilithiumR3(params, AES_SUITE, name)
-    return out
-
-
-ROUND3_SCHEMES: dict[str, DilithiumR3] = _schemes()
+SCHEMES: dict[str, DilithiumR3] = {a.name: DilithiumR3(a) for a in CATALOG if a.family in _SUITES}

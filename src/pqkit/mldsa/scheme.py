@@ -1,55 +1,37 @@
-"""What every Dilithium-family scheme object shares: sizes, backend binding, key
-generation and the argument checks. :mod:`pqkit.mldsa.fips204` and
+"""What every Dilithium-family scheme object adds to :class:`pqkit.schemes.SignatureBase`:
+the suite, key generation and the argument checks. :mod:`pqkit.mldsa.fips204` and
 :mod:`pqkit.mldsa.round3` add the message handling of FIPS 204 and of
 Dilithium 3.1 on top."""
 
 from __future__ import annotations
 
-import copy
-from typing import Any, TypeVar
+from typing import Any, cast
 
-from pqkit import arith
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit.errors import UnknownBackend
 from pqkit.mldsa import core
 from pqkit.mldsa.params import Params
 from pqkit.mldsa.symmetric import Suite
-from pqkit.schemes import RNG, KeyPair, draw
+from pqkit.registry import Algorithm
+from pqkit.schemes import RNG, KeyPair, SignatureBase, draw
 
 __all__ = ["DilithiumScheme"]
 
-_S = TypeVar("_S", bound="DilithiumScheme")
 
-
-class DilithiumScheme:
+class DilithiumScheme(SignatureBase):
     """A stateless scheme object: one parameter set, one symmetric suite, and an
     optional arithmetic backend (None: the usual selection, :mod:`pqkit.arith`)."""
 
-    def __init__(self, params: Params, suite: Suite, *, arith_backend: str | None = None) -> None:
-        self.params = params
+    KERNELS = "mldsa"
+
+    params: Params
+
+    def __init__(self, algorithm: Algorithm, suite: Suite, *, arith: str | None = None) -> None:
+        super().__init__(algorithm, arith=arith)
+        self.params = cast(Params, algorithm.params)
         self.suite = suite
-        self._arith = arith_backend
-        self.name = params.name
-        self.length_public_key = params.length_public_key
-        self.length_secret_key = params.length_secret_key
-        self.length_signature = params.length_signature
-        self.claimed_nist_level = params.nist_level
-
-    def __repr__(self) -> str:
-        bound = f", arith={self._arith!r}" if self._arith else ""
-        return f"<{type(self).__name__} {self.name}{bound}>"
-
-    def using(self: _S, *, arith: str | None = None) -> _S:
-        """A copy of this scheme bound to the arithmetic backend ``arith``
-        (``"numpy"`` or ``"ref"``; None: the usual selection)."""
-        if arith is not None and arith not in arith_backends():
-            raise UnknownBackend("arith", str(arith), arith_backends())
-        twin = copy.copy(self)
-        twin._arith = arith
-        return twin
 
     def _ops(self) -> core.Ops:
-        return core.ops_for(self.suite, self._arith)
+        return core.ops_for(self.suite, self.arith)
 
     # --- argument checks ------------------------------------------------------------
 
@@ -85,8 +67,3 @@ class DilithiumScheme:
         """
         sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
         return core.public_key_from_secret(self.params, self._ops(), sk)
-
-
-def arith_backends() -> list[str]:
-    """The arithmetic backends that provide ML-DSA kernels."""
-    return arith.available("mldsa")

@@ -1,13 +1,27 @@
 """The K-PKE family: ML-KEM (FIPS 203), round-3 Kyber and Kyber-90s (v3.02).
 
-``SCHEMES`` maps each canonical name to its scheme object (see :mod:`pqkit.registry`).
+- :mod:`.params`: the parameter sets and the family's catalogue entries;
+- :mod:`.symmetric`: the symmetric suites (SHA-3 / SHAKE; SHA-2 / AES-256-CTR);
+- :mod:`.kpke`: K-PKE (FIPS 203 §5), shared by every member;
+- :mod:`.scheme`: the scheme object every member shares;
+- :mod:`.fips203`: ML-KEM's FO transform; :mod:`.round3`: round-3 Kyber's.
+
+``SCHEMES`` maps each canonical name to its scheme object (see :mod:`pqkit.registry`);
+it is built on first use, so importing :mod:`.params` stays light.
 """
 
 from __future__ import annotations
 
-from pqkit.mlkem import fips203, round3
-from pqkit.schemes import Kem
+from typing import Any
 
-SCHEMES: dict[str, Kem] = {}
-SCHEMES.update(fips203.SCHEMES)
-SCHEMES.update(round3.SCHEMES)
+__all__ = ["SCHEMES"]
+
+
+def __getattr__(name: str) -> Any:
+    if name != "SCHEMES":
+        raise AttributeError(f"module 'pqkit.mlkem' has no attribute {name!r}")
+    from pqkit.mlkem import fips203, round3
+
+    schemes = {**fips203.SCHEMES, **round3.SCHEMES}
+    globals()["SCHEMES"] = schemes
+    return schemes

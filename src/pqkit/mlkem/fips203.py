@@ -7,9 +7,10 @@ import numpy as np
 from pqkit._checks import as_bytes_len
 from pqkit.arith.api import MLKEMKernels, Poly
 from pqkit.mlkem import kpke
-from pqkit.mlkem.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
+from pqkit.mlkem.params import CATALOG, Q
 from pqkit.mlkem.scheme import KpkeKem, bytes_equal, masked_select
 from pqkit.mlkem.symmetric import FIPS203, SuiteOps
+from pqkit.registry import Algorithm
 from pqkit.schemes import Encapsulation, KeyPair
 
 __all__ = ["MLKEM", "SCHEMES"]
@@ -18,8 +19,8 @@ __all__ = ["MLKEM", "SCHEMES"]
 class MLKEM(KpkeKem):
     """ML-KEM-512/768/1024 (FIPS 203, Algorithms 16-21)."""
 
-    def __init__(self, name: str, params: Params, *, arith: str | None = None) -> None:
-        super().__init__(name, params, FIPS203, arith=arith)
+    def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
+        super().__init__(algorithm, FIPS203, arith=arith)
 
     def _keygen_internal(self, ops: SuiteOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
         """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal)."""
@@ -74,7 +75,7 @@ class MLKEM(KpkeKem):
         if not np.array_equal(K.byte_encode(t_hat, 12), t):
             raise ValueError(
                 "FIPS 203 §7.2 modulus check failed: the encapsulation key holds a "
-                "coefficient that is not reduced modulo q = 3329"
+                f"coefficient that is not reduced modulo q = {Q}"
             )
         return t_hat
 
@@ -89,8 +90,4 @@ class MLKEM(KpkeKem):
             )
 
 
-SCHEMES: dict[str, MLKEM] = {
-    "ML-KEM-512": MLKEM("ML-KEM-512", MLKEM_512),
-    "ML-KEM-768": MLKEM("ML-KEM-768", MLKEM_768),
-    "ML-KEM-1024": MLKEM("ML-KEM-1024", MLKEM_1024),
-}
+SCHEMES: dict[str, MLKEM] = {a.name: MLKEM(a) for a in CATALOG if a.family == "ML-KEM"}

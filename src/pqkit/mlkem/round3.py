@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from pqkit.arith.api import MLKEMKernels, Poly
 from pqkit.mlkem import kpke
-from pqkit.mlkem.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
+from pqkit.mlkem.params import CATALOG
 from pqkit.mlkem.scheme import KpkeKem, bytes_equal, masked_select
 from pqkit.mlkem.symmetric import FIPS203, KYBER90S, Suite, SuiteOps
+from pqkit.registry import Algorithm
 from pqkit.schemes import Encapsulation, KeyPair
+
+_SUITES: dict[str, Suite] = {"Kyber": FIPS203, "Kyber-90s": KYBER90S}
+"""The symmetric suite of each round-3 family."""
 
 __all__ = ["SCHEMES", "KyberR3"]
 
@@ -24,10 +28,8 @@ class KyberR3(KpkeKem):
     """Kyber512/768/1024 and their -90s variants (CCA transform of Kyber v3.02,
     Algorithms 7-9 of the round-3 specification: Kyber.CCAKEM)."""
 
-    def __init__(
-        self, name: str, params: Params, suite: Suite, *, arith: str | None = None
-    ) -> None:
-        super().__init__(name, params, suite, arith=arith)
+    def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
+        super().__init__(algorithm, _SUITES[algorithm.family], arith=arith)
 
     def _keygen_internal(self, ops: SuiteOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
         """Kyber.CCAKEM.KeyGen: (pk, sk' || pk || H(pk) || z)."""
@@ -58,11 +60,4 @@ class KyberR3(KpkeKem):
         return ops.J(pre_key + ops.H(c))
 
 
-SCHEMES: dict[str, KyberR3] = {
-    "Kyber512": KyberR3("Kyber512", MLKEM_512, FIPS203),
-    "Kyber768": KyberR3("Kyber768", MLKEM_768, FIPS203),
-    "Kyber1024": KyberR3("Kyber1024", MLKEM_1024, FIPS203),
-    "Kyber512-90s": KyberR3("Kyber512-90s", MLKEM_512, KYBER90S),
-    "Kyber768-90s": KyberR3("Kyber768-90s", MLKEM_768, KYBER90S),
-    "Kyber1024-90s": KyberR3("Kyber1024-90s", MLKEM_1024, KYBER90S),
-}
+SCHEMES: dict[str, KyberR3] = {a.name: KyberR3(a) for a in CATALOG if a.family in _SUITES}

@@ -1,4 +1,4 @@
-"""The scheme object shared by every K-PKE based KEM (DESIGN.md §2).
+"""The scheme object shared by every K-PKE based KEM.
 
 :class:`KpkeKem` holds a parameter set, a symmetric suite and an arithmetic
 backend choice, checks arguments, draws randomness, and leaves the FO transform
@@ -8,17 +8,17 @@ and round-3 Kyber.
 
 from __future__ import annotations
 
-import copy
 import hmac
+from typing import cast
 
 import numpy as np
 
-from pqkit import arith
 from pqkit._checks import as_bytes_len
 from pqkit.arith.api import MLKEMKernels, Poly
 from pqkit.mlkem.params import Params
 from pqkit.mlkem.symmetric import Suite, SuiteOps
-from pqkit.schemes import RNG, Encapsulation, KeyPair, draw
+from pqkit.registry import Algorithm
+from pqkit.schemes import RNG, Encapsulation, KemBase, KeyPair, draw
 
 __all__ = ["KpkeKem", "masked_select"]
 
@@ -37,48 +37,23 @@ def bytes_equal(a: bytes, b: bytes) -> bool:
     return hmac.compare_digest(a, b)
 
 
-class KpkeKem:
+class KpkeKem(KemBase):
     """A KEM built on K-PKE. Stateless apart from its configuration; see
     :class:`pqkit.schemes.Kem` for the public methods."""
 
-    name: str
-    length_public_key: int
-    length_secret_key: int
-    length_ciphertext: int
-    length_shared_secret: int
-    claimed_nist_level: int
+    KERNELS = "mlkem"
 
-    def __init__(
-        self, name: str, params: Params, suite: Suite, *, arith: str | None = None
-    ) -> None:
-        self.name = name
-        self.params = params
+    params: Params
+
+    def __init__(self, algorithm: Algorithm, suite: Suite, *, arith: str | None = None) -> None:
+        super().__init__(algorithm, arith=arith)
+        self.params = cast(Params, algorithm.params)
         self.suite = suite
-        self.arith = arith
-        self.length_public_key = params.ek_length
-        self.length_secret_key = params.dk_length
-        self.length_ciphertext = params.ct_length
-        self.length_shared_secret = 32
-        self.claimed_nist_level = params.nist_level
-
-    def __repr__(self) -> str:
-        backend = f", arith={self.arith!r}" if self.arith is not None else ""
-        return f"<{type(self).__name__} {self.name}{backend}>"
-
-    def using(self, *, arith: str | None = None) -> KpkeKem:
-        """A copy of this scheme bound to the arithmetic backend ``arith`` (None:
-        the active one, see :func:`pqkit.arith.kernels`). Unknown names raise
-        :class:`pqkit.UnknownBackend` here."""
-        if arith is not None:
-            pqkit_arith_kernels(arith)
-        twin = copy.copy(self)
-        twin.arith = arith
-        return twin
 
     # --- what every operation needs -------------------------------------------------
 
     def _tools(self) -> tuple[SuiteOps, MLKEMKernels]:
-        return self.suite.bind(), pqkit_arith_kernels(self.arith)
+        return self.suite.bind(), cast(MLKEMKernels, self._kernels())
 
     # --- the FO transform, per variant ---------------------------------------------
     # Each gets the suite bound for this operation (ops) and the kernel table (K),
@@ -143,8 +118,3 @@ class KpkeKem:
     def _checked_public_key(self, public_key: bytes, K: MLKEMKernels) -> tuple[bytes, Poly | None]:
         ek = as_bytes_len(public_key, "public key", self.length_public_key)
         return ek, self._check_encapsulation_key(ek, K)
-
-
-def pqkit_arith_kernels(backend: str | None) -> MLKEMKernels:
-    """The ML-KEM kernel table for ``backend`` (None: the active one)."""
-    return arith.kernels("mlkem", backend)

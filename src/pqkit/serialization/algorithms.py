@@ -1,18 +1,19 @@
-"""The key algorithms pqkit serialises, with their object identifiers and sizes.
+"""The key algorithms pqkit serialises: the view of the key formats on the
+algorithms of :mod:`pqkit.registry` that have an object identifier.
 
-One table, the single place these facts live. OIDs: RFC 9935 §3 (ML-KEM,
-id-alg-ml-kem-*) and RFC 9881 §2 (ML-DSA, id-ml-dsa-*), both under NIST's
-2.16.840.1.101.3.4 arc. Sizes: FIPS 203 Table 3 (ek, dk, ct) and FIPS 204
-Table 2 (pk, sk, signature). ``seed_length`` is the private-key seed of the RFCs'
-``seed`` CHOICE: d || z (64 bytes, FIPS 203 Alg. 16) or xi (32 bytes, FIPS 204
-Alg. 6).
+The OIDs and sizes are the registry's (derived there from each family's
+parameters): RFC 9935 §3 (ML-KEM, id-alg-ml-kem-*) and RFC 9881 §2 (ML-DSA,
+id-ml-dsa-*). ``seed_length`` is the private-key seed of the RFCs' ``seed``
+CHOICE: d || z (64 bytes, FIPS 203, Algorithm 16) or xi (32 bytes, FIPS 204,
+Algorithm 6).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
+from pqkit import registry
 from pqkit.der import oid_to_der
 
 __all__ = ["ALGORITHMS", "KeyAlgorithm", "by_name", "by_oid"]
@@ -47,20 +48,30 @@ class KeyAlgorithm:
         return self.name.replace("-", "")
 
 
-_KEM = "2.16.840.1.101.3.4.4."  # NIST kems arc (RFC 9935 §3)
-_SIG = "2.16.840.1.101.3.4.3."  # NIST sigAlgs arc (RFC 9881 §2)
+def _key_algorithms() -> tuple[KeyAlgorithm, ...]:
+    out = []
+    for alg in registry.algorithms():
+        if alg.oid is None:
+            continue
+        out.append(
+            KeyAlgorithm(
+                name=alg.name,
+                family=cast(Family, alg.family),
+                oid=alg.oid,
+                seed_length=alg.length_seed,
+                public_key_length=alg.length_public_key,
+                expanded_key_length=alg.length_secret_key,
+                output_length=alg.length_output,
+            )
+        )
+    return tuple(out)
 
-ALGORITHMS: tuple[KeyAlgorithm, ...] = (
-    KeyAlgorithm("ML-KEM-512", "ML-KEM", _KEM + "1", 64, 800, 1632, 768),
-    KeyAlgorithm("ML-KEM-768", "ML-KEM", _KEM + "2", 64, 1184, 2400, 1088),
-    KeyAlgorithm("ML-KEM-1024", "ML-KEM", _KEM + "3", 64, 1568, 3168, 1568),
-    KeyAlgorithm("ML-DSA-44", "ML-DSA", _SIG + "17", 32, 1312, 2560, 2420),
-    KeyAlgorithm("ML-DSA-65", "ML-DSA", _SIG + "18", 32, 1952, 4032, 3309),
-    KeyAlgorithm("ML-DSA-87", "ML-DSA", _SIG + "19", 32, 2592, 4896, 4627),
-)
+
+ALGORITHMS: tuple[KeyAlgorithm, ...] = _key_algorithms()
+"""Every algorithm of :mod:`pqkit.registry` that has an OID, in listing order."""
 
 _BY_OID = {alg.oid: alg for alg in ALGORITHMS}
-_BY_NAME = {alg.name.upper().replace("-", "").replace("_", ""): alg for alg in ALGORITHMS}
+_BY_NAME = {registry.normalise(alg.name): alg for alg in ALGORITHMS}
 
 
 def by_oid(oid: str) -> KeyAlgorithm | None:
@@ -70,4 +81,4 @@ def by_oid(oid: str) -> KeyAlgorithm | None:
 
 def by_name(name: str) -> KeyAlgorithm | None:
     """The algorithm called ``name`` (case, ``-`` and ``_`` ignored), or None."""
-    return _BY_NAME.get(name.upper().replace("-", "").replace("_", ""))
+    return _BY_NAME.get(registry.normalise(name))
