@@ -43,7 +43,7 @@ def test_scheme_objects_carry_the_catalogue(alg: registry.Algorithm) -> None:
 def test_key_formats_read_the_catalogue() -> None:
     with_oid = [a for a in registry.algorithms() if a.oid is not None]
     assert [k.name for k in algorithms.ALGORITHMS] == [a.name for a in with_oid]
-    for key_alg, alg in zip(algorithms.ALGORITHMS, with_oid):
+    for key_alg, alg in zip(algorithms.ALGORITHMS, with_oid, strict=True):
         assert key_alg.oid == alg.oid
         assert key_alg.public_key_length == alg.length_public_key
         assert key_alg.expanded_key_length == alg.length_secret_key
