@@ -9,9 +9,8 @@ so the table logic is covered independently of any scheme's speed.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
+import runpy
 import sys
 from pathlib import Path
 from typing import Any
@@ -453,21 +452,18 @@ def test_compare_rejects_other_files(capsys: pytest.CaptureFixture[str], tmp_pat
 # --- python -m pqkit.bench -----------------------------------------------------------
 
 
-def test_python_m_pqkit_bench() -> None:
-    src = str(Path(pqkit.__file__).resolve().parent.parent)
-    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    done = subprocess.run(
-        [sys.executable, "-m", "pqkit.bench", "common", "--duration", "0.005", "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
+def test_python_m_pqkit_bench(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["pqkit.bench", "common", "--duration", "0.005", "--format", "json"]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit) as stop:
+        runpy.run_module("pqkit.bench", run_name="__main__")
+    captured = capsys.readouterr()
+    assert stop.value.code == 0, captured.err
+    data = json.loads(captured.out)
     assert data["command"] == "common" and data["results"]
-    assert "timing SHA3-256" in done.stderr
+    assert "timing SHA3-256" in captured.err
 
 
 def test_chosen_providers_are_used_and_reported(capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,7 +23,7 @@ from pqkit.bench import report as report_mod
 from pqkit.bench import suites
 from pqkit.bench.config import configuration
 from pqkit.bench.runner import Group, Progress, Report, run_groups
-from pqkit.common.select import FAMILIES, _parse_env
+from pqkit.common.select import FAMILIES, parse_settings
 
 __all__ = ["main", "register"]
 
@@ -176,10 +176,7 @@ def _symmetric_settings(spec: str | None) -> dict[str, str]:
     """``--backend`` in the syntax of ``PQKIT_SYMMETRIC``: family -> backend name."""
     if not spec:
         return {}
-    try:
-        return dict(_parse_env(spec))
-    except ValueError as exc:
-        raise ValueError(str(exc).replace("PQKIT_SYMMETRIC", "--backend")) from None
+    return parse_settings(spec, source="--backend")
 
 
 @contextlib.contextmanager
