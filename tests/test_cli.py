@@ -87,7 +87,7 @@ def test_unknown_algorithm_error_lists_known_names(capsys: pytest.CaptureFixture
     parser = argparse.ArgumentParser()
     parser.set_defaults(func=fail)
     with mock.patch("pqkit.cli.build_parser", return_value=parser):
-        assert main([]) == 1
+        assert main([]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pqkit: error: unknown algorithm 'Kyber9'")
     assert "ML-KEM-768" in err

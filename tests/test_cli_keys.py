@@ -8,51 +8,16 @@ smoke test of the console script lives in test_cli.py.)
 
 from __future__ import annotations
 
-import io
 import os
 import stat
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import Cli
 
 import pqkit
 from pqkit.cli import files, main
 from pqkit.keys import MLDSAPrivateKey, MLKEMPrivateKey
-
-
-class Cli:
-    """``pqkit ARGS`` run in-process in a temporary directory."""
-
-    def __init__(
-        self, monkeypatch: pytest.MonkeyPatch, capture: pytest.CaptureFixture[bytes]
-    ) -> None:
-        self._monkeypatch = monkeypatch
-        self._capture = capture
-
-    def run(self, *args: str | Path, stdin: bytes | None = None) -> tuple[int, bytes, str]:
-        """(status, stdout bytes, stderr text)."""
-        if stdin is not None:
-            stream = io.TextIOWrapper(io.BytesIO(stdin))
-            self._monkeypatch.setattr(sys, "stdin", stream)
-        self._capture.readouterr()
-        status = main([str(a) for a in args])
-        out = self._capture.readouterr()
-        return status, out.out, out.err.decode()
-
-    def ok(self, *args: str | Path, stdin: bytes | None = None) -> bytes:
-        status, out, err = self.run(*args, stdin=stdin)
-        assert status == 0, err
-        assert err == ""
-        return out
-
-    def fails(self, *args: str | Path, status: int = 1, match: str = "") -> str:
-        code, _, err = self.run(*args)
-        assert code == status, (code, err)
-        assert "Traceback" not in err
-        assert err.count("\n") == 1 and err.startswith("pqkit: "), err
-        assert match in err, err
-        return err
 
 
 @pytest.fixture
@@ -96,11 +61,13 @@ def test_sign_verify_round_trip(cli: Cli, tmp_path: Path) -> None:
         b"signature valid\n"
     )
     assert cli.ok("verify", "-q", "p.der", "big.bin", "sig.bin", "--context", "c0ffee") == b""
-    cli.fails("verify", "p.der", "big.bin", "sig.bin", match="NOT valid")
+    cli.fails("verify", "p.der", "big.bin", "sig.bin", status=1, match="NOT valid")
     message.write_bytes(data + b"!")
-    cli.fails("verify", "p.der", "big.bin", "sig.bin", "--context", "c0ffee", match="NOT valid")
+    cli.fails(
+        "verify", "p.der", "big.bin", "sig.bin", "--context", "c0ffee", status=1, match="NOT valid"
+    )
     (tmp_path / "short.bin").write_bytes(signature[:-1])
-    cli.fails("verify", "p.der", "big.bin", "short.bin", match="NOT valid")
+    cli.fails("verify", "p.der", "big.bin", "short.bin", status=1, match="NOT valid")
     # standard input as the message
     status, _, err = cli.run("verify", "p.der", "-", "sig.bin", "--context", "c0ffee", stdin=data)
     assert status == 0, err
@@ -111,8 +78,8 @@ def test_prehash_sign_verify(cli: Cli, tmp_path: Path) -> None:
     (tmp_path / "m.txt").write_bytes(b"pre-hashed message")
     cli.ok("sign", "k.pem", "m.txt", "-o", "sig", "--prehash", "sha2-512")
     cli.ok("verify", "p.pem", "m.txt", "sig", "--prehash", "SHA2-512")
-    cli.fails("verify", "p.pem", "m.txt", "sig", match="NOT valid")
-    cli.fails("verify", "p.pem", "m.txt", "sig", "--prehash", "SHA3-512")
+    cli.fails("verify", "p.pem", "m.txt", "sig", status=1, match="NOT valid")
+    cli.fails("verify", "p.pem", "m.txt", "sig", "--prehash", "SHA3-512", status=1)
     cli.fails(
         "sign", "k.pem", "m.txt", "-o", "sig2", "--prehash", "md5", match="unknown prehash 'md5'"
     )
@@ -135,8 +102,8 @@ def test_forms_and_password(cli: Cli, tmp_path: Path) -> None:
     pem = (tmp_path / "k.pem").read_bytes()
     assert pem.startswith(b"-----BEGIN ENCRYPTED PRIVATE KEY-----")
     key = pqkit.load_pem_private_key(pem, b"hunter2")
-    cli.fails("pub", "k.pem", match="encrypted; give --password-file")
-    cli.fails("pub", "k.pem", "--password-file", "wrong", match="wrong password")
+    cli.fails("pub", "k.pem", match="encrypted; give --passin")
+    cli.fails("pub", "k.pem", "--password-file", "wrong", status=1, match="wrong password")
     out = cli.ok("pub", "k.pem", "--password-file", "pw")
     assert pqkit.load_pem_public_key(out) == key.public_key()
     cli.ok("keygen", "ML-DSA-44", "-o", "e.pem", "--form", "expanded")
@@ -172,19 +139,15 @@ def test_user_errors(cli: Cli, tmp_path: Path) -> None:
     )
     cli.fails("keygen", "Kyber768", "-o", "x.pem", match="unknown algorithm 'Kyber768'")
     cli.fails("decaps", "d.pem", "m", "--secret", "s", match="needs an ML-KEM private key")
-    cli.fails("encaps", "dp.pem", "--ct", "c", "--secret", "s", match="needs an ML-KEM public key")
+    cli.fails("encaps", "dp.pem", "--ct", "c", "--secret", "s", match="needs an ML-KEM key")
     cli.fails("sign", "k.pem", "m", "-o", "s", match="needs an ML-DSA private key")
-    cli.fails("verify", "kp.pem", "m", "m", status=2, match="needs an ML-DSA public key")
-    cli.fails(
-        "encaps", "k.pem", "--ct", "c", "--secret", "s", match="wrong PEM label 'PRIVATE KEY'"
-    )
+    cli.fails("verify", "kp.pem", "m", "m", status=2, match="needs an ML-DSA key")
     cli.fails("pub", "missing.pem", match="'missing.pem' does not exist")
     cli.fails("pub", "junk.pem", match="junk.pem: ")
     cli.fails("decaps", "k.pem", "m", "--secret", "s", match="ciphertext must be 1088")
     cli.fails("sign", "d.pem", "m", "-o", "s", "--context", "xyz", match="hexadecimal")
     cli.fails("sign", "d.pem", "nope", "-o", "s", match="'nope' does not exist")
     cli.fails("verify", "dp.pem", "m", "nope", status=2, match="does not exist")
-    cli.fails("pub", "d.pem", "--der", match="use -o FILE")
     assert not any(p.name in ("s", "c", "x.pem") for p in tmp_path.iterdir())
 
 

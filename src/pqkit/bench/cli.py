@@ -2,7 +2,8 @@
 
 Every timing subcommand prints liboqs's layout: a "Configuration info" block, a
 "Speed test" heading and a Markdown table; ``--format json`` prints every figure
-instead, ``--style bssl`` BoringSSL's one-liners. Progress goes to stderr.
+instead, ``--style bssl`` BoringSSL's one-liners. A progress bar goes to stderr
+when it is a terminal and tqdm is installed (:mod:`pqkit.cli.progress`).
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def _timing_options() -> argparse.ArgumentParser:
         "as in PQKIT_SYMMETRIC (sha3=python,aes=openssl)",
     )
     parent.add_argument("--arith", metavar="BACKEND", help="arithmetic backend (ref, numpy, ...)")
-    parent.add_argument("-q", "--quiet", action="store_true", help="no progress messages on stderr")
+    parent.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
     return parent
 
 

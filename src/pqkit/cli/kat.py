@@ -102,15 +102,28 @@ def rsp(name: str, count: int = 100, *, randomized: bool = False) -> Iterator[st
         yield entry + "\n"
 
 
-def _run(args: argparse.Namespace) -> int:
-    pieces = rsp(args.algorithm, args.count, randomized=args.randomized)
+def _count(text: str) -> int:
+    """``--count``: a whole number >= 0 (checked by the parser, before any output)."""
     try:
-        first = next(pieces)  # resolves the name before anything is written
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"count must be >= 0, got {value}")
+    return value
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pqkit.cli.progress import track
+
+    try:
+        alg = scheme(args.algorithm)  # every argument is checked before anything is written
     except UnknownAlgorithm as exc:
         raise ValueError(str(exc)) from None  # the CLI prints a KeyError's name only
     out = sys.stdout
-    out.write(first)
-    for piece in pieces:
+    pieces = rsp(alg.name, args.count, randomized=args.randomized)
+    out.write(next(pieces))  # the header
+    for piece in track(pieces, args.count, f"KAT {alg.name}", unit="entry"):
         out.write(piece)
     out.flush()
     return 0
@@ -118,17 +131,22 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``pqkit kat`` to the command line."""
+    from pqkit.cli.status import EPILOG
+
     parser = subparsers.add_parser(
         "kat",
         help="write the NIST KAT (.rsp) text of a scheme to stdout",
         description=(
             "Write the NIST known-answer-test .rsp text for ALG to stdout, byte for byte "
-            "as NIST's PQCgenKAT generators print it (CTR_DRBG randomness)."
+            "as NIST's PQCgenKAT generators print it (CTR_DRBG randomness). A progress "
+            "bar shows on stderr when it is a terminal and tqdm is installed."
         ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("algorithm", metavar="ALG", help="scheme name, e.g. Kyber768")
     parser.add_argument(
-        "--count", type=int, default=100, metavar="N", help="number of entries (default 100)"
+        "--count", type=_count, default=100, metavar="N", help="number of entries (default 100)"
     )
     parser.add_argument(
         "--randomized",

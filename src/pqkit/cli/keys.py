@@ -1,14 +1,13 @@
-"""The file-based ``pqkit`` commands on the parser: keygen, pub, encaps, decaps,
-sign, verify, list.
+"""The file-based ``pqkit`` commands on the parser: keygen, pub, show, encaps,
+decaps, sign, verify, list.
 
 Keys are PKCS#8 / SubjectPublicKeyInfo files (RFC 9935, RFC 9881), PEM by default,
-DER with ``--der``; either is read. Outputs are never overwritten without
-``--force``; private keys and shared secrets are written with mode 0600. The
-commands live in :mod:`pqkit.cli.keyfile`, :mod:`pqkit.cli.kem` and
-:mod:`pqkit.cli.sig`; files and key loading in :mod:`pqkit.cli.files` and
-:mod:`pqkit.cli.loading`. Errors are one line on stderr: ``pqkit.cli`` turns
-ValueError, TypeError, KeyError and OSError into that and status 1; ``verify``
-answers 0 (valid), 1 (invalid) or 2 (error).
+DER with ``--der``; either is read. ``-`` names standard input (inputs) or output
+(outputs). Outputs are never overwritten without ``--force`` and never equal to an
+input; private keys and shared secrets are written with mode 0600. The commands
+live in :mod:`pqkit.cli.keyfile`, :mod:`pqkit.cli.kem` and :mod:`pqkit.cli.sig`;
+files and key loading in :mod:`pqkit.cli.files` and :mod:`pqkit.cli.loading`; the
+exit statuses in :mod:`pqkit.cli.status`.
 """
 
 from __future__ import annotations
@@ -17,22 +16,42 @@ import argparse
 from typing import Any
 
 from pqkit.cli.kem import cmd_decaps, cmd_encaps
-from pqkit.cli.keyfile import cmd_keygen, cmd_list, cmd_pub
+from pqkit.cli.keyfile import cmd_keygen, cmd_list, cmd_pub, cmd_show
 from pqkit.cli.sig import cmd_sign, cmd_verify
+from pqkit.cli.status import EPILOG
 
 __all__ = ["register"]
+
+_FORMS = ("seed", "expanded", "both")
+_FORM_HELP = (
+    "private key CHOICE of RFC 9935 / RFC 9881: seed (default, recommended by the "
+    "RFCs), expanded or both; pyca/cryptography reads only seed files"
+)
+_PASSIN_HELP = (
+    "password of an encrypted private key: pass:TEXT, env:VAR or file:PATH (first "
+    "line); without it pqkit prompts when standard input is a terminal"
+)
+_PASSOUT_HELP = "encrypt the private key with this password: pass:TEXT, env:VAR or file:PATH"
+
+
+def _parser(subparsers: Any, name: str, help_text: str, extra: str = "") -> Any:
+    epilog = f"{extra}\n\n{EPILOG}" if extra else EPILOG
+    return subparsers.add_parser(
+        name,
+        help=help_text,
+        description=help_text[0].upper() + help_text[1:] + ".",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
 
 def _add_force(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="overwrite existing output files")
 
 
-def _add_password(parser: argparse.ArgumentParser, verb: str) -> None:
-    parser.add_argument(
-        "--password-file",
-        metavar="FILE",
-        help=f"{verb} the private key with the password on the first line of FILE",
-    )
+def _add_passin(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--passin", metavar="SOURCE", help=_PASSIN_HELP)
+    parser.add_argument("--password-file", metavar="FILE", help="same as --passin file:FILE")
 
 
 def _add_message_options(parser: argparse.ArgumentParser) -> None:
@@ -46,67 +65,97 @@ def _add_message_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def register(subparsers: Any) -> None:
-    """Add keygen, pub, encaps, decaps, sign, verify and list to ``pqkit``."""
-    p = subparsers.add_parser("keygen", help="generate a private key file (PKCS#8)")
-    p.add_argument("algorithm", metavar="ALG", help="ML-KEM-512/768/1024 or ML-DSA-44/65/87")
-    p.add_argument("-o", "--out", required=True, metavar="KEY", help="private key file")
-    p.add_argument("--pub", metavar="PUB", help="also write the public key file")
-    p.add_argument(
-        "--form",
-        choices=("seed", "expanded", "both"),
-        default="seed",
-        help="private key CHOICE of RFC 9935 / RFC 9881 (default: seed)",
+def _register_key_files(subparsers: Any) -> None:
+    p = _parser(
+        subparsers,
+        "keygen",
+        "generate a private key file (PKCS#8)",
+        "Files written with --form expanded or --form both are refused by "
+        "pyca/cryptography; keep the default (seed) for keys other tools read.",
     )
+    p.add_argument("algorithm", metavar="ALG", help="ML-KEM-512/768/1024 or ML-DSA-44/65/87")
+    p.add_argument(
+        "-o", "--out", required=True, metavar="KEY", help="private key file ('-': stdout)"
+    )
+    p.add_argument("--pub", metavar="PUB", help="also write the public key file")
+    p.add_argument("--form", choices=_FORMS, default="seed", help=_FORM_HELP)
     p.add_argument("--der", action="store_true", help="write DER instead of PEM")
-    _add_password(p, "encrypt")
+    p.add_argument("--passout", metavar="SOURCE", help=_PASSOUT_HELP)
+    p.add_argument("--password-file", metavar="FILE", help="same as --passout file:FILE")
     _add_force(p)
     p.set_defaults(func=cmd_keygen)
 
-    p = subparsers.add_parser("pub", help="the public key of a private key file")
-    p.add_argument("key", metavar="KEY")
-    p.add_argument("-o", "--out", metavar="PUB", help="write here instead of standard output")
-    p.add_argument("--der", action="store_true", help="write DER instead of PEM (needs -o)")
-    _add_password(p, "decrypt")
+    p = _parser(subparsers, "pub", "the public key of a key file")
+    p.add_argument("key", metavar="KEY", help="private (or public) key file ('-': stdin)")
+    p.add_argument("-o", "--out", default="-", metavar="PUB", help="output file (default: stdout)")
+    p.add_argument("--der", action="store_true", help="write DER instead of PEM")
+    _add_passin(p)
     _add_force(p)
     p.set_defaults(func=cmd_pub)
 
-    p = subparsers.add_parser("encaps", help="ML-KEM: a ciphertext and shared secret for PUB")
-    p.add_argument("pub", metavar="PUB")
-    p.add_argument("--ct", required=True, metavar="CT", help="ciphertext output file")
+    p = _parser(
+        subparsers,
+        "show",
+        "describe a key file, or convert it with -o",
+        "Without -o: algorithm, form (seed/expanded/both), fingerprint (SHA-256 of the "
+        "DER SubjectPublicKeyInfo) and sizes. With -o: the key rewritten as asked "
+        "(PEM/DER, form, password), as openssl pkey does. Files in the expanded or "
+        "both form are refused by pyca/cryptography.",
+    )
+    p.add_argument("key", metavar="KEY", help="private or public key file ('-': stdin)")
+    p.add_argument("-o", "--out", metavar="OUT", help="write the converted key here ('-': stdout)")
+    p.add_argument("--der", action="store_true", help="write DER instead of PEM")
+    p.add_argument("--form", choices=_FORMS, help="private key form (default: the input's)")
+    p.add_argument("--pubout", action="store_true", help="write the public key")
+    p.add_argument("--passout", metavar="SOURCE", help=_PASSOUT_HELP)
+    p.add_argument(
+        "--no-password", action="store_true", help="write an encrypted input key in clear"
+    )
+    _add_passin(p)
+    _add_force(p)
+    p.set_defaults(func=cmd_show)
+
+    p = _parser(subparsers, "list", "algorithms, their OIDs and sizes")
+    p.set_defaults(func=cmd_list)
+
+
+def register(subparsers: Any) -> None:
+    """Add keygen, pub, show, encaps, decaps, sign, verify and list to ``pqkit``."""
+    _register_key_files(subparsers)
+
+    p = _parser(subparsers, "encaps", "ML-KEM: a ciphertext and shared secret for a key")
+    p.add_argument("pub", metavar="KEY", help="public (or private) key file")
+    p.add_argument("--ct", required=True, metavar="CT", help="ciphertext output ('-': stdout)")
     p.add_argument("--secret", required=True, metavar="SS", help="shared secret output file")
+    _add_passin(p)
     _add_force(p)
     p.set_defaults(func=cmd_encaps)
 
-    p = subparsers.add_parser("decaps", help="ML-KEM: the shared secret in a ciphertext")
-    p.add_argument("key", metavar="KEY")
-    p.add_argument("ciphertext", metavar="CT")
+    p = _parser(subparsers, "decaps", "ML-KEM: the shared secret in a ciphertext")
+    p.add_argument("key", metavar="KEY", help="private key file")
+    p.add_argument("ciphertext", metavar="CT", help="ciphertext file ('-': stdin)")
     p.add_argument("--secret", required=True, metavar="SS", help="shared secret output file")
-    _add_password(p, "decrypt")
+    _add_passin(p)
     _add_force(p)
     p.set_defaults(func=cmd_decaps)
 
-    p = subparsers.add_parser("sign", help="ML-DSA: sign FILE ('-' for standard input)")
-    p.add_argument("key", metavar="KEY")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--out", required=True, metavar="SIG", help="signature output file")
+    p = _parser(subparsers, "sign", "ML-DSA: sign a file")
+    p.add_argument("key", metavar="KEY", help="private key file")
+    p.add_argument("file", metavar="FILE", help="message file ('-': stdin)")
+    p.add_argument("-o", "--out", required=True, metavar="SIG", help="signature ('-': stdout)")
     _add_message_options(p)
     p.add_argument(
         "--deterministic", action="store_true", help="deterministic signing (no fresh randomness)"
     )
-    _add_password(p, "decrypt")
+    _add_passin(p)
     _add_force(p)
     p.set_defaults(func=cmd_sign)
 
-    p = subparsers.add_parser(
-        "verify", help="ML-DSA: check a signature (exit 0 valid, 1 invalid, 2 error)"
-    )
-    p.add_argument("pub", metavar="PUB")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("signature", metavar="SIG")
+    p = _parser(subparsers, "verify", "ML-DSA: check a signature")
+    p.add_argument("pub", metavar="KEY", help="public (or private) key file")
+    p.add_argument("file", metavar="FILE", help="message file ('-': stdin)")
+    p.add_argument("signature", metavar="SIG", help="signature file ('-': stdin)")
     _add_message_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing when valid")
+    _add_passin(p)
     p.set_defaults(func=cmd_verify)
-
-    p = subparsers.add_parser("list", help="algorithms, their OIDs and sizes")
-    p.set_defaults(func=cmd_list)

@@ -11,8 +11,9 @@ import argparse
 import sys
 from typing import IO, Any
 
-from pqkit.cli.files import check_free, open_message, read_file, stream_into, write_file
-from pqkit.cli.loading import load_private, load_public, need, password
+from pqkit.cli.files import check_outputs, open_input, read_input, stream_into, write_output
+from pqkit.cli.loading import load_private, load_public, need
+from pqkit.cli.status import FAILURE, OK
 
 __all__ = ["cmd_sign", "cmd_verify"]
 
@@ -46,12 +47,12 @@ def cmd_sign(args: argparse.Namespace) -> int:
     """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA."""
     from pqkit.keys import MLDSAPrivateKey
 
-    check_free([args.out], args.force)
+    check_outputs([args.out], args.force, inputs=[args.key, args.file])
     ctx = _context(args)
     prehash = _prehash(args.prehash)
-    key = load_private(args.key, password(args))
+    key = load_private(args.key, args, stdin_in_use=args.file == "-").key
     need(key, MLDSAPrivateKey, "sign", "an ML-DSA private key")
-    with open_message(args.file) as source:
+    with open_input(args.file, "message file") as source:
         if prehash is None:
             hasher = key.public_key().mu_hasher(ctx)
             stream_into(source, hasher)
@@ -60,22 +61,26 @@ def cmd_sign(args: argparse.Namespace) -> int:
             signature = key.sign_prehashed(
                 _digest(source, prehash), prehash.name, ctx, deterministic=args.deterministic
             )
-    write_file(args.out, signature, secret=False, force=args.force)
-    return 0
+    write_output(args.out, signature, secret=False, force=args.force, binary=True)
+    return OK
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """``pqkit verify PUB FILE SIG``: 0 valid, 1 invalid, 2 for any error."""
+    """``pqkit verify KEY FILE SIG``: 0 valid, 1 invalid, 2 for any other error."""
     from pqkit.errors import InvalidSignature
     from pqkit.keys import MLDSAPublicKey
 
+    check_outputs([], False, inputs=[args.pub, args.file, args.signature])
+    ctx = _context(args)
+    prehash = _prehash(args.prehash)
+    stdin_in_use = "-" in (args.file, args.signature)
+    key = load_public(args.pub, args, stdin_in_use=stdin_in_use)
+    need(key, MLDSAPublicKey, "verify", "an ML-DSA key")
+    length = key.algorithm.output_length
+    # one byte more than a signature is enough to know it is not one (exit 1)
+    signature = read_input(args.signature, "signature file", length, oversize_ok=True)
     try:
-        ctx = _context(args)
-        prehash = _prehash(args.prehash)
-        key = load_public(args.pub)
-        need(key, MLDSAPublicKey, "verify", "an ML-DSA public key")
-        signature = read_file(args.signature, "signature file")
-        with open_message(args.file) as source:
+        with open_input(args.file, "message file") as source:
             if prehash is None:
                 hasher = key.mu_hasher(ctx)
                 stream_into(source, hasher)
@@ -84,11 +89,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 key.verify_prehashed(signature, _digest(source, prehash), prehash.name, ctx)
     except InvalidSignature:
         print("pqkit: signature is NOT valid", file=sys.stderr)
-        return 1
-    except (ValueError, TypeError, KeyError, OSError) as exc:
-        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-        print(f"pqkit: error: {message}", file=sys.stderr)
-        return 2
+        return FAILURE
     if not args.quiet:
         print("signature valid")
-    return 0
+    return OK
