@@ -26,14 +26,6 @@ needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfi
 
 
 @pytest.fixture
-def cli(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]
-) -> Cli:
-    monkeypatch.chdir(tmp_path)
-    return Cli(monkeypatch, capsysbinary)
-
-
-@pytest.fixture
 def keys(cli: Cli, tmp_path: Path) -> Path:
     """k.pem / kp.pem (ML-KEM-768), d.pem / dp.pem (ML-DSA-44), a message m."""
     cli.ok("keygen", "ML-KEM-768", "-o", "k.pem", "--pub", "kp.pem")

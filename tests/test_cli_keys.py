@@ -20,14 +20,6 @@ from pqkit.cli import files, main
 from pqkit.keys import MLDSAPrivateKey, MLKEMPrivateKey
 
 
-@pytest.fixture
-def cli(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]
-) -> Cli:
-    monkeypatch.chdir(tmp_path)
-    return Cli(monkeypatch, capsysbinary)
-
-
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 

@@ -24,6 +24,7 @@ from pqkit.bench import report as report_mod
 from pqkit.bench import suites
 from pqkit.bench.config import configuration
 from pqkit.bench.runner import Group, Progress, Report, run_groups
+from pqkit.cli.args import non_negative_int
 from pqkit.common.select import FAMILIES, parse_settings
 
 __all__ = ["main", "register"]
@@ -38,16 +39,6 @@ def _duration(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not value >= 0 or math.isinf(value):
         raise argparse.ArgumentTypeError(f"duration must be a finite number >= 0, got {text!r}")
-    return value
-
-
-def _length(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of bytes: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a length must be >= 0, got {value}")
     return value
 
 
@@ -121,11 +112,14 @@ def _add_commands(speed: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Time SHA-3, SHAKE, SHA-2, AES-256 and the CTR-DRBG on each backend.",
     )
     p.add_argument(
-        "--msglen", type=_length, default=32, help="message length for hashes (default: 32)"
+        "--msglen",
+        type=non_negative_int("--msglen"),
+        default=32,
+        help="message length for hashes (default: 32)",
     )
     p.add_argument(
         "--outlen",
-        type=_length,
+        type=non_negative_int("--outlen"),
         default=168,
         help="output length of SHAKE, AES-CTR and the DRBG (default: 168, a SHAKE-128 block)",
     )

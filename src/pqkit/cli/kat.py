@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pqkit
+from pqkit.cli.args import non_negative_int
 from pqkit.common import CtrDrbg
 from pqkit.errors import UnknownAlgorithm
 from pqkit.schemes import Kem, Signature
@@ -102,17 +103,6 @@ def rsp(name: str, count: int = 100, *, randomized: bool = False) -> Iterator[st
         yield entry + "\n"
 
 
-def _count(text: str) -> int:
-    """``--count``: a whole number >= 0 (checked by the parser, before any output)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"count must be >= 0, got {value}")
-    return value
-
-
 def _run(args: argparse.Namespace) -> int:
     from pqkit.cli.progress import track
 
@@ -146,7 +136,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("algorithm", metavar="ALG", help="scheme name, e.g. Kyber768")
     parser.add_argument(
-        "--count", type=_count, default=100, metavar="N", help="number of entries (default 100)"
+        "--count",
+        type=non_negative_int("count"),
+        default=100,
+        metavar="N",
+        help="number of entries (default 100)",
     )
     parser.add_argument(
         "--randomized",
