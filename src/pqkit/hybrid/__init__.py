@@ -1,0 +1,26 @@
+"""PQ/T hybrid KEMs: X-Wing (= MLKEM768-X25519), MLKEM768-P256, MLKEM1024-P384.
+
+- :mod:`.params`: the parameter sets and the family's catalogue entries;
+- :mod:`.groups`: the traditional halves (X25519, P-256, P-384) through
+  pyca/cryptography (the ``openssl`` extra);
+- :mod:`.scheme`: the hybrid scheme objects (ML-KEM half: :mod:`pqkit.mlkem`);
+- :mod:`.tls`: the TLS 1.3 key shares X25519MLKEM768 and SecP256r1MLKEM768.
+
+``SCHEMES`` maps each canonical name to its scheme object; it is built on first
+use, so importing :mod:`.params` stays light.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["SCHEMES"]
+
+
+def __getattr__(name: str) -> Any:
+    if name != "SCHEMES":
+        raise AttributeError(f"module 'pqkit.hybrid' has no attribute {name!r}")
+    from pqkit.hybrid import scheme
+
+    globals()["SCHEMES"] = scheme.SCHEMES
+    return scheme.SCHEMES
