@@ -73,6 +73,11 @@ class Sha3Provider(Protocol):
         """A ``(len(inputs), n)`` uint8 array whose row i is SHAKE``bits``(inputs[i])[:n]."""
         ...
 
+    def turboshake(self, bits: int, data: bytes, domain: int) -> Xof:
+        """A TurboSHAKE``bits`` XOF (RFC 9861) with domain byte ``domain`` and ``data``
+        absorbed; ``bits`` is 128 or 256, ``domain`` in 0x01-0x7F."""
+        ...
+
 
 class Sha2Provider(Protocol):
     """The SHA-2 family of FIPS 180-4, by hashlib name (see ``SHA2_NAMES``)."""
