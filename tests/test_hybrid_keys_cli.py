@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -104,3 +105,34 @@ def test_speed_kem_xwing_through_the_registry(capsys: pytest.CaptureFixture[str]
     assert main(["speed", "kem", "MLKEM768-X25519", "--duration", "0.02", "-q"]) == 0
     out = capsys.readouterr().out
     assert "X-Wing" in out and "decaps" in out
+
+
+@pytest.mark.parametrize("name", ["X-Wing", "MLKEM768-P256", "MLKEM1024-P384"])
+def test_cli_keygen_encaps_decaps(cli: Any, name: str) -> None:
+    assert cli.run("keygen", name, "-o", "k.pem", "--pub", "k.pub.pem")[0] == 0
+    assert cli.run("pub", "k.pem", "-o", "p.pem")[0] == 0
+    assert Path("p.pem").read_bytes() == Path("k.pub.pem").read_bytes()
+    for key in ("k.pub.pem", "k.pem"):  # encaps takes a public or a private key file
+        status, _, err = cli.run("encaps", key, "--ct", "ct.bin", "--secret", "ss.bin", "--force")
+        assert status == 0, err
+        assert cli.run("decaps", "k.pem", "ct.bin", "--secret", "ss2.bin", "--force")[0] == 0
+        assert Path("ss.bin").read_bytes() == Path("ss2.bin").read_bytes()
+    status, out, _ = cli.run("show", "k.pem")
+    assert status == 0 and f"algorithm:    {name}".encode() in out and b"seed" in out
+    status, out, _ = cli.run("show", "k.pub.pem")
+    assert status == 0 and b"public key (raw PEM)" in out
+
+
+def test_cli_hybrid_refusals(cli: Any) -> None:
+    status, _, err = cli.run("keygen", "X-Wing", "-o", "k.der", "--der")
+    assert status == 2 and "raw-seed PEM" in err
+    assert cli.run("keygen", "X-Wing", "-o", "k.pem")[0] == 0
+    status, _, err = cli.run("sign", "k.pem", "k.pem", "-o", "s.bin")
+    assert status == 2 and "X-Wing" in err
+    Path("ct.bin").write_bytes(bytes(1121))
+    status, _, err = cli.run("decaps", "k.pem", "ct.bin", "--secret", "ss.bin")
+    assert status == 2 and "too large" in err
+    status, _, err = cli.run(
+        "decaps", "k.pem", "ct.bin", "--secret", "ss.bin", "--passin", "pass:x"
+    )
+    assert status == 2 and "not encrypted" in err

@@ -28,6 +28,9 @@ __all__ = [
     "MLKEM1024P384PublicKey",
     "XWingPrivateKey",
     "XWingPublicKey",
+    "hybrid_private_key_class",
+    "is_hybrid_pem",
+    "load_pem_hybrid_key",
     "load_pem_hybrid_private_key",
     "load_pem_hybrid_public_key",
 ]
@@ -193,3 +196,28 @@ def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
     labels = tuple(f"{n} PUBLIC KEY" for n in _PRIVATE)
     label, body = pem_decode(as_bytes(data, "data"), labels)
     return _PRIVATE[label.removesuffix(" PUBLIC KEY")].public_class.from_public_bytes(body)
+
+
+def _labels() -> dict[str, tuple[type[HybridPrivateKey], bool]]:
+    """Every hybrid PEM label -> (private key class, holds a private key)."""
+    out: dict[str, tuple[type[HybridPrivateKey], bool]] = {}
+    for name, cls in _PRIVATE.items():
+        out[f"{name} SEED PRIVATE KEY"] = (cls, True)
+        out[f"{name} PUBLIC KEY"] = (cls, False)
+    return out
+
+
+def is_hybrid_pem(data: bytes) -> bool:
+    """Whether the first PEM block of ``data`` has one of the hybrid key labels."""
+    head = as_bytes(data, "data")[:4096]
+    return any(f"-----BEGIN {label}-----".encode() in head for label in _labels())
+
+
+def load_pem_hybrid_key(data: bytes) -> HybridPrivateKey | HybridPublicKey:
+    """The hybrid private or public key in the first PEM block of ``data``."""
+    labels = _labels()
+    label, body = pem_decode(as_bytes(data, "data"), tuple(labels))
+    cls, private = labels[label]
+    if private:
+        return cls.from_seed_bytes(body)
+    return cls.public_class.from_public_bytes(body)
