@@ -447,31 +447,38 @@ def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray
 
 @jit
 def _sample_in_ball(s: Any, tau: int) -> Any:
-    # FIPS 204, Algorithm 29 given the first bytes of H(c_tilde)
+    # FIPS 204, Algorithm 29 given the first bytes of H(c_tilde), as a fixed-length
+    # masked scan. NOTE: the seed of a rejected or speculative attempt is never
+    # published, so no branch, loop bound or index depends on the stream's values:
+    # every index byte is visited, accept = (i < 256) & (j <= i) is mask arithmetic,
+    # and the swap c[i] <- c[j], c[j] <- sign touches all 256 coefficients with
+    # masks, weighted by accept. Same outputs as the reference, short prefixes too.
     rows, n = s.shape
     out = np.zeros((rows, 256), dtype=np.int64)
     oks = np.zeros(rows, dtype=np.bool_)
     for r in range(rows):
-        if n < 8:
+        if n < 8:  # public: the prefix length
             continue
         signs = 0
         for k in range(8):
             signs |= np.int64(s[r, k]) << (8 * k)  # bit 63 wraps into the sign: masked below
         c = out[r]
-        pos = 8
-        ok = True
-        for i in range(256 - tau, 256):
-            while pos < n and s[r, pos] > i:
-                pos += 1
-            if pos >= n:
-                ok = False
-                break
+        i = np.int64(256 - tau)
+        for pos in range(8, n):
             j = np.int64(s[r, pos])
-            pos += 1
-            c[i] = c[j]
-            c[j] = 1 - 2 * (signs & 1)
-            signs >>= 1
-        oks[r] = ok
+            accept = ((i - 256) >> 63) & ~((i - j) >> 63) & 1
+            sign = 1 - 2 * (signs & 1)
+            cj = np.int64(0)
+            for m in range(256):
+                cj |= c[m] & -np.int64(m == j)
+            for m in range(256):
+                at_i = -np.int64(m == i) & -accept
+                at_j = -np.int64(m == j) & -accept
+                v = (c[m] & ~at_i) | (cj & at_i)
+                c[m] = (v & ~at_j) | (sign & at_j)
+            i += accept
+            signs >>= accept  # only bits 0..tau-1 < 63 are read: sign fill is harmless
+        oks[r] = i == 256
     return out, oks
 
 

@@ -57,6 +57,16 @@ batch of consecutive kappa values at once and returning the first acceptable one
 gives the same signature; it only changes how much speculative work is done.
 """
 
+MAX_SIGN_ATTEMPTS = 1000
+"""Rejection-loop iterations after which signing gives up with RuntimeError.
+
+FIPS 204 (Appendix C) allows a bound on the loop of Algorithm 7 if it is at least
+814. One iteration is accepted with probability about 1/4.25, 1/5.1 and 1/3.85
+(ML-DSA-44/65/87, FIPS 204 Table 1; round 3 alike), so a valid key runs 1000
+iterations without success with probability below (1 - 1/5.1)^1000 < 2^-300: never.
+Only an inconsistent secret key (refused beforehand by the scheme objects) can.
+"""
+
 
 @dataclass(frozen=True)
 class Ops:
@@ -339,7 +349,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
     kappa = 0
-    while True:
+    for _ in range(0, MAX_SIGN_ATTEMPTS, SIGN_BATCH):
         b = SIGN_BATCH
         y = expand_mask(p, ops, rho_pp, kappa, b)  # (b, l, 256)
         y_hat = kk.ntt(y)
@@ -368,6 +378,10 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
             i = int(np.argmax(ok))
             return sig_encode(p, ops, c_tildes[i], _centre(z[i]), hint[i])
         kappa += b * p.l
+    raise RuntimeError(
+        f"{p.name} signing found no acceptable signature in {MAX_SIGN_ATTEMPTS} attempts "
+        "(FIPS 204, Algorithm 7 loop bound): the secret key is not a valid key"
+    )
 
 
 def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) -> bool:
