@@ -136,3 +136,16 @@ def test_cli_hybrid_refusals(cli: Any) -> None:
         "decaps", "k.pem", "ct.bin", "--secret", "ss.bin", "--passin", "pass:x"
     )
     assert status == 2 and "not encrypted" in err
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.algorithm)
+def test_private_keys_cannot_be_copied_or_pickled(cls: type[hybrid.HybridPrivateKey]) -> None:
+    import copy
+    import pickle
+
+    key = cls.generate()
+    for action in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="holds secret state"):
+            action(key)
+    public = key.public_key()
+    assert pickle.loads(pickle.dumps(public)) == public

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit._secret import Uncopyable
 from pqkit.schemes import RNG, Encapsulation
 from pqkit.serialization.pem import pem_decode, pem_encode
 
@@ -87,12 +88,19 @@ class HybridPublicKey:
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
 
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
+        # Public data: a copy or pickle is rebuilt through the checked constructor.
+        return (type(self).from_public_bytes, (self._raw,))
+
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
 
-class HybridPrivateKey:
-    """A hybrid decapsulation key: the 32-byte seed."""
+class HybridPrivateKey(Uncopyable):
+    """A hybrid decapsulation key: the 32-byte seed. Not copyable or picklable
+    (:class:`pqkit._secret.Uncopyable`); write it with :meth:`private_bytes_pem`."""
+
+    _uncopyable_hint = "write it with private_bytes_pem()"
 
     __slots__ = ("_seed",)
     algorithm: ClassVar[str]
