@@ -86,7 +86,8 @@ def as_prefix(prefix: Any) -> bytes:
 
 def _array(a: Any, name: str, dtype: type[np.generic]) -> npt.NDArray[Any]:
     if not isinstance(a, np.ndarray):
-        raise TypeError(f"{name} must be a numpy array of {np.dtype(dtype)}, not {type(a).__name__}")
+        kind = np.dtype(dtype)
+        raise TypeError(f"{name} must be a numpy array of {kind}, not {type(a).__name__}")
     if a.dtype != dtype:
         raise TypeError(f"{name} must have dtype {np.dtype(dtype)}, got {a.dtype}")
     if a.ndim == 0:
@@ -140,7 +141,5 @@ def compress_args(
         ) from None
     rows = math.prod(lead)
     s2 = np.array(np.broadcast_to(s, (*lead, 8)), dtype=dtype, order="C").reshape(rows, 8)
-    b2 = np.ascontiguousarray(np.broadcast_to(b, (*lead, block_bytes))).reshape(
-        rows, block_bytes
-    )
+    b2 = np.ascontiguousarray(np.broadcast_to(b, (*lead, block_bytes))).reshape(rows, block_bytes)
     return s2, b2, lead

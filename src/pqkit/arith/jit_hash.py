@@ -11,8 +11,8 @@ Contracts: :class:`pqkit.arith.api.HashKernels`.
   states (AVX-512: one register holds a lane of all 8; AVX2: two), about 7x the
   speed of one state at a time on this machine (the x4 / x8 Keccak of liboqs and
   XKCP, here written as a plain loop). The SHA-2 compressions
-  (:func:`_sha256_block`, :func:`_sha512_block`) are FIPS 180-4 §6.2.2 and §6.4.2
-  on uint64 locals (SHA-256 words masked to 32 bits).
+  (:func:`_sha256_x8`, :func:`_sha512_x8`) are FIPS 180-4 §6.2.2 and §6.4.2 on 8
+  states at once the same way, on uint64 words (SHA-256's masked to 32 bits).
 - Each sponge or hash kernel does the whole job for a range of rows in compiled
   code: the padding (FIPS 202 §5.1 / FIPS 180-4 §5.1) into a per-row scratch
   buffer whose layout only depends on the (public) lengths, absorption, squeezing
@@ -30,12 +30,14 @@ Contracts: :class:`pqkit.arith.api.HashKernels`.
 - Batches of at most :data:`HASHLIB_MAX_ROWS` rows of ``shake_many`` /
   ``sha256_many`` / ``sha512_many`` go to ``hashlib`` (as in the ``numpy``
   backend): below that the fixed cost of entering compiled code (argument
-  unboxing, a few microseconds) exceeds the work.
+  unboxing, a few microseconds) exceeds the work. (The tests set it to 0 to run
+  the compiled code on every batch size.)
 
 No branch, division or table lookup depends on the hashed bytes; loop bounds and
-branches depend on lengths only. Lanes are loaded from bytes by viewing a scratch
-buffer as uint64, which assumes a little-endian machine (every platform Numba
-supports); the module refuses to load elsewhere.
+branches depend on lengths only (the last group of a batch runs 8 states, of which
+only the real rows are written back). SHAKE lanes are loaded from bytes by viewing
+a scratch buffer as uint64, which assumes a little-endian machine (every platform
+Numba supports); the module refuses to load elsewhere.
 """
 
 from __future__ import annotations
@@ -48,12 +50,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit  # first: turns a missing or broken Numba into ModuleNotFoundError
-
-import numba  # type: ignore[import-not-found, unused-ignore]  # noqa: E402, I001
-
-from pqkit.arith import numpy_hash  # noqa: E402
-from pqkit.arith._hash import (  # noqa: E402
+from pqkit.arith import numpy_hash
+from pqkit.arith._hash import (
     H256,
     H512,
     K256,
@@ -69,6 +67,11 @@ from pqkit.arith._hash import (  # noqa: E402
     rows_u8,
     states_u64,
 )
+from pqkit.arith._jit import jit
+
+# Imported through pqkit.arith._jit, which turns a missing or unusable Numba into the
+# ModuleNotFoundError that marks the backend unavailable.
+numba: Any = sys.modules["numba"]
 
 __all__ = ["HASHLIB_MAX_ROWS", "KERNELS", "PARALLEL_MIN_ROWS", "set_workers", "workers"]
 
@@ -81,7 +84,7 @@ PARALLEL_MIN_ROWS = 64
 ROWS_PER_CHUNK = 16
 """The fewest rows a parallel chunk gets (so a thread's work outweighs its start)."""
 
-HASHLIB_MAX_ROWS = 2
+HASHLIB_MAX_ROWS = 6
 """``*_many`` calls with at most this many rows use hashlib."""
 
 _ENV_WORKERS = "PQKIT_WORKERS"
@@ -163,11 +166,11 @@ def _keccak_x8(w: Any, first_round: int) -> None:
     for i_r in range(first_round, 24):
         rc = _RC[i_r]
         for j in range(8):
-            a00, a10, a20, a30, a40 = w[0*8 + j], w[1*8 + j], w[2*8 + j], w[3*8 + j], w[4*8 + j]
-            a01, a11, a21, a31, a41 = w[5*8 + j], w[6*8 + j], w[7*8 + j], w[8*8 + j], w[9*8 + j]
-            a02, a12, a22, a32, a42 = w[10*8 + j], w[11*8 + j], w[12*8 + j], w[13*8 + j], w[14*8 + j]
-            a03, a13, a23, a33, a43 = w[15*8 + j], w[16*8 + j], w[17*8 + j], w[18*8 + j], w[19*8 + j]
-            a04, a14, a24, a34, a44 = w[20*8 + j], w[21*8 + j], w[22*8 + j], w[23*8 + j], w[24*8 + j]
+            a00, a10, a20, a30, a40 = w[j], w[8 + j], w[16 + j], w[24 + j], w[32 + j]
+            a01, a11, a21, a31, a41 = w[40 + j], w[48 + j], w[56 + j], w[64 + j], w[72 + j]
+            a02, a12, a22, a32, a42 = w[80 + j], w[88 + j], w[96 + j], w[104 + j], w[112 + j]
+            a03, a13, a23, a33, a43 = w[120 + j], w[128 + j], w[136 + j], w[144 + j], w[152 + j]
+            a04, a14, a24, a34, a44 = w[160 + j], w[168 + j], w[176 + j], w[184 + j], w[192 + j]
             # theta (Algorithm 1)
             c0 = a00 ^ a01 ^ a02 ^ a03 ^ a04
             c1 = a10 ^ a11 ^ a12 ^ a13 ^ a14
@@ -268,11 +271,11 @@ def _keccak_x8(w: Any, first_round: int) -> None:
             a44 ^= ~b0 & b1
             # iota (Algorithm 6)
             a00 ^= rc
-            w[0*8 + j], w[1*8 + j], w[2*8 + j], w[3*8 + j], w[4*8 + j] = a00, a10, a20, a30, a40
-            w[5*8 + j], w[6*8 + j], w[7*8 + j], w[8*8 + j], w[9*8 + j] = a01, a11, a21, a31, a41
-            w[10*8 + j], w[11*8 + j], w[12*8 + j], w[13*8 + j], w[14*8 + j] = a02, a12, a22, a32, a42
-            w[15*8 + j], w[16*8 + j], w[17*8 + j], w[18*8 + j], w[19*8 + j] = a03, a13, a23, a33, a43
-            w[20*8 + j], w[21*8 + j], w[22*8 + j], w[23*8 + j], w[24*8 + j] = a04, a14, a24, a34, a44
+            w[j], w[8 + j], w[16 + j], w[24 + j], w[32 + j] = a00, a10, a20, a30, a40
+            w[40 + j], w[48 + j], w[56 + j], w[64 + j], w[72 + j] = a01, a11, a21, a31, a41
+            w[80 + j], w[88 + j], w[96 + j], w[104 + j], w[112 + j] = a02, a12, a22, a32, a42
+            w[120 + j], w[128 + j], w[136 + j], w[144 + j], w[152 + j] = a03, a13, a23, a33, a43
+            w[160 + j], w[168 + j], w[176 + j], w[184 + j], w[192 + j] = a04, a14, a24, a34, a44
 
 
 @jit
@@ -302,7 +305,7 @@ def _permute_rows_par(states: Any, first_round: int, chunks: int) -> None:
 def keccak_f1600(states: npt.NDArray[np.uint64], rounds: int = 24) -> npt.NDArray[np.uint64]:
     nr = check_rounds(rounds)
     rows, lead = states_u64(states)
-    out = rows.copy()
+    out: npt.NDArray[np.uint64] = rows.copy()
     _run(_permute_rows, _permute_rows_par, out.shape[0], out, 24 - nr)
     return out.reshape(*lead, 25)
 
@@ -311,9 +314,7 @@ def keccak_f1600(states: npt.NDArray[np.uint64], rounds: int = 24) -> npt.NDArra
 
 
 @jit
-def _shake_rows(
-    init: Any, tail: Any, inputs: Any, rate: int, out: Any, lo: int, hi: int
-) -> None:
+def _shake_rows(init: Any, tail: Any, inputs: Any, rate: int, out: Any, lo: int, hi: int) -> None:
     """Rows lo..hi-1 of the SHAKE sponge (FIPS 202 Algorithm 8 with pad10*1), 8 rows
     at a time: each row absorbs tail || inputs[r] || 1111 || pad10*1 into a copy of
     ``init`` (25 lanes) and squeezes out.shape[1] bytes into out[r]."""
@@ -408,108 +409,115 @@ _M32 = np.uint64(0xFFFFFFFF)
 
 
 @jit
-def _sha256_block(h: Any, block: Any, w: Any) -> None:
-    """Compress the 64 bytes ``block`` into the chaining value ``h`` (8 uint64 words
-    below 2^32), in place; ``w`` is a 64-word uint64 scratch array."""
-    for t in range(16):  # step 1, t < 16: big-endian words (§3.1)
-        o = 4 * t
-        w[t] = (
-            (np.uint64(block[o]) << 24)
-            | (np.uint64(block[o + 1]) << 16)
-            | (np.uint64(block[o + 2]) << 8)
-            | np.uint64(block[o + 3])
-        )
+def _sha256_x8(h: Any, w: Any, v: Any) -> None:
+    """FIPS 180-4 §6.2.2 steps 1-4 on 8 states at once, in place. ``h`` is uint64
+    (64,), word i of state j (below 2^32) at h[8 i + j]; ``w`` is uint64 (512,) with
+    the block's words W_0..W_15 of state j at w[8 t + j] (the rest is filled here);
+    ``v`` is a uint64 (64,) scratch for a..h. The loops over j vectorise."""
     for t in range(16, 64):  # step 1: sigma0 (4.6) and sigma1 (4.7)
-        x = w[t - 15]
-        y = w[t - 2]
-        s0 = ((x >> 7) | (x << 25)) ^ ((x >> 18) | (x << 14)) ^ (x >> 3)
-        s1 = ((y >> 17) | (y << 15)) ^ ((y >> 19) | (y << 13)) ^ (y >> 10)
-        w[t] = (s1 + w[t - 7] + s0 + w[t - 16]) & _M32
-    a, b, c, d, e, f, g, hh = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]  # step 2
+        for j in range(8):
+            x = w[8 * (t - 15) + j]
+            y = w[8 * (t - 2) + j]
+            s0 = ((x >> 7) | (x << 25)) ^ ((x >> 18) | (x << 14)) ^ (x >> 3)
+            s1 = ((y >> 17) | (y << 15)) ^ ((y >> 19) | (y << 13)) ^ (y >> 10)
+            w[8 * t + j] = (s1 + w[8 * (t - 7) + j] + s0 + w[8 * (t - 16) + j]) & _M32
+    for k in range(64):  # step 2
+        v[k] = h[k]
     for t in range(64):  # step 3: Sigma1 (4.5), Ch (4.2), Sigma0 (4.4), Maj (4.3)
-        big1 = ((e >> 6) | (e << 26)) ^ ((e >> 11) | (e << 21)) ^ ((e >> 25) | (e << 7))
-        ch = (e & f) ^ (~e & g)
-        t1 = (hh + (big1 & _M32) + (ch & _M32) + _K256[t] + w[t]) & _M32
-        big0 = ((a >> 2) | (a << 30)) ^ ((a >> 13) | (a << 19)) ^ ((a >> 22) | (a << 10))
-        maj = (a & b) ^ (a & c) ^ (b & c)
-        t2 = ((big0 & _M32) + maj) & _M32
-        hh = g
-        g = f
-        f = e
-        e = (d + t1) & _M32
-        d = c
-        c = b
-        b = a
-        a = (t1 + t2) & _M32
-    h[0] = (h[0] + a) & _M32  # step 4
-    h[1] = (h[1] + b) & _M32
-    h[2] = (h[2] + c) & _M32
-    h[3] = (h[3] + d) & _M32
-    h[4] = (h[4] + e) & _M32
-    h[5] = (h[5] + f) & _M32
-    h[6] = (h[6] + g) & _M32
-    h[7] = (h[7] + hh) & _M32
+        kt = _K256[t]
+        for j in range(8):
+            a, b, c, d = v[j], v[8 + j], v[16 + j], v[24 + j]
+            e, f, g, hh = v[32 + j], v[40 + j], v[48 + j], v[56 + j]
+            big1 = ((e >> 6) | (e << 26)) ^ ((e >> 11) | (e << 21)) ^ ((e >> 25) | (e << 7))
+            ch = (e & f) ^ (~e & g)
+            t1 = hh + (big1 & _M32) + ch + kt + w[8 * t + j]
+            big0 = ((a >> 2) | (a << 30)) ^ ((a >> 13) | (a << 19)) ^ ((a >> 22) | (a << 10))
+            maj = (a & b) ^ (a & c) ^ (b & c)
+            v[56 + j], v[48 + j], v[40 + j] = g, f, e
+            v[32 + j] = (d + t1) & _M32
+            v[24 + j], v[16 + j], v[8 + j] = c, b, a
+            v[j] = (t1 + (big0 & _M32) + maj) & _M32
+    for k in range(64):  # step 4
+        h[k] = (h[k] + v[k]) & _M32
 
 
 @jit
-def _sha512_block(h: Any, block: Any, w: Any) -> None:
-    """FIPS 180-4 §6.4.2 steps 1-4: compress the 128 bytes ``block`` into ``h`` (8
-    uint64 words), in place; ``w`` is an 80-word uint64 scratch array."""
-    for t in range(16):  # step 1, t < 16: big-endian words (§3.1)
-        o = 8 * t
-        v = np.uint64(0)
-        for k in range(8):
-            v = (v << 8) | np.uint64(block[o + k])
-        w[t] = v
+def _sha512_x8(h: Any, w: Any, v: Any) -> None:
+    """FIPS 180-4 §6.4.2 steps 1-4 on 8 states at once, in place: as
+    :func:`_sha256_x8` with 64-bit words, ``w`` uint64 (640,) (80 rounds)."""
     for t in range(16, 80):  # step 1: sigma0 (4.12) and sigma1 (4.13)
-        x = w[t - 15]
-        y = w[t - 2]
-        s0 = ((x >> 1) | (x << 63)) ^ ((x >> 8) | (x << 56)) ^ (x >> 7)
-        s1 = ((y >> 19) | (y << 45)) ^ ((y >> 61) | (y << 3)) ^ (y >> 6)
-        w[t] = s1 + w[t - 7] + s0 + w[t - 16]
-    a, b, c, d, e, f, g, hh = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]  # step 2
+        for j in range(8):
+            x = w[8 * (t - 15) + j]
+            y = w[8 * (t - 2) + j]
+            s0 = ((x >> 1) | (x << 63)) ^ ((x >> 8) | (x << 56)) ^ (x >> 7)
+            s1 = ((y >> 19) | (y << 45)) ^ ((y >> 61) | (y << 3)) ^ (y >> 6)
+            w[8 * t + j] = s1 + w[8 * (t - 7) + j] + s0 + w[8 * (t - 16) + j]
+    for k in range(64):  # step 2
+        v[k] = h[k]
     for t in range(80):  # step 3: Sigma1 (4.11), Ch (4.8), Sigma0 (4.10), Maj (4.9)
-        big1 = ((e >> 14) | (e << 50)) ^ ((e >> 18) | (e << 46)) ^ ((e >> 41) | (e << 23))
-        ch = (e & f) ^ (~e & g)
-        t1 = hh + big1 + ch + _K512[t] + w[t]
-        big0 = ((a >> 28) | (a << 36)) ^ ((a >> 34) | (a << 30)) ^ ((a >> 39) | (a << 25))
-        maj = (a & b) ^ (a & c) ^ (b & c)
-        t2 = big0 + maj
-        hh = g
-        g = f
-        f = e
-        e = d + t1
-        d = c
-        c = b
-        b = a
-        a = t1 + t2
-    h[0] += a  # step 4
-    h[1] += b
-    h[2] += c
-    h[3] += d
-    h[4] += e
-    h[5] += f
-    h[6] += g
-    h[7] += hh
+        kt = _K512[t]
+        for j in range(8):
+            a, b, c, d = v[j], v[8 + j], v[16 + j], v[24 + j]
+            e, f, g, hh = v[32 + j], v[40 + j], v[48 + j], v[56 + j]
+            big1 = ((e >> 14) | (e << 50)) ^ ((e >> 18) | (e << 46)) ^ ((e >> 41) | (e << 23))
+            ch = (e & f) ^ (~e & g)
+            t1 = hh + big1 + ch + kt + w[8 * t + j]
+            big0 = ((a >> 28) | (a << 36)) ^ ((a >> 34) | (a << 30)) ^ ((a >> 39) | (a << 25))
+            maj = (a & b) ^ (a & c) ^ (b & c)
+            v[56 + j], v[48 + j], v[40 + j] = g, f, e
+            v[32 + j] = d + t1
+            v[24 + j], v[16 + j], v[8 + j] = c, b, a
+            v[j] = t1 + big0 + maj
+    for k in range(64):  # step 4
+        h[k] += v[k]
+
+
+@jit
+def _load_block(w: Any, buf: Any, off: int, j: int, wide: bool) -> None:
+    """Words W_0..W_15 of state j from the block at buf[off:], big-endian (§3.1)."""
+    size = 8 if wide else 4
+    for t in range(16):
+        x = np.uint64(0)
+        for k in range(size):
+            x = (x << 8) | np.uint64(buf[off + size * t + k])
+        w[8 * t + j] = x
+
+
+@jit
+def _compress_x8(h: Any, w: Any, v: Any, wide: bool) -> None:
+    if wide:
+        _sha512_x8(h, w, v)
+    else:
+        _sha256_x8(h, w, v)
 
 
 @jit
 def _compress_rows(states: Any, blocks: Any, wide: bool, lo: int, hi: int) -> None:
-    """One compression per row, states (rows, 8) uint64 in place; SHA-512 if
-    ``wide`` else SHA-256 (states below 2^32)."""
-    w = np.empty(80, dtype=np.uint64)
-    for r in range(lo, hi):
-        if wide:
-            _sha512_block(states[r], blocks[r], w)
-        else:
-            _sha256_block(states[r], blocks[r], w)
+    """One compression per row, 8 rows at a time: states (rows, 8) uint64 in place
+    (below 2^32 for SHA-256), blocks (rows, 64 or 128) uint8; SHA-512 if ``wide``."""
+    h = np.zeros(64, dtype=np.uint64)
+    w = np.zeros(640, dtype=np.uint64)
+    v = np.zeros(64, dtype=np.uint64)
+    for g in range(lo, hi, W):
+        m = min(W, hi - g)
+        for j in range(m):
+            for i in range(8):
+                h[8 * i + j] = states[g + j, i]
+            _load_block(w, blocks[g + j], 0, j, wide)
+        _compress_x8(h, w, v, wide)
+        for j in range(m):
+            for i in range(8):
+                states[g + j, i] = h[8 * i + j]
 
 
 @_pjit
 def _compress_rows_par(states: Any, blocks: Any, wide: bool, chunks: int) -> None:
     n = states.shape[0]
+    groups = (n + W - 1) // W
     for c in numba.prange(chunks):
-        _compress_rows(states, blocks, wide, c * n // chunks, (c + 1) * n // chunks)
+        lo = W * (c * groups // chunks)
+        hi = min(n, W * ((c + 1) * groups // chunks))
+        _compress_rows(states, blocks, wide, lo, hi)
 
 
 def sha256_compress(
@@ -536,35 +544,42 @@ def sha512_compress(
 def _sha2_rows(
     init: Any, tail: Any, inputs: Any, done: int, wide: bool, out: Any, lo: int, hi: int
 ) -> None:
-    """Rows lo..hi-1: the digest of the message whose first ``done`` bytes are
-    compressed into ``init``, followed by tail || inputs[r]; padding FIPS 180-4
-    §5.1.1 (SHA-256) or §5.1.2 (SHA-512, if ``wide``)."""
+    """Rows lo..hi-1, 8 at a time: the digest of the message whose first ``done``
+    bytes are compressed into ``init`` (8 words), followed by tail || inputs[r];
+    padding FIPS 180-4 §5.1.1 (SHA-256) or §5.1.2 (SHA-512, if ``wide``)."""
     block = 128 if wide else 64
     length_bytes = 16 if wide else 8
     word = 8 if wide else 4
     p = tail.shape[0]
     length = inputs.shape[1]
     n_blocks = (p + length + length_bytes) // block + 1
-    buf = np.zeros(n_blocks * block, dtype=np.uint8)
-    buf[:p] = tail
-    buf[p + length] = 0x80  # M || 1 || 0^k || the length in bits
+    span = n_blocks * block  # one padded message, in bytes
+    buf = np.zeros(W * span, dtype=np.uint8)
     bits = 8 * (done + p + length)
-    for k in range(8):  # the low 64 bits of the length; SHA-512's high 64 stay zero
-        buf[n_blocks * block - 1 - k] = (bits >> (8 * k)) & 0xFF
-    h = np.empty(8, dtype=np.uint64)
-    w = np.empty(80, dtype=np.uint64)
-    for r in range(lo, hi):
-        buf[p : p + length] = inputs[r]
-        h[:] = init
+    for j in range(W):  # the layout only depends on the lengths: write it once
+        buf[j * span : j * span + p] = tail
+        buf[j * span + p + length] = 0x80  # M || 1 || 0^k || the length in bits
+        for k in range(8):  # the low 64 bits of the length; SHA-512's high 64 stay 0
+            buf[j * span + span - 1 - k] = (bits >> (8 * k)) & 0xFF
+    h = np.zeros(64, dtype=np.uint64)
+    w = np.zeros(640, dtype=np.uint64)
+    v = np.zeros(64, dtype=np.uint64)
+    for g in range(lo, hi, W):
+        m = min(W, hi - g)
+        for j in range(m):
+            buf[j * span + p : j * span + p + length] = inputs[g + j]
+        for i in range(8):
+            for j in range(W):
+                h[8 * i + j] = init[i]
         for blk in range(n_blocks):
-            if wide:
-                _sha512_block(h, buf[blk * block : (blk + 1) * block], w)
-            else:
-                _sha256_block(h, buf[blk * block : (blk + 1) * block], w)
-        for i in range(8):  # big-endian output words
-            v = h[i]
-            for k in range(word):
-                out[r, word * i + k] = (v >> (8 * (word - 1 - k))) & 0xFF
+            for j in range(W):
+                _load_block(w, buf, j * span + blk * block, j, wide)
+            _compress_x8(h, w, v, wide)
+        for j in range(m):  # big-endian output words
+            for i in range(8):
+                x = h[8 * i + j]
+                for k in range(word):
+                    out[g + j, word * i + k] = (x >> (8 * (word - 1 - k))) & 0xFF
 
 
 @_pjit
@@ -572,13 +587,14 @@ def _sha2_rows_par(
     init: Any, tail: Any, inputs: Any, done: int, wide: bool, out: Any, chunks: int
 ) -> None:
     n = inputs.shape[0]
+    groups = (n + W - 1) // W
     for c in numba.prange(chunks):
-        _sha2_rows(init, tail, inputs, done, wide, out, c * n // chunks, (c + 1) * n // chunks)
+        lo = W * (c * groups // chunks)
+        hi = min(n, W * ((c + 1) * groups // chunks))
+        _sha2_rows(init, tail, inputs, done, wide, out, lo, hi)
 
 
-def _sha2_many(
-    inputs: npt.NDArray[np.uint8], prefix: bytes, wide: bool
-) -> npt.NDArray[np.uint8]:
+def _sha2_many(inputs: npt.NDArray[np.uint8], prefix: bytes, wide: bool) -> npt.NDArray[np.uint8]:
     rows, lead = rows_u8(inputs, "inputs")
     data = as_prefix(prefix)
     if rows.shape[0] <= HASHLIB_MAX_ROWS:

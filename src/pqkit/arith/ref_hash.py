@@ -148,7 +148,9 @@ def shake_many(
     rows, lead = rows_u8(inputs, "inputs")
     state, rest = _prefix_state(as_prefix(prefix), rate)
     out = b"".join(_shake_row(list(state), rest + row.tobytes(), rate, n) for row in rows)
-    return np.frombuffer(out, dtype=np.uint8).reshape(*lead, n).copy()
+    digests: npt.NDArray[np.uint8] = np.frombuffer(out, dtype=np.uint8)
+    result: npt.NDArray[np.uint8] = digests.reshape(*lead, n).copy()
+    return result
 
 
 # --- FIPS 180-4: SHA-256 and SHA-512 ---------------------------------------------
@@ -205,7 +207,10 @@ def _sha2_many(
         for offset in range(0, len(padded), block):
             compress(h, padded, offset)
         out.append(struct.pack(f">8{word}", *h))
-    return np.frombuffer(b"".join(out), dtype=np.uint8).reshape(*lead, 8 * struct.calcsize(">" + word)).copy()
+    size = 8 * struct.calcsize(">" + word)
+    digests: npt.NDArray[np.uint8] = np.frombuffer(b"".join(out), dtype=np.uint8)
+    result: npt.NDArray[np.uint8] = digests.reshape(*lead, size).copy()
+    return result
 
 
 def sha256_many(inputs: npt.NDArray[np.uint8], prefix: bytes = b"") -> npt.NDArray[np.uint8]:
