@@ -327,8 +327,8 @@ def test_jit_routes_agree() -> None:
 
 
 def test_jit_concurrent_callers() -> None:
-    """Callers in several Python threads at once: the parallel kernels are entered
-    by one at a time, the others run serially; every result is right."""
+    """Callers in several Python threads at once, each splitting its batch over
+    the shared helper threads: every result is right."""
     module = _jit()
     batches = [_rows(500, 40) for _ in range(4)]
     wants = [_shake_want(128, b, 16) for b in batches]
@@ -360,7 +360,14 @@ def test_jit_workers_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PQKIT_WORKERS", "0")
     with pytest.raises(ValueError, match="PQKIT_WORKERS"):
         module.workers()
-    monkeypatch.setenv("PQKIT_WORKERS", "1000")
+    monkeypatch.setenv("PQKIT_WORKERS", "3")
+    assert module.workers() == 3
+    module.set_workers(2)
+    try:
+        assert module.workers() == 2  # set_workers wins over the environment
+    finally:
+        module.set_workers(None)
+    monkeypatch.delenv("PQKIT_WORKERS")
     assert module.workers() >= 1
 
 
