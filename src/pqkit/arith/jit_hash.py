@@ -77,10 +77,10 @@ __all__ = ["HASHLIB_MAX_ROWS", "KERNELS", "PARALLEL_MIN_ROWS", "set_workers", "w
 if sys.byteorder != "little":  # pragma: no cover - Numba runs on little-endian machines only
     raise ModuleNotFoundError("the jit hash kernels need a little-endian machine", name="numba")
 
-PARALLEL_MIN_ROWS = 64
+PARALLEL_MIN_ROWS = 256
 """Batches with fewer rows run on the calling thread only."""
 
-ROWS_PER_CHUNK = 32
+ROWS_PER_CHUNK = 128
 """The fewest rows a chunk gets (so a thread's work outweighs handing it over)."""
 
 HASHLIB_MAX_ROWS = 6
@@ -427,11 +427,13 @@ _M32 = np.uint64(0xFFFFFFFF)
 
 
 @jit
-def _sha256_x8(h: Any, w: Any, v: Any) -> None:
+def _sha256_x8(h: Any, w: Any) -> None:
     """FIPS 180-4 §6.2.2 steps 1-4 on 8 states at once, in place. ``h`` is uint64
-    (64,), word i of state j (below 2^32) at h[8 i + j]; ``w`` is uint64 (512,) with
-    the block's words W_0..W_15 of state j at w[8 t + j] (the rest is filled here);
-    ``v`` is a uint64 (64,) scratch for a..h. The loops over j vectorise."""
+    (64,), word i of state j (below 2^32) at h[8 i + j]; ``w`` is the uint64 (704,)
+    scratch: the block's words W_0..W_15 of state j at w[8 t + j] (the rest of the
+    schedule is filled here) and the working variables a..h at w[640 + 8 k + j]
+    (one array, so that the compiler sees that no two accesses alias and
+    vectorises the loops over j)."""
     for t in range(16, 64):  # step 1: sigma0 (4.6) and sigma1 (4.7)
         for j in range(8):
             x = w[8 * (t - 15) + j]
@@ -440,29 +442,29 @@ def _sha256_x8(h: Any, w: Any, v: Any) -> None:
             s1 = ((y >> 17) | (y << 15)) ^ ((y >> 19) | (y << 13)) ^ (y >> 10)
             w[8 * t + j] = (s1 + w[8 * (t - 7) + j] + s0 + w[8 * (t - 16) + j]) & _M32
     for k in range(64):  # step 2
-        v[k] = h[k]
+        w[640 + k] = h[k]
     for t in range(64):  # step 3: Sigma1 (4.5), Ch (4.2), Sigma0 (4.4), Maj (4.3)
         kt = _K256[t]
         for j in range(8):
-            a, b, c, d = v[j], v[8 + j], v[16 + j], v[24 + j]
-            e, f, g, hh = v[32 + j], v[40 + j], v[48 + j], v[56 + j]
+            a, b, c, d = w[640 + j], w[648 + j], w[656 + j], w[664 + j]
+            e, f, g, hh = w[672 + j], w[680 + j], w[688 + j], w[696 + j]
             big1 = ((e >> 6) | (e << 26)) ^ ((e >> 11) | (e << 21)) ^ ((e >> 25) | (e << 7))
             ch = (e & f) ^ (~e & g)
             t1 = hh + (big1 & _M32) + ch + kt + w[8 * t + j]
             big0 = ((a >> 2) | (a << 30)) ^ ((a >> 13) | (a << 19)) ^ ((a >> 22) | (a << 10))
             maj = (a & b) ^ (a & c) ^ (b & c)
-            v[56 + j], v[48 + j], v[40 + j] = g, f, e
-            v[32 + j] = (d + t1) & _M32
-            v[24 + j], v[16 + j], v[8 + j] = c, b, a
-            v[j] = (t1 + (big0 & _M32) + maj) & _M32
+            w[696 + j], w[688 + j], w[680 + j] = g, f, e
+            w[672 + j] = (d + t1) & _M32
+            w[664 + j], w[656 + j], w[648 + j] = c, b, a
+            w[640 + j] = (t1 + (big0 & _M32) + maj) & _M32
     for k in range(64):  # step 4
-        h[k] = (h[k] + v[k]) & _M32
+        h[k] = (h[k] + w[640 + k]) & _M32
 
 
 @jit
-def _sha512_x8(h: Any, w: Any, v: Any) -> None:
+def _sha512_x8(h: Any, w: Any) -> None:
     """FIPS 180-4 §6.4.2 steps 1-4 on 8 states at once, in place: as
-    :func:`_sha256_x8` with 64-bit words, ``w`` uint64 (640,) (80 rounds)."""
+    :func:`_sha256_x8` with 64-bit words and 80 rounds."""
     for t in range(16, 80):  # step 1: sigma0 (4.12) and sigma1 (4.13)
         for j in range(8):
             x = w[8 * (t - 15) + j]
@@ -471,23 +473,23 @@ def _sha512_x8(h: Any, w: Any, v: Any) -> None:
             s1 = ((y >> 19) | (y << 45)) ^ ((y >> 61) | (y << 3)) ^ (y >> 6)
             w[8 * t + j] = s1 + w[8 * (t - 7) + j] + s0 + w[8 * (t - 16) + j]
     for k in range(64):  # step 2
-        v[k] = h[k]
+        w[640 + k] = h[k]
     for t in range(80):  # step 3: Sigma1 (4.11), Ch (4.8), Sigma0 (4.10), Maj (4.9)
         kt = _K512[t]
         for j in range(8):
-            a, b, c, d = v[j], v[8 + j], v[16 + j], v[24 + j]
-            e, f, g, hh = v[32 + j], v[40 + j], v[48 + j], v[56 + j]
+            a, b, c, d = w[640 + j], w[648 + j], w[656 + j], w[664 + j]
+            e, f, g, hh = w[672 + j], w[680 + j], w[688 + j], w[696 + j]
             big1 = ((e >> 14) | (e << 50)) ^ ((e >> 18) | (e << 46)) ^ ((e >> 41) | (e << 23))
             ch = (e & f) ^ (~e & g)
             t1 = hh + big1 + ch + kt + w[8 * t + j]
             big0 = ((a >> 28) | (a << 36)) ^ ((a >> 34) | (a << 30)) ^ ((a >> 39) | (a << 25))
             maj = (a & b) ^ (a & c) ^ (b & c)
-            v[56 + j], v[48 + j], v[40 + j] = g, f, e
-            v[32 + j] = d + t1
-            v[24 + j], v[16 + j], v[8 + j] = c, b, a
-            v[j] = t1 + big0 + maj
+            w[696 + j], w[688 + j], w[680 + j] = g, f, e
+            w[672 + j] = d + t1
+            w[664 + j], w[656 + j], w[648 + j] = c, b, a
+            w[640 + j] = t1 + big0 + maj
     for k in range(64):  # step 4
-        h[k] += v[k]
+        h[k] += w[640 + k]
 
 
 @jit
@@ -502,11 +504,11 @@ def _load_block(w: Any, buf: Any, off: int, j: int, wide: bool) -> None:
 
 
 @jit
-def _compress_x8(h: Any, w: Any, v: Any, wide: bool) -> None:
+def _compress_x8(h: Any, w: Any, wide: bool) -> None:
     if wide:
-        _sha512_x8(h, w, v)
+        _sha512_x8(h, w)
     else:
-        _sha256_x8(h, w, v)
+        _sha256_x8(h, w)
 
 
 @jit
@@ -514,15 +516,14 @@ def _compress_rows(states: Any, blocks: Any, wide: bool, lo: int, hi: int) -> No
     """One compression per row, 8 rows at a time: states (rows, 8) uint64 in place
     (below 2^32 for SHA-256), blocks (rows, 64 or 128) uint8; SHA-512 if ``wide``."""
     h = np.zeros(64, dtype=np.uint64)
-    w = np.zeros(640, dtype=np.uint64)
-    v = np.zeros(64, dtype=np.uint64)
+    w = np.zeros(704, dtype=np.uint64)
     for g in range(lo, hi, W):
         m = min(W, hi - g)
         for j in range(m):
             for i in range(8):
                 h[8 * i + j] = states[g + j, i]
             _load_block(w, blocks[g + j], 0, j, wide)
-        _compress_x8(h, w, v, wide)
+        _compress_x8(h, w, wide)
         for j in range(m):
             for i in range(8):
                 states[g + j, i] = h[8 * i + j]
@@ -570,8 +571,7 @@ def _sha2_rows(
         for k in range(8):  # the low 64 bits of the length; SHA-512's high 64 stay 0
             buf[j * span + span - 1 - k] = (bits >> (8 * k)) & 0xFF
     h = np.zeros(64, dtype=np.uint64)
-    w = np.zeros(640, dtype=np.uint64)
-    v = np.zeros(64, dtype=np.uint64)
+    w = np.zeros(704, dtype=np.uint64)
     for g in range(lo, hi, W):
         m = min(W, hi - g)
         for j in range(m):
@@ -582,7 +582,7 @@ def _sha2_rows(
         for blk in range(n_blocks):
             for j in range(W):
                 _load_block(w, buf, j * span + blk * block, j, wide)
-            _compress_x8(h, w, v, wide)
+            _compress_x8(h, w, wide)
         for j in range(m):  # big-endian output words
             for i in range(8):
                 x = h[8 * i + j]
