@@ -161,6 +161,20 @@ def test_shake_many_shapes(backend: ModuleType) -> None:
     assert _as_list(backend.shake_many(128, strided, 20)) == _shake_want(128, strided, 20)
 
 
+def test_read_only_inputs(backend: ModuleType) -> None:
+    """np.frombuffer arrays are read-only: accepted like any other."""
+    data = bytes(range(200)) * 10
+    rows = np.frombuffer(data, dtype=np.uint8).reshape(20, 100)
+    assert not rows.flags.writeable
+    assert _as_list(backend.shake_many(256, rows, 40)) == _shake_want(256, rows, 40)
+    assert _as_list(backend.sha256_many(rows, b"p")) == _sha_want("sha256", rows, b"p")
+    blocks = np.frombuffer(data[:1280], dtype=np.uint8).reshape(10, 128)
+    states = np.zeros((10, 8), dtype=np.uint64)
+    assert np.array_equal(
+        backend.sha512_compress(states, blocks), ref_hash.sha512_compress(states, blocks)
+    )
+
+
 def test_shake_many_leaves_inputs_alone(backend: ModuleType) -> None:
     rows = _rows(9, 50)
     keep = rows.copy()

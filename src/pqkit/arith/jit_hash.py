@@ -137,6 +137,12 @@ def _helpers() -> ThreadPoolExecutor:
         return _pool
 
 
+def _writable(a: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """``a``, copied if read-only (``np.frombuffer`` arrays): Numba would compile and
+    dispatch a separate, slower specialisation for read-only arrays."""
+    return a if a.flags.writeable else a.copy()
+
+
 def _run(kernel: Any, rows: int, *args: Any) -> None:
     """``kernel(*args, lo, hi)`` over rows 0..rows-1, split into chunks of whole
     8-row groups for up to :func:`workers` threads.
@@ -403,12 +409,14 @@ def _absorb_blocks(s: Any, words: Any, rate: int) -> None:
 def shake_many(
     bits: int, inputs: npt.NDArray[np.uint8], out_len: int, prefix: bytes = b""
 ) -> npt.NDArray[np.uint8]:
-    rate = rate_bytes(check_bits(bits))
+    checked = check_bits(bits)
+    rate = rate_bytes(checked)
     n = check_out_len(out_len)
     rows, lead = rows_u8(inputs, "inputs")
     data = as_prefix(prefix)
     if rows.shape[0] <= HASHLIB_MAX_ROWS:
-        return numpy_hash.shake_many(bits, inputs, n, data)
+        return numpy_hash.shake_rows(checked, rows, lead, n, data)
+    rows = _writable(rows)
     full = len(data) - len(data) % rate
     init = np.zeros(25, dtype=np.uint64)
     if full:  # the prefix's whole blocks, once: little-endian lanes (FIPS 202 §B.1)
@@ -533,6 +541,7 @@ def sha256_compress(
     states: npt.NDArray[np.uint32], blocks: npt.NDArray[np.uint8]
 ) -> npt.NDArray[np.uint32]:
     s, b, lead = compress_args(states, blocks, np.uint32, 64)
+    b = _writable(b)
     h = s.astype(np.uint64)
     _run(_compress_rows, h.shape[0], h, b, False)
     return h.astype(np.uint32).reshape(*lead, 8)
@@ -542,6 +551,7 @@ def sha512_compress(
     states: npt.NDArray[np.uint64], blocks: npt.NDArray[np.uint8]
 ) -> npt.NDArray[np.uint64]:
     s, b, lead = compress_args(states, blocks, np.uint64, 128)
+    b = _writable(b)
     _run(_compress_rows, s.shape[0], s, b, True)
     return s.reshape(*lead, 8)
 
@@ -594,8 +604,8 @@ def _sha2_many(inputs: npt.NDArray[np.uint8], prefix: bytes, wide: bool) -> npt.
     rows, lead = rows_u8(inputs, "inputs")
     data = as_prefix(prefix)
     if rows.shape[0] <= HASHLIB_MAX_ROWS:
-        many = numpy_hash.sha512_many if wide else numpy_hash.sha256_many
-        return many(inputs, data)
+        return numpy_hash.sha2_rows("sha512" if wide else "sha256", rows, lead, data)
+    rows = _writable(rows)
     block = 128 if wide else 64
     full = len(data) - len(data) % block
     init = np.array(H512 if wide else H256, dtype=np.uint64)

@@ -93,13 +93,11 @@ def keccak_f1600(states: npt.NDArray[np.uint64], rounds: int = 24) -> npt.NDArra
 _SHAKE: dict[int, Callable[..., Any]] = {128: hashlib.shake_128, 256: hashlib.shake_256}
 
 
-def shake_many(
-    bits: int, inputs: npt.NDArray[np.uint8], out_len: int, prefix: bytes = b""
+def shake_rows(
+    bits: int, rows: npt.NDArray[np.uint8], lead: tuple[int, ...], n: int, prefix: bytes
 ) -> npt.NDArray[np.uint8]:
-    shake = _SHAKE[check_bits(bits)]
-    n = check_out_len(out_len)
-    rows, lead = rows_u8(inputs, "inputs")
-    base = shake(as_prefix(prefix))
+    """:func:`shake_many` on checked arguments: rows (r, L), their leading shape."""
+    base = _SHAKE[bits](prefix)
     out = bytearray()
     for row in rows:
         h = base.copy()
@@ -108,25 +106,36 @@ def shake_many(
     return np.frombuffer(out, dtype=np.uint8).reshape(*lead, n)
 
 
-def _sha2_many(
-    name: str, inputs: npt.NDArray[np.uint8], prefix: bytes, size: int
+def shake_many(
+    bits: int, inputs: npt.NDArray[np.uint8], out_len: int, prefix: bytes = b""
 ) -> npt.NDArray[np.uint8]:
+    checked = check_bits(bits)
+    n = check_out_len(out_len)
     rows, lead = rows_u8(inputs, "inputs")
-    base = hashlib.new(name, as_prefix(prefix))
+    return shake_rows(checked, rows, lead, n, as_prefix(prefix))
+
+
+def sha2_rows(
+    name: str, rows: npt.NDArray[np.uint8], lead: tuple[int, ...], prefix: bytes
+) -> npt.NDArray[np.uint8]:
+    """SHA-256 or SHA-512 (``name``) of prefix || each row, on checked arguments."""
+    base = hashlib.new(name, prefix)
     out = bytearray()
     for row in rows:
         h = base.copy()
         h.update(row)
         out += h.digest()
-    return np.frombuffer(out, dtype=np.uint8).reshape(*lead, size)
+    return np.frombuffer(out, dtype=np.uint8).reshape(*lead, base.digest_size)
 
 
 def sha256_many(inputs: npt.NDArray[np.uint8], prefix: bytes = b"") -> npt.NDArray[np.uint8]:
-    return _sha2_many("sha256", inputs, prefix, 32)
+    rows, lead = rows_u8(inputs, "inputs")
+    return sha2_rows("sha256", rows, lead, as_prefix(prefix))
 
 
 def sha512_many(inputs: npt.NDArray[np.uint8], prefix: bytes = b"") -> npt.NDArray[np.uint8]:
-    return _sha2_many("sha512", inputs, prefix, 64)
+    rows, lead = rows_u8(inputs, "inputs")
+    return sha2_rows("sha512", rows, lead, as_prefix(prefix))
 
 
 # --- FIPS 180-4 §6.2.2 and §6.4.2, vectorised over rows ---------------------------
