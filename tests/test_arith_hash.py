@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from helpers import load_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -224,6 +225,52 @@ def test_keccak_large_batch(fast: ModuleType) -> None:
     states = _states(1000)
     assert np.array_equal(fast.keccak_f1600(states), ref_hash.keccak_f1600(states))
     assert np.array_equal(fast.keccak_f1600(states[:100], 12), _oracle(states[:100], 12))
+
+
+def _ptn(n: int) -> bytes:
+    """RFC 9861 ptn(n): the bytes 00 .. FA repeated, n of them."""
+    return (bytes(range(0xFB)) * (n // 0xFB + 1))[:n]
+
+
+def _turboshake(kernels: ModuleType, bits: int, message: bytes, domain: int, n: int) -> bytes:
+    """TurboSHAKE128/256 (RFC 9861 §2.2): the FIPS 202 sponge on KECCAK-p[1600, 12]
+    with capacity 2 * bits, M || D, then zeros and a final 0x80, driven through
+    ``kernels.keccak_f1600(state, 12)`` one block at a time."""
+    rate = RATES[bits]
+    padded = bytearray(message + bytes([domain]))
+    padded += bytes(-len(padded) % rate)
+    padded[-1] ^= 0x80
+    state = np.zeros(25, dtype=np.uint64)
+    for offset in range(0, len(padded), rate):
+        block = np.frombuffer(bytes(padded[offset : offset + rate]), dtype="<u8")
+        state[: rate // 8] ^= block.astype(np.uint64)
+        state = kernels.keccak_f1600(state, 12)
+    out = b""
+    while True:
+        out += state[: rate // 8].astype("<u8").tobytes()
+        if len(out) >= n:
+            return out[:n]
+        state = kernels.keccak_f1600(state, 12)
+
+
+TURBOSHAKE = load_json("turboshake/rfc9861.json")["vectors"]
+
+
+@pytest.mark.parametrize(
+    "vector",
+    TURBOSHAKE,
+    ids=[
+        f"{v['function']}-{v['message']}{v['length']}-D{v['domain']:02x}-L{v['L']}"
+        for v in TURBOSHAKE
+    ],
+)
+def test_keccak_12_rounds_turboshake_rfc9861(backend: ModuleType, vector: dict[str, Any]) -> None:
+    """KECCAK-p[1600, 12] through TurboSHAKE's RFC 9861 §5 test vectors."""
+    bits = int(vector["function"][len("TurboSHAKE") :])
+    length = vector["length"]
+    message = _ptn(length) if vector["message"] == "ptn" else b"\xff" * length
+    out = _turboshake(backend, bits, message, vector["domain"], vector["L"])
+    assert out[vector["skip"] :].hex() == vector["expected"]
 
 
 # --- SHA-256 / SHA-512 -------------------------------------------------------------
