@@ -156,28 +156,31 @@ def shake_many(
 # --- FIPS 180-4: SHA-256 and SHA-512 ---------------------------------------------
 
 
+def _compress_each(
+    states: Any, blocks: Any, dtype: type[np.generic], block: int, compress: Any
+) -> Any:
+    """One compression (FIPS 180-4 §6.2.2 or §6.4.2) per broadcast row, on ints."""
+    s, b, lead = compress_args(states, blocks, dtype, block)
+    out = []
+    for row, data in zip(s, b, strict=True):
+        h = [int(v) for v in row]
+        compress(h, data.tobytes(), 0)
+        out.append(h)
+    return np.array(out, dtype=dtype).reshape(*lead, 8)
+
+
 def sha256_compress(
     states: npt.NDArray[np.uint32], blocks: npt.NDArray[np.uint8]
 ) -> npt.NDArray[np.uint32]:
-    s, b, lead = compress_args(states, blocks, np.uint32, 64)
-    out = []
-    for row, block in zip(s, b, strict=True):
-        h = [int(v) for v in row]
-        _compress256(h, block.tobytes(), 0)
-        out.append(h)
-    return np.array(out, dtype=np.uint32).reshape(*lead, 8)
+    out: npt.NDArray[np.uint32] = _compress_each(states, blocks, np.uint32, 64, _compress256)
+    return out
 
 
 def sha512_compress(
     states: npt.NDArray[np.uint64], blocks: npt.NDArray[np.uint8]
 ) -> npt.NDArray[np.uint64]:
-    s, b, lead = compress_args(states, blocks, np.uint64, 128)
-    out = []
-    for row, block in zip(s, b, strict=True):
-        h = [int(v) for v in row]
-        _compress512(h, block.tobytes(), 0)
-        out.append(h)
-    return np.array(out, dtype=np.uint64).reshape(*lead, 8)
+    out: npt.NDArray[np.uint64] = _compress_each(states, blocks, np.uint64, 128, _compress512)
+    return out
 
 
 def _sha2_many(
