@@ -10,6 +10,7 @@ pqkit.arith's backend table)."""
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections.abc import Iterator
 from types import ModuleType
@@ -369,22 +370,26 @@ def test_sha2_many_shapes(backend: ModuleType) -> None:
 # --- the jit backend's routes --------------------------------------------------------
 
 
-def test_jit_routes_agree() -> None:
+def test_jit_routes_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     """hashlib for tiny batches, one thread, several threads: the same bytes."""
     module = _jit()
-    rows = _rows(300, 64)
+    monkeypatch.setattr(module, "HASHLIB_MAX_ROWS", 6)
+    rows = _rows(300, 64)  # 300 rows: two chunks of whole 8-row groups when workers >= 2
     want_shake = _shake_want(256, rows, 32, b"p")
     want_sha = _sha_want("sha256", rows, b"q" * 64)
+    states = _states(300)
+    want_perm = ref_hash.keccak_f1600(states)
     try:
-        for workers in (1, 2, None):
+        for workers in (1, 2, 3, None):
             module.set_workers(workers)
             assert _as_list(module.shake_many(256, rows, 32, b"p")) == want_shake
             assert _as_list(module.sha256_many(rows, b"q" * 64)) == want_sha
-        for n in (1, 2, module.HASHLIB_MAX_ROWS, module.HASHLIB_MAX_ROWS + 1):
-            assert _as_list(module.shake_many(256, rows[:n], 32, b"p")) == want_shake[:n]
-            assert _as_list(module.sha256_many(rows[:n], b"q" * 64)) == want_sha[:n]
+            assert np.array_equal(module.keccak_f1600(states), want_perm)
     finally:
         module.set_workers(None)
+    for n in (1, 2, 6, 7):  # hashlib up to 6 rows, compiled from 7
+        assert _as_list(module.shake_many(256, rows[:n], 32, b"p")) == want_shake[:n]
+        assert _as_list(module.sha256_many(rows[:n], b"q" * 64)) == want_sha[:n]
 
 
 def test_jit_concurrent_callers() -> None:
@@ -400,10 +405,14 @@ def test_jit_concurrent_callers() -> None:
             results[i] = _as_list(module.shake_many(128, batches[i], 16))
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    module.set_workers(3)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        module.set_workers(None)
     assert results == wants
 
 
@@ -429,7 +438,7 @@ def test_jit_workers_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     finally:
         module.set_workers(None)
     monkeypatch.delenv("PQKIT_WORKERS")
-    assert module.workers() >= 1
+    assert module.workers() == len(os.sched_getaffinity(0))  # every core we may use
 
 
 # --- Hypothesis ----------------------------------------------------------------------
