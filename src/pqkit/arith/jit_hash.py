@@ -197,7 +197,9 @@ _RC = np.array(ROUND_CONSTANTS, dtype=np.uint64)
 W = 8
 """States per group: the compiled loops run the same step on W independent states
 side by side, which LLVM turns into one SIMD instruction per step (one AVX-512
-register of 8 uint64 lanes, or two AVX2 ones)."""
+register of 8 uint64 lanes, or two AVX2 ones). The index arithmetic of
+:func:`_keccak_x8`, :func:`_sha256_x8` and :func:`_sha512_x8` is written out for
+W = 8."""
 
 
 @jit
@@ -393,7 +395,8 @@ def _shake_rows(init: Any, tail: Any, inputs: Any, rate: int, out: Any, lo: int,
 @jit
 def _absorb_blocks(s: Any, words: Any, rate: int) -> None:
     """Absorb the whole rate-blocks of ``words`` (uint64 lanes, a multiple of
-    rate / 8 of them) into the state ``s`` (25 lanes), in place."""
+    rate / 8 of them) into the state ``s`` (25 lanes), in place: a common prefix,
+    once per call, in slot 0 of a group (the other 7 slots are permuted idly)."""
     lanes = rate // 8
     w = np.zeros(25 * W, dtype=np.uint64)
     for i in range(25):
