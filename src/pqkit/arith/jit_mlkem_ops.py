@@ -217,7 +217,9 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     e_hat = se_hat[k:]
     row = np.arange(k)
     zero = np.zeros(k, dtype=np.int64)
-    t_hat = _basemul_acc(a_hat, s_hat.reshape(1, k, 256), _mulcache(s_hat).reshape(1, k, 128), row, zero, 1, 1)
+    t_hat = _basemul_acc(
+        a_hat, s_hat.reshape(1, k, 256), _mulcache(s_hat).reshape(1, k, 128), row, zero, 1, 1
+    )
     for i in range(k):  # line 18: t_hat = A_hat o s_hat + e_hat
         for j in range(256):
             t_hat[i, j] = _csub(t_hat[i, j] + e_hat[i, j])
