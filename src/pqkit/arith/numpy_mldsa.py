@@ -21,7 +21,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly
-from pqkit.arith.ref_mldsa import ZETAS, N, Q
+from pqkit.arith.tables import MLDSA_Q as Q
+from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
+from pqkit.arith.tables import N
 
 __all__ = ["KERNELS"]
 
@@ -319,7 +321,24 @@ def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     return word
 
 
+def mod_q(x: Poly) -> Poly:
+    """Canonical [0, q) for x in (-q, 2q), branch-free."""
+    y = np.asarray(x, dtype=_I64)
+    y = y + ((y >> 63) & Q)
+    y -= Q
+    y += (y >> 63) & Q
+    return y
+
+
+def centre(x: Poly) -> Poly:
+    """x mod± q for canonical x, branch-free."""
+    y = np.asarray(x, dtype=_I64)
+    return y - ((((Q - 1) // 2 - y) >> 63) & Q)
+
+
 KERNELS: dict[str, Any] = {
+    "mod_q": mod_q,
+    "centre": centre,
     "ntt": ntt,
     "intt": intt,
     "pointwise_mul": pointwise_mul,

@@ -30,7 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly, kpke_check
-from pqkit.arith.ref_mlkem import GAMMAS, ZETAS, N, Q
+from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.arith.tables import MLKEM_N_INV, N
+from pqkit.arith.tables import MLKEM_Q as Q
+from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -134,7 +137,7 @@ def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
     i = _intt_layers(low, NTT_LOW_LENGTHS[::-1], 127)
     high = eye[::16].copy()
     assert _intt_layers(high, NTT_HIGH_LENGTHS[::-1], i) == 0
-    high = high * 3303 % Q  # 128^-1 mod q, folded into the last stage
+    high = high * MLKEM_N_INV % Q  # 128^-1 mod q, folded into the last stage
     intt_high, intt_low_t = _stage_matrices(high, low)
     return ntt_high, ntt_low_t, intt_high, intt_low_t
 
@@ -387,6 +390,12 @@ def decompress(y: Poly, d: int) -> Poly:
     return (a * (2 * Q) + (1 << d)) >> (d + 1)
 
 
+def add(a: Poly, b: Poly) -> Poly:
+    """(a + b) mod q for canonical inputs (masked subtraction, no branch)."""
+    s = _as_polys(a) + _as_polys(b)
+    return _csub(s)
+
+
 # --- FIPS 203, Algorithms 14 and 15: the fused K-PKE kernels, composed of the above ---
 
 
@@ -456,6 +465,7 @@ def kpke_encrypt(
 
 
 KERNELS: dict[str, Any] = {
+    "add": add,
     "ntt": ntt,
     "intt": intt,
     "mulcache": mulcache,
