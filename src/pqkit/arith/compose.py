@@ -91,8 +91,12 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         w = intt(basemul_acc(rows, y_hat))
         mu = decompress(byte_decode(mb, 1), 1)  # line 20
         # u and v are sums of canonical terms, below 3q: Compress_d takes them mod q.
-        u = w[:k] + e1_  # line 19
-        v = w[k] + e2_ + mu  # line 21
+        # (In place: w is this call's own array.)
+        u = w[:k]
+        u += e1_  # line 19
+        v = w[k]
+        v += e2_
+        v += mu  # line 21
         c1 = byte_encode(compress(u, du), du)  # line 22
         c2 = byte_encode(compress(v, dv), dv)  # line 23
         return np.concatenate([c1.reshape(-1), c2])  # line 24
