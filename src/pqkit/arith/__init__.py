@@ -295,14 +295,18 @@ def kernels(scheme: Scheme, backend: str | None = None) -> Any:
     return table
 
 
-@contextlib.contextmanager
-def use(backend: str) -> Iterator[None]:
+def use(backend: str) -> contextlib.AbstractContextManager[None]:
     """Use ``backend`` for the arithmetic of every call inside the ``with`` block.
 
-    Fails at once (not at the first operation) for an unknown backend or one whose
-    requirements are not installed.
+    Fails at once, at the call (not at ``with`` nor at the first operation), for an
+    unknown backend or one whose requirements are not installed.
     """
     _check(backend, None)
+    return _using(backend)
+
+
+@contextlib.contextmanager
+def _using(backend: str) -> Iterator[None]:
     token = _scope.set(backend)
     try:
         yield

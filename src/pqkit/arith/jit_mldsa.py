@@ -29,9 +29,9 @@ import numpy.typing as npt
 
 from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, jit
 from pqkit.arith.api import Poly
+from pqkit.arith.tables import MLDSA_DECOMPOSE, N
 from pqkit.arith.tables import MLDSA_Q as Q
 from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
-from pqkit.arith.tables import N
 
 __all__ = ["KERNELS"]
 
@@ -41,6 +41,8 @@ _R2 = _R * _R % Q
 _HALF_Q = (Q - 1) // 2
 _GAMMA2_32 = (Q - 1) // 32
 _GAMMA2_88 = (Q - 1) // 88
+_HB32_M, _HB32_S = MLDSA_DECOMPOSE[_GAMMA2_32]  # HighBits multiply-and-shift (arith.tables)
+_HB88_M, _HB88_S = MLDSA_DECOMPOSE[_GAMMA2_88]
 
 
 # --- reductions ----------------------------------------------------------------------
@@ -252,8 +254,8 @@ def _high(x: int, gamma2: int) -> int:
     masks. gamma2 (public) selects the constants."""
     r1 = (x + 127) >> 7
     if gamma2 == _GAMMA2_32:
-        return ((r1 * 1025 + (1 << 21)) >> 22) & 15
-    r1 = (r1 * 11275 + (1 << 23)) >> 24
+        return ((r1 * _HB32_M + (1 << (_HB32_S - 1))) >> _HB32_S) & 15
+    r1 = (r1 * _HB88_M + (1 << (_HB88_S - 1))) >> _HB88_S
     return r1 ^ (((43 - r1) >> 63) & r1)
 
 

@@ -311,6 +311,9 @@ def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
     lead = a.shape[:-1]
     if d == 1:  # one bit per coefficient, least significant bit first: packbits
         return np.packbits(a.astype(np.uint8), axis=-1, bitorder="little")
+    if d not in _WEIGHTS and d != 11:  # d = 9: a group (72 bits) exceeds a word
+        bits = ((a[..., None] >> np.arange(d)) & 1).astype(np.uint8)
+        return np.packbits(bits.reshape(*lead, N * d), axis=-1, bitorder="little")
     g = _GROUPS[d]
     nbytes = d * g // 8
     c = a.reshape(-1, N // g, g).astype(np.uint64)
@@ -358,6 +361,9 @@ def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
         np.right_shift(high, 4, out=pair[..., 1])
         # ByteDecode_12 reduces mod q; x < 4096 < 2q.
         return _csub(pair.reshape(*lead, N))
+    if d not in _WEIGHTS and d != 11:  # d = 9: a group (72 bits) exceeds a word
+        bits = np.unpackbits(flat, axis=-1, bitorder="little").reshape(-1, N, d)
+        return (bits.astype(I64) << np.arange(d)).sum(axis=-1).reshape(*lead, N)
     if d == 11:
         low = _strided_u64(flat, 11)
         high = np.ndarray(low.shape, dtype="<u8", buffer=low.base, offset=5, strides=low.strides)
