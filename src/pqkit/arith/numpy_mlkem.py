@@ -363,7 +363,8 @@ def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
         return _csub(pair.reshape(*lead, N))
     if d not in _WEIGHTS and d != 11:  # d = 9: a group (72 bits) exceeds a word
         bits = np.unpackbits(flat, axis=-1, bitorder="little").reshape(-1, N, d)
-        return (bits.astype(I64) << np.arange(d)).sum(axis=-1).reshape(*lead, N)
+        values: Poly = (bits.astype(I64) << np.arange(d)).sum(axis=-1)
+        return values.reshape(*lead, N)
     if d == 11:
         low = _strided_u64(flat, 11)
         high = np.ndarray(low.shape, dtype="<u8", buffer=low.base, offset=5, strides=low.strides)
