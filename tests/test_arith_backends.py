@@ -63,6 +63,7 @@ def test_registration_is_discovered(registered: list[str]) -> None:
 def test_missing_numba_means_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
     # Simulate an environment without Numba: find_spec finds nothing.
     monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.setattr(arith, "_TABLES", {})  # as in a fresh process: nothing built yet
     assert arith.available("mlkem") == ["numpy", "ref"]
     assert arith.available("mldsa") == ["numpy", "ref"]
     assert arith.backends()["active"] == "numpy"

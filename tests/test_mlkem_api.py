@@ -98,6 +98,7 @@ def test_default_keygen_and_encaps_use_fresh_randomness() -> None:
     assert kem.decaps(sk2, ct1) == ss1
 
 
+@pytest.mark.filterwarnings("ignore::pqkit.arith.NotConstantTimeWarning")  # PQKIT_ARITH=ref
 def test_backend_choice_per_call_scope_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     kem = pqkit.kem("ML-KEM-768")
     seed = bytes(range(64))
