@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import h, load_json
+from helpers import backend_params, h, load_json
 
 import pqkit
 from pqkit.cli import main
@@ -34,9 +34,7 @@ def _kat_cases() -> list[Any]:
     out = []
     for name in _NAMES:
         for mode in _MODES:
-            out.append(pytest.param(name, mode, "numpy", id=f"numpy-{name}-{mode}"))
-            marks = [] if name == "Dilithium2" else [pytest.mark.slow]
-            out.append(pytest.param(name, mode, "ref", id=f"ref-{name}-{mode}", marks=marks))
+            out += backend_params(f"{name}-{mode}", (name, mode), ref_runs=name == "Dilithium2")
     return out
 
 

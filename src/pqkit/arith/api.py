@@ -13,9 +13,17 @@ Shared rules for every kernel:
   Montgomery or Barrett forms stay inside a backend.
 - Opaque values (the ML-KEM mulcache) belong to the backend that made them.
 
-A backend module ``pqkit.arith.<backend>_<scheme>`` exposes ``KERNELS``, a dict from
-kernel name to function. Kernels a backend lacks are taken from ``ref`` when the
-table is built (:func:`pqkit.arith.kernels`), not per call.
+Two kinds of kernel:
+
+- *primitive* kernels (every name in a contract except the composites) are what a
+  backend must implement; a backend that lacks one is refused when its table is
+  built, never filled from ``ref``;
+- *composite* kernels (:data:`pqkit.arith.compose.COMPOSITES`: the fused K-PKE steps)
+  are written once in :mod:`pqkit.arith.compose` over the selected backend's own
+  primitives; a backend overrides one only where its own copy is faster.
+
+A backend is registered with :func:`pqkit.arith.register`; its table for a scheme
+is a dict from kernel name to function (``KERNELS`` of a module).
 """
 
 from __future__ import annotations
@@ -120,6 +128,12 @@ class MLKEMKernels(Protocol):
         d in 1..11."""
         ...
 
+    def add(self, a: Poly, b: Poly) -> Poly:
+        """(a + b) mod q element by element, canonical in and out, broadcasting the
+        leading axes (the additions of FIPS 203, e.g. Algorithm 13 line 18).
+        Secret inputs: constant time."""
+        ...
+
     # Fused kernels: a whole K-PKE step in one call, so that a compiled backend pays
     # the per-call overhead once. Single key, no batch axes; k in 1..4.
 
@@ -206,6 +220,16 @@ class MLDSAKernels(Protocol):
     def use_hint(self, h: Poly, r: Poly, gamma2: int) -> Poly:
         """FIPS 204, Algorithm 40 (UseHint): h in {0, 1}, canonical r -> adjusted
         high bits in [0, (q - 1) / (2 gamma2))."""
+        ...
+
+    def mod_q(self, x: Poly) -> Poly:
+        """x mod q, canonical, for int64 x in (-q, 2q) (a sum or difference of two
+        canonical values). Secret inputs: constant time."""
+        ...
+
+    def centre(self, x: Poly) -> Poly:
+        """x mod± q (FIPS 204 §2.3): canonical x -> the representative in
+        [-(q - 1) / 2, (q - 1) / 2]. Secret inputs: constant time."""
         ...
 
     def infinity_norm(self, a: Poly) -> npt.NDArray[np.int64]:

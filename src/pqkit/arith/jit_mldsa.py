@@ -29,7 +29,9 @@ import numpy.typing as npt
 
 from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, jit
 from pqkit.arith.api import Poly
-from pqkit.arith.ref_mldsa import ZETAS, N, Q
+from pqkit.arith.tables import MLDSA_DECOMPOSE, N
+from pqkit.arith.tables import MLDSA_Q as Q
+from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -39,6 +41,8 @@ _R2 = _R * _R % Q
 _HALF_Q = (Q - 1) // 2
 _GAMMA2_32 = (Q - 1) // 32
 _GAMMA2_88 = (Q - 1) // 88
+_HB32_M, _HB32_S = MLDSA_DECOMPOSE[_GAMMA2_32]  # HighBits multiply-and-shift (arith.tables)
+_HB88_M, _HB88_S = MLDSA_DECOMPOSE[_GAMMA2_88]
 
 
 # --- reductions ----------------------------------------------------------------------
@@ -250,8 +254,8 @@ def _high(x: int, gamma2: int) -> int:
     masks. gamma2 (public) selects the constants."""
     r1 = (x + 127) >> 7
     if gamma2 == _GAMMA2_32:
-        return ((r1 * 1025 + (1 << 21)) >> 22) & 15
-    r1 = (r1 * 11275 + (1 << 23)) >> 24
+        return ((r1 * _HB32_M + (1 << (_HB32_S - 1))) >> _HB32_S) & 15
+    r1 = (r1 * _HB88_M + (1 << (_HB88_S - 1))) >> _HB88_S
     return r1 ^ (((43 - r1) >> 63) & r1)
 
 
@@ -553,7 +557,43 @@ def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     return out
 
 
+# --- reductions at the boundary of the scheme code ----------------------------------
+
+
+@jit
+def _mod_q(x: Any) -> Any:
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        v = x[i] + ((x[i] >> 63) & Q) - Q
+        out[i] = v + ((v >> 63) & Q)
+    return out
+
+
+@jit
+def _centre(x: Any) -> Any:
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] - ((_HALF_Q - x[i]) >> 63 & Q)
+    return out
+
+
+def mod_q(x: Poly) -> Poly:
+    """Canonical [0, q) for x in (-q, 2q), by sign masks (no branch)."""
+    a = np.ascontiguousarray(x, dtype=np.int64)
+    out: Poly = _mod_q(a.reshape(-1)).reshape(a.shape)
+    return out
+
+
+def centre(x: Poly) -> Poly:
+    """x mod± q for canonical x, by a sign mask (no branch)."""
+    a = np.ascontiguousarray(x, dtype=np.int64)
+    out: Poly = _centre(a.reshape(-1)).reshape(a.shape)
+    return out
+
+
 KERNELS: dict[str, Any] = {
+    "mod_q": mod_q,
+    "centre": centre,
     "ntt": ntt,
     "intt": intt,
     "pointwise_mul": pointwise_mul,

@@ -28,13 +28,16 @@ import numpy.typing as npt
 
 from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, jit
 from pqkit.arith.api import Poly, kpke_check
-from pqkit.arith.ref_mlkem import GAMMAS, ZETAS, N, Q
+from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.arith.tables import MLKEM_N_INV as _N_INV
+from pqkit.arith.tables import MLKEM_Q as Q
+from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
+from pqkit.arith.tables import N
 
 __all__ = ["KERNELS"]
 
 _ZETAS = np.array(ZETAS, dtype=np.int64)
 _GAMMAS = np.array(GAMMAS, dtype=np.int64)
-_N_INV = pow(128, -1, Q)  # 3303, FIPS 203 Algorithm 10 line 14
 
 _BARRETT_M = -(-(1 << 40) // Q)  # ceil(2^40 / q)
 _COMPRESS_M = -(-(1 << 40) // (2 * Q))  # ceil(2^40 / 2q)
@@ -393,6 +396,30 @@ def decompress(y: Poly, d: int) -> Poly:
     return out
 
 
+# --- addition mod q ----------------------------------------------------------------
+
+
+@jit
+def _add(a: Any, b: Any) -> Any:
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = _csub(a[i] + b[i])
+    return out
+
+
+def add(a: Poly, b: Poly) -> Poly:
+    """(a + b) mod q for canonical inputs (sign-mask subtraction, no branch)."""
+    x, lead_a = as_polys(a)
+    y, lead_b = as_polys(b)
+    if lead_a != lead_b:
+        lead = np.broadcast_shapes(lead_a, lead_b)
+        x = np.ascontiguousarray(np.broadcast_to(x.reshape(*lead_a, N), (*lead, N)))
+        y = np.ascontiguousarray(np.broadcast_to(y.reshape(*lead_b, N), (*lead, N)))
+        lead_a = lead
+    out: Poly = _add(x.reshape(-1), y.reshape(-1)).reshape(*lead_a, N)
+    return out
+
+
 # --- FIPS 203, Algorithms 14 and 15: the fused K-PKE kernels ------------------------
 # One compiled call each, composed of the compiled loops above (so the arithmetic and
 # its security argument are theirs); the Python wrappers only check shapes, which
@@ -516,6 +543,7 @@ def kpke_encrypt(
 
 
 KERNELS: dict[str, Any] = {
+    "add": add,
     "ntt": ntt,
     "intt": intt,
     "mulcache": mulcache,

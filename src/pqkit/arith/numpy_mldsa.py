@@ -21,7 +21,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly
-from pqkit.arith.ref_mldsa import ZETAS, N, Q
+from pqkit.arith.tables import MLDSA_DECOMPOSE, N
+from pqkit.arith.tables import MLDSA_Q as Q
+from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -168,6 +170,10 @@ def power2round(r: Poly) -> tuple[Poly, Poly]:
     return r1, x - (r1 << 13)
 
 
+_HB32_M, _HB32_S = MLDSA_DECOMPOSE[(Q - 1) // 32]
+_HB88_M, _HB88_S = MLDSA_DECOMPOSE[(Q - 1) // 88]
+
+
 def decompose(r: Poly, gamma2: int) -> tuple[Poly, Poly]:
     # FIPS 204, Algorithm 36 for canonical r, multiply-and-shift form:
     # r1 = round(r / (2 gamma2)) via a fixed-point reciprocal, with the wrap
@@ -175,9 +181,9 @@ def decompose(r: Poly, gamma2: int) -> tuple[Poly, Poly]:
     x = np.asarray(r, dtype=_I64)
     r1 = (x + 127) >> 7
     if gamma2 == (Q - 1) // 32:
-        r1 = ((r1 * 1025 + (1 << 21)) >> 22) & 15
+        r1 = ((r1 * _HB32_M + (1 << (_HB32_S - 1))) >> _HB32_S) & 15
     elif gamma2 == (Q - 1) // 88:
-        r1 = (r1 * 11275 + (1 << 23)) >> 24
+        r1 = (r1 * _HB88_M + (1 << (_HB88_S - 1))) >> _HB88_S
         r1 ^= ((43 - r1) >> 63) & r1
     else:
         raise ValueError(f"unsupported gamma2 {gamma2}: FIPS 204 uses (q-1)/88 or (q-1)/32")
@@ -331,7 +337,24 @@ def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     return word
 
 
+def mod_q(x: Poly) -> Poly:
+    """Canonical [0, q) for x in (-q, 2q), branch-free."""
+    y = np.asarray(x, dtype=_I64)
+    y = y + ((y >> 63) & Q)
+    y -= Q
+    y += (y >> 63) & Q
+    return y
+
+
+def centre(x: Poly) -> Poly:
+    """x mod± q for canonical x, branch-free."""
+    y = np.asarray(x, dtype=_I64)
+    return y - ((((Q - 1) // 2 - y) >> 63) & Q)
+
+
 KERNELS: dict[str, Any] = {
+    "mod_q": mod_q,
+    "centre": centre,
     "ntt": ntt,
     "intt": intt,
     "pointwise_mul": pointwise_mul,

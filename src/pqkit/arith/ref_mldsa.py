@@ -15,27 +15,14 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly
+from pqkit.arith.tables import MLDSA_D as D
+from pqkit.arith.tables import MLDSA_N_INV as _F
+from pqkit.arith.tables import MLDSA_Q as Q
+from pqkit.arith.tables import MLDSA_ZETA as ZETA
+from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
+from pqkit.arith.tables import N, bitrev8
 
 __all__ = ["KERNELS", "ZETA", "ZETAS", "D", "N", "Q", "bitrev8"]
-
-Q = 8380417
-"""The ML-DSA modulus q = 2^23 - 2^13 + 1 (FIPS 204 §4)."""
-N = 256
-D = 13
-"""Dropped bits of t (FIPS 204, Table 1)."""
-ZETA = 1753
-"""A primitive 512th root of unity mod q (FIPS 204 §2.5)."""
-
-
-def bitrev8(m: int) -> int:
-    """BitRev8 (FIPS 204 §2.3): the 8-bit reversal of ``m``."""
-    return int(f"{m:08b}"[::-1], 2)
-
-
-ZETAS: tuple[int, ...] = tuple(pow(ZETA, bitrev8(k), Q) for k in range(N))
-"""zetas[k] = zeta^BitRev8(k) mod q (FIPS 204, Appendix B), computed from the definition."""
-
-_F = pow(256, -1, Q)  # 8347681, FIPS 204 Algorithm 42 line 21
 
 
 def _rows(a: Any) -> tuple[tuple[int, ...], list[list[int]]]:
@@ -343,7 +330,22 @@ def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     return _array(shape, out)
 
 
+# --- reductions at the boundary of the scheme code (FIPS 204 §2.3) -----------------
+
+
+def mod_q(x: Poly) -> Poly:
+    """x mod q, canonical, for x in (-q, 2q)."""
+    return _per_poly(x, lambda r: [v % Q for v in r])
+
+
+def centre(x: Poly) -> Poly:
+    """x mod± q (FIPS 204 §2.3) for canonical x."""
+    return _per_poly(x, lambda r: [_mod_pm(v, Q) for v in r])
+
+
 KERNELS: dict[str, Any] = {
+    "mod_q": mod_q,
+    "centre": centre,
     "ntt": ntt,
     "intt": intt,
     "pointwise_mul": pointwise_mul,

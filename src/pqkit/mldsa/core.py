@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +25,7 @@ from pqkit._lru import LruCache
 from pqkit.arith.api import MLDSAKernels, Poly
 from pqkit.common import provider
 from pqkit.common.providers import Sha3Provider
-from pqkit.mldsa.params import D, Params, Q
+from pqkit.mldsa.params import D, Params
 from pqkit.mldsa.symmetric import Suite
 
 __all__ = [
@@ -87,18 +86,6 @@ def ops_for(suite: Suite, arith_backend: str | None, a_cache: LruCache[Poly]) ->
 def h(ops: Ops, data: bytes, n: int) -> bytes:
     """H = SHAKE256 (FIPS 204 §3.7): the first n bytes of H(data)."""
     return ops.sha3.shake_digest(256, data, n)
-
-
-def _mod_q(x: npt.NDArray[Any]) -> Poly:
-    """Canonical [0, q) for x in (-q, 2q), branch-free."""
-    x = x + ((x >> 63) & Q)
-    x = x - Q
-    return x + ((x >> 63) & Q)  # type: ignore[no-any-return]
-
-
-def _centre(x: npt.NDArray[Any]) -> Poly:
-    """x mod± q for canonical x, branch-free."""
-    return x - ((((Q - 1) // 2 - x) >> 63) & Q)  # type: ignore[no-any-return]
 
 
 # --- FIPS 204, Algorithms 32-34 (expansion) ---------------------------------------
@@ -296,7 +283,7 @@ def w1_encode(p: Params, ops: Ops, w1: Poly) -> npt.NDArray[np.uint8]:
 def _t(p: Params, ops: Ops, a_hat: Poly, s1: Poly, s2: Poly) -> Poly:
     """t = NTT^-1(A_hat ∘ NTT(s1)) + s2, canonical (FIPS 204, Algorithm 6 line 5)."""
     s1_hat = ops.k.ntt(s1)
-    return _mod_q(ops.k.intt(ops.k.pointwise_acc(a_hat, s1_hat[None])) + s2)
+    return ops.k.mod_q(ops.k.intt(ops.k.pointwise_acc(a_hat, s1_hat[None])) + s2)
 
 
 def keygen_internal(p: Params, ops: Ops, xi: bytes) -> tuple[bytes, bytes]:
@@ -361,12 +348,12 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         c_hat = kk.ntt(c)
         cs = kk.intt(kk.pointwise_mul(c_hat[:, None], small_hat[None]))  # (b, l+2k, 256)
         cs1, cs2, ct0 = cs[:, : p.l], cs[:, p.l : p.l + p.k], cs[:, p.l + p.k :]
-        z = _mod_q(y + cs1)  # canonical
-        w_cs2 = _mod_q(w - cs2)
+        z = kk.mod_q(y + cs1)  # canonical
+        w_cs2 = kk.mod_q(w - cs2)
         r1_w_cs2, r0 = kk.decompose(w_cs2, gamma2)
         # h = MakeHint(-ct0, w - cs2 + ct0) (Algorithm 7 line 26) is, by Algorithm 39,
         # HighBits(w - cs2 + ct0) != HighBits(w - cs2); the second is at hand.
-        r1_plus_ct0, _ = kk.decompose(_mod_q(w_cs2 + ct0), gamma2)
+        r1_plus_ct0, _ = kk.decompose(kk.mod_q(w_cs2 + ct0), gamma2)
         hint = (r1_w_cs2 != r1_plus_ct0).astype(np.int64)
         ok = (
             (kk.infinity_norm(z).max(axis=-1) < p.gamma1 - p.beta)
@@ -376,7 +363,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         )
         if ok.any():
             i = int(np.argmax(ok))
-            return sig_encode(p, ops, c_tildes[i], _centre(z[i]), hint[i])
+            return sig_encode(p, ops, c_tildes[i], kk.centre(z[i]), hint[i])
         kappa += b * p.l
     raise RuntimeError(
         f"{p.name} signing found no acceptable signature in {MAX_SIGN_ATTEMPTS} attempts "
