@@ -53,7 +53,7 @@ from pqkit.arith.jit_mlkem import (
     _mulcache,
     _ntt,
 )
-from pqkit.arith.ref_mlkem import Q
+from pqkit.arith.tables import MLKEM_Q as Q
 
 __all__ = ["OPERATIONS"]
 
