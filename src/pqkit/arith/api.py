@@ -36,6 +36,7 @@ import numpy.typing as npt
 __all__ = [
     "HashKernels",
     "MLDSAKernels",
+    "MLDSAOperations",
     "MLKEMKernels",
     "MLKEMOperations",
     "Poly",
@@ -450,4 +451,76 @@ class MLKEMOperations(Protocol):
         K_bar = J(z || c), through a masked select. t_hat and A_hat are the state of
         the ek inside dk (:meth:`mlkem_public_state`; the hash check is the
         caller's). Secret inputs: dk, c (the comparison), the result."""
+        ...
+
+
+class MLDSAOperations(Protocol):
+    """Whole ML-DSA operations (FIPS 204, Algorithms 6-8) in one call each, for a
+    backend that can run them as a unit (``jit``: :mod:`pqkit.arith.jit_mldsa_ops`),
+    with the SHAKE suite (FIPS 204 §3.7; round-3 Dilithium's SHAKE variant shares
+    them through its parameters). Optional, like :class:`MLKEMOperations`: their
+    reference twin is the step-by-step code of :mod:`pqkit.mldsa.core`, and every
+    result must equal it byte for byte. Arguments are trusted (checked by the scheme
+    object); ``A_hat`` is the read-only (k, l, 256) int64 ExpandA(rho) of the key.
+    """
+
+    backend: str
+
+    def mldsa_expand_a(self, rho: bytes, k: int, l: int) -> npt.NDArray[np.int64]:  # noqa: E741
+        """FIPS 204, Algorithm 32 (ExpandA): A_hat (k, l, 256), canonical, read-only."""
+        ...
+
+    def mldsa_keygen_internal(
+        self,
+        xi: bytes,
+        k: int,
+        l: int,  # noqa: E741
+        eta: int,
+        eta_bits: int,
+        domain: bool,
+        tr_bytes: int,
+    ) -> tuple[bytes, bytes]:
+        """FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal): (pk, sk) from the 32-byte
+        xi; ``domain`` appends k and l to xi before H (FIPS 204; round 3 does not);
+        tr is H(pk, tr_bytes). Secret inputs: xi."""
+        ...
+
+    def mldsa_sign_internal(
+        self,
+        sk: bytes,
+        A_hat: npt.NDArray[np.int64],
+        mu: bytes,
+        rho_pp: bytes,
+        eta: int,
+        tau: int,
+        gamma1: int,
+        gamma2: int,
+        omega: int,
+        c_tilde_bytes: int,
+        tr_bytes: int,
+        max_attempts: int,
+    ) -> bytes | None:
+        """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) from line 7 on: the encoded,
+        already validated secret key, mu and rho'' -> sigma, or None when
+        ``max_attempts`` attempts were all rejected. Attempt i uses kappa = i l; the
+        checks of an attempt are combined into one accept bit before any branch.
+        Secret inputs: sk, rho'' (and everything of a rejected attempt)."""
+        ...
+
+    def mldsa_verify_internal(
+        self,
+        pk: bytes,
+        A_hat: npt.NDArray[np.int64],
+        mu: bytes,
+        sig: bytes,
+        tau: int,
+        gamma1: int,
+        gamma2: int,
+        omega: int,
+        c_tilde_bytes: int,
+        beta: int,
+    ) -> bool:
+        """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 2 on, mu given:
+        whether sig (of the right length) is valid for pk; False for a malformed
+        hint (Algorithm 21) or a z over the bound."""
         ...

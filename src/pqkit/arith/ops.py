@@ -1,12 +1,13 @@
-"""Whole-operation kernels per backend (:class:`pqkit.arith.api.MLKEMOperations`).
+"""Whole-operation kernels per backend (:class:`pqkit.arith.api.MLKEMOperations`,
+:class:`pqkit.arith.api.MLDSAOperations`).
 
 A backend may run a whole operation (ML-KEM key generation, encapsulation,
-decapsulation) as one unit: the ``jit`` backend as one compiled call with the
-hashing inside. These are optional: :func:`operations` returns None for a backend
-without them, and the scheme code then runs its step-by-step path (the reference
-twin) on the backend's kernel table. Kept apart from the kernel tables of
-:func:`pqkit.arith.kernels`, which hold the primitive and fused kernels every
-backend provides.
+decapsulation; ML-DSA key generation, signing, verification) as one unit: the
+``jit`` backend as one compiled call with the hashing inside. These are optional:
+:func:`operations` returns None for a backend without them, and the scheme code
+then runs its step-by-step path (the reference twin) on the backend's kernel
+table. Kept apart from the kernel tables of :func:`pqkit.arith.kernels`, which hold
+the primitive and composite kernels every backend provides.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from typing import Any
 
 __all__ = ["operations"]
 
-_MODULES: dict[tuple[str, str], str] = {("jit", "mlkem"): "pqkit.arith.jit_mlkem_ops"}
+_MODULES: dict[tuple[str, str], str] = {
+    ("jit", "mlkem"): "pqkit.arith.jit_mlkem_ops",
+    ("jit", "mldsa"): "pqkit.arith.jit_mldsa_ops",
+}
 """(backend, scheme) -> the module whose ``OPERATIONS`` dict holds its operations."""
 
 

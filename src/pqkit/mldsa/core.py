@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,7 @@ import numpy.typing as npt
 from pqkit import arith
 from pqkit._lru import LruCache
 from pqkit.arith.api import MLDSAKernels, Poly
+from pqkit.arith.ops import operations
 from pqkit.common import provider
 from pqkit.common.providers import Sha3Provider
 from pqkit.mldsa.params import D, Params
@@ -83,6 +85,15 @@ def ops_for(suite: Suite, arith_backend: str | None, a_cache: LruCache[Poly]) ->
     return Ops(arith.kernels("mldsa", arith_backend), provider("sha3"), suite, a_cache)
 
 
+def _fast(ops: Ops) -> Any | None:
+    """The backend's whole-operation kernels (:class:`pqkit.arith.api.MLDSAOperations`)
+    when it has them and the suite is SHAKE (they hash with SHAKE inside), else None:
+    then the step-by-step code below runs, their reference twin."""
+    if ops.suite.name != "shake":
+        return None
+    return operations("mldsa", ops.k.backend)
+
+
 def h(ops: Ops, data: bytes, n: int) -> bytes:
     """H = SHAKE256 (FIPS 204 §3.7): the first n bytes of H(data)."""
     return ops.sha3.shake_digest(256, data, n)
@@ -117,7 +128,11 @@ def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
     """
 
     def make() -> Poly:
-        a_hat = expand_a(p, ops, rho)
+        fast = _fast(ops)
+        if fast is not None:
+            made: Poly = fast.mldsa_expand_a(rho, p.k, p.l)  # read-only already
+            return made
+        a_hat = np.ascontiguousarray(expand_a(p, ops, rho))
         a_hat.setflags(write=False)
         return a_hat
 
@@ -199,6 +214,8 @@ class SecretKey:
     s1: Poly
     s2: Poly
     t0: Poly
+    raw: bytes = b""
+    """The encoded key it came from (for the whole-operation kernels)."""
 
 
 def decode_secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
@@ -219,7 +236,7 @@ def decode_secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
     s = p.eta - u
     raw_t0 = np.frombuffer(sk, np.uint8, offset=off + n_s).reshape(p.k, 32 * D)
     t0 = (1 << (D - 1)) - ops.k.bit_unpack(raw_t0, D)
-    return SecretKey(rho, key, tr, s[: p.l], s[p.l :], t0)
+    return SecretKey(rho, key, tr, s[: p.l], s[p.l :], t0, sk)
 
 
 def hint_bit_pack(p: Params, hint: Poly) -> bytes:
@@ -289,6 +306,12 @@ def _t(p: Params, ops: Ops, a_hat: Poly, s1: Poly, s2: Poly) -> Poly:
 def keygen_internal(p: Params, ops: Ops, xi: bytes) -> tuple[bytes, bytes]:
     """FIPS 204, Algorithm 6 (ML-KEM.KeyGen_internal); round 3 when
     ``p.keygen_domain`` is False (seed expanded without k, l)."""
+    fast = _fast(ops)
+    if fast is not None:
+        pair: tuple[bytes, bytes] = fast.mldsa_keygen_internal(
+            xi, p.k, p.l, p.eta, p.eta_bits, p.keygen_domain, p.tr_bytes
+        )
+        return pair
     seed = xi + bytes([p.k, p.l]) if p.keygen_domain else xi
     expanded = h(ops, seed, 128)
     rho, rho_prime, key = expanded[:32], expanded[32:96], expanded[96:]
@@ -331,6 +354,26 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     Every check of an iteration (z, r0, ct0, hint count) is folded into one
     boolean before anything branches on it, so only the iteration count shows.
     """
+    fast = _fast(ops)
+    if fast is not None and sk.raw:
+        # One compiled call: the loop one attempt at a time (same signature).
+        sigma: bytes | None = fast.mldsa_sign_internal(
+            sk.raw,
+            expand_a_cached(p, ops, sk.rho),
+            mu,
+            rho_pp,
+            p.eta,
+            p.tau,
+            p.gamma1,
+            p.gamma2,
+            p.omega,
+            p.c_tilde_bytes,
+            p.tr_bytes,
+            MAX_SIGN_ATTEMPTS,
+        )
+        if sigma is None:
+            raise _no_signature(p)
+        return sigma
     kk = ops.k
     small_hat = kk.ntt(np.concatenate([sk.s1, sk.s2, sk.t0]))  # s1_hat, s2_hat, t0_hat
     a_hat = expand_a_cached(p, ops, sk.rho)
@@ -365,7 +408,11 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
             i = int(np.argmax(ok))
             return sig_encode(p, ops, c_tildes[i], kk.centre(z[i]), hint[i])
         kappa += b * p.l
-    raise RuntimeError(
+    raise _no_signature(p)
+
+
+def _no_signature(p: Params) -> RuntimeError:
+    return RuntimeError(
         f"{p.name} signing found no acceptable signature in {MAX_SIGN_ATTEMPTS} attempts "
         "(FIPS 204, Algorithm 7 loop bound): the secret key is not a valid key"
     )
@@ -374,6 +421,13 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
 def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) -> bool:
     """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 7 on, mu given;
     pk and sigma have the right lengths."""
+    fast = _fast(ops)
+    if fast is not None:
+        a_hat = expand_a_cached(p, ops, pk[:32])
+        ok: bool = fast.mldsa_verify_internal(
+            pk, a_hat, mu, sigma, p.tau, p.gamma1, p.gamma2, p.omega, p.c_tilde_bytes, p.beta
+        )
+        return ok
     kk = ops.k
     decoded = sig_decode(p, ops, sigma)
     if decoded is None:
