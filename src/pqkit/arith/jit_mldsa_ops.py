@@ -262,11 +262,11 @@ def _mat_vec(a_hat: Any, v_hat: Any) -> Any:
 def _keygen(
     xi: Any,
     k: int,
-    l: int,
+    l: int,  # noqa: E741
     eta: int,
     eta_bits: int,
     domain: bool,
-    tr_bytes: int,  # noqa: E741
+    tr_bytes: int,
 ) -> Any:
     """FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal): (pk, sk). ``domain``: the
     seed is xi || k || l (FIPS 204) rather than xi alone (round 3)."""
@@ -383,10 +383,10 @@ def _sig_encode(
     z: Any,
     hint: Any,
     k: int,
-    l: int,
+    l: int,  # noqa: E741
     gamma1: int,
     omega: int,
-    z_bits: int,  # noqa: E741
+    z_bits: int,
 ) -> Any:
     """FIPS 204, Algorithm 26 (sigEncode) with Algorithm 20 (HintBitPack) of an
     accepted attempt (public from here on): z canonical, centred here."""

@@ -180,6 +180,26 @@ def sample_in_ball(p: Params, ops: Ops, c_tildes: list[bytes]) -> Poly:
     return c
 
 
+def sample_in_ball_public(p: Params, ops: Ops, c_tilde: bytes) -> Poly:
+    """SampleInBall (FIPS 204, Algorithm 29) of a *published* c_tilde, for
+    verification: (1, 256).
+
+    NOTE: c_tilde is part of the signature being verified, so its challenge is
+    public and the plain algorithm (the ``ref`` kernel: branches and indexing on the
+    stream) is allowed here; it is much faster in NumPy than the masked scan the
+    signing loop needs for the challenges of rejected attempts. Same values.
+    """
+    from pqkit.arith import ref_mldsa
+
+    n = _BALL_BYTES
+    while True:
+        stream = np.frombuffer(ops.sha3.shake_digest(256, c_tilde, n), dtype=np.uint8)
+        c, ok = ref_mldsa.sample_in_ball(stream[None], p.tau)
+        if bool(ok[0]):
+            return c
+        n *= 4
+
+
 # --- FIPS 204 §7.2 (encodings) -----------------------------------------------------
 
 
@@ -437,7 +457,7 @@ def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) 
         return False
     rho, t1 = pk_decode(p, ops, pk)
     a_hat = expand_a_cached(p, ops, rho)
-    c = sample_in_ball(p, ops, [c_tilde])
+    c = sample_in_ball_public(p, ops, c_tilde)
     hats = kk.ntt(np.concatenate([z, c, t1 << D]))
     z_hat, c_hat, t1_hat = hats[: p.l], hats[p.l], hats[p.l + 1 :]
     w_approx = kk.intt(kk.pointwise_acc(a_hat, z_hat[None]) - kk.pointwise_mul(c_hat, t1_hat))
