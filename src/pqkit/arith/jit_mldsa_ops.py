@@ -33,7 +33,6 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import jit
-from pqkit.arith.jit_hash import _keccak_x8
 from pqkit.arith.jit_mldsa import (
     _bit_pack,
     _bit_unpack,
@@ -48,7 +47,7 @@ from pqkit.arith.jit_mldsa import (
     _sample_in_ball,
     _use_hint,
 )
-from pqkit.arith.jit_mlkem_ops import _sponge1
+from pqkit.arith.jit_mlkem_ops import _permute, _sponge1
 from pqkit.arith.tables import MLDSA_Q as Q
 
 __all__ = ["OPERATIONS"]
@@ -77,7 +76,7 @@ def _absorb_x8(w: Any, msgs: Any, g: int, rate: int) -> None:
         block[rate - 1] |= 0x80
         for i in range(rate // 8):
             w[8 * i + j] = words[i]
-    _keccak_x8(w, 0)
+    _permute(w, 0)
 
 
 @jit
@@ -109,7 +108,7 @@ def _shake_x8(msgs: Any, rate: int, out_len: int) -> Any:
             pos += take
             if pos >= out_len:
                 break
-            _keccak_x8(w, 0)
+            _permute(w, 0)
     return out
 
 
@@ -171,7 +170,7 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
                     done = False
             if done:
                 break
-            _keccak_x8(w, 0)
+            _permute(w, 0)
     return out.reshape(k, l, 256)
 
 
@@ -215,7 +214,7 @@ def _expand_s(rho_prime: Any, k: int, l: int, eta: int) -> Any:  # noqa: E741
                     done = False
             if done:
                 break
-            _keccak_x8(w, 0)
+            _permute(w, 0)
     return out[:, :256].copy()
 
 
