@@ -115,8 +115,9 @@ def expand_a(p: Params, ops: Ops, rho: bytes) -> Poly:
     return a_hat.reshape(p.k, p.l, 256)
 
 
-A_CACHE_SIZE = 8
-"""How many A_hat matrices a scheme object keeps (:attr:`Ops.a_cache`)."""
+A_CACHE_SIZE = 16
+"""How many decoded public values a scheme object keeps (:attr:`Ops.a_cache`): A_hat
+per rho, and NTT(t1 2^d) per public key (verification)."""
 
 
 def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
@@ -137,6 +138,19 @@ def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
         return a_hat
 
     return ops.a_cache.get_or_make(rho, make)
+
+
+def t1_hat_cached(p: Params, ops: Ops, pk: bytes) -> Poly:
+    """NTT(t1 2^d) of the public key pk (FIPS 204, Algorithm 8 lines 2 and 9),
+    read-only, through the scheme object's cache (keyed by pk: public, like rho)."""
+
+    def make() -> Poly:
+        _, t1 = pk_decode(p, ops, pk)
+        t1_hat = np.ascontiguousarray(ops.k.ntt(t1 << D))
+        t1_hat.setflags(write=False)
+        return t1_hat
+
+    return ops.a_cache.get_or_make(("t1_hat", pk), make)
 
 
 def expand_s(p: Params, ops: Ops, rho_prime: bytes) -> tuple[Poly, Poly]:
@@ -455,11 +469,11 @@ def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) 
     c_tilde, z, hint = decoded
     if int(kk.infinity_norm(z).max()) >= p.gamma1 - p.beta:
         return False
-    rho, t1 = pk_decode(p, ops, pk)
-    a_hat = expand_a_cached(p, ops, rho)
+    a_hat = expand_a_cached(p, ops, pk[:32])
     c = sample_in_ball_public(p, ops, c_tilde)
-    hats = kk.ntt(np.concatenate([z, c, t1 << D]))
-    z_hat, c_hat, t1_hat = hats[: p.l], hats[p.l], hats[p.l + 1 :]
+    hats = kk.ntt(np.concatenate([z, c]))
+    z_hat, c_hat = hats[: p.l], hats[p.l]
+    t1_hat = t1_hat_cached(p, ops, pk)
     w_approx = kk.intt(kk.pointwise_acc(a_hat, z_hat[None]) - kk.pointwise_mul(c_hat, t1_hat))
     w1 = kk.use_hint(hint, w_approx, p.gamma2)
     c_tilde_prime = h(ops, mu + w1_encode(p, ops, w1).tobytes(), p.c_tilde_bytes)
