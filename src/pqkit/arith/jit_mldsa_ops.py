@@ -47,14 +47,21 @@ from pqkit.arith.jit_mldsa import (
     _sample_in_ball,
     _use_hint,
 )
-from pqkit.arith.jit_mlkem_ops import _permute, _sponge1
+from pqkit.arith.jit_sponge import (
+    RATE_128,
+    RATE_256,
+    SHAKE_PAD,
+    _absorb_x8,
+    _lane_bytes,
+    _permute,
+    _seeded,
+    _shake_x8,
+    _sponge1,
+)
 from pqkit.arith.tables import MLDSA_Q as Q
 
 __all__ = ["OPERATIONS"]
 
-_SHAKE_PAD = 0x1F
-_RATE_128 = 168
-_RATE_256 = 136
 _D = 13
 
 
@@ -62,73 +69,9 @@ _D = 13
 
 
 @jit
-def _absorb_x8(w: Any, msgs: Any, g: int, rate: int) -> None:
-    """w := the states after absorbing rows g .. g + 7 of ``msgs`` (each shorter than
-    one block, SHAKE padding; lanes past the last row repeat it) and permuting."""
-    n, length = msgs.shape
-    block = np.zeros(rate, dtype=np.uint8)
-    words = block.view(np.uint64)
-    w[:] = 0
-    for j in range(8):
-        block[:] = 0
-        block[:length] = msgs[min(g + j, n - 1)]
-        block[length] = _SHAKE_PAD
-        block[rate - 1] |= 0x80
-        for i in range(rate // 8):
-            w[8 * i + j] = words[i]
-    _permute(w, 0)
-
-
-@jit
-def _lane_bytes(w: Any, j: int, rate: int, out: Any) -> None:
-    """The first ``rate`` bytes of state j (one squeezed block) into ``out``."""
-    for i in range(rate // 8):
-        v = w[8 * i + j]
-        for b in range(8):
-            out[8 * i + b] = (v >> (8 * b)) & 0xFF
-
-
-@jit
-def _shake_x8(msgs: Any, rate: int, out_len: int) -> Any:
-    """SHAKE (rate 168 or 136) of every row of ``msgs``: (rows, out_len) uint8."""
-    n = msgs.shape[0]
-    out = np.empty((n, out_len), dtype=np.uint8)
-    w = np.zeros(200, dtype=np.uint64)
-    raw = np.empty(rate, dtype=np.int64)
-    for g in range(0, n, 8):
-        m = min(8, n - g)
-        _absorb_x8(w, msgs, g, rate)
-        pos = 0
-        while True:
-            take = min(rate, out_len - pos)
-            for j in range(m):
-                _lane_bytes(w, j, rate, raw)
-                for b in range(take):
-                    out[g + j, pos + b] = raw[b]
-            pos += take
-            if pos >= out_len:
-                break
-            _permute(w, 0)
-    return out
-
-
-@jit
-def _seeded(seed: Any, nonces: Any) -> Any:
-    """Rows seed || IntegerToBytes(nonce, 2) (FIPS 204 §3.7 G and H inputs)."""
-    n = nonces.shape[0]
-    s = seed.shape[0]
-    out = np.empty((n, s + 2), dtype=np.uint8)
-    for r in range(n):
-        out[r, :s] = seed
-        out[r, s] = nonces[r] & 0xFF
-        out[r, s + 1] = (nonces[r] >> 8) & 0xFF
-    return out
-
-
-@jit
 def _h(data: Any, n: int) -> Any:
     """H(data, n) = SHAKE256 (FIPS 204 §3.7), one sponge."""
-    return _sponge1(data, _RATE_256, _SHAKE_PAD, n)
+    return _sponge1(data, RATE_256, SHAKE_PAD, n)
 
 
 # --- FIPS 204, Algorithms 32-34 (expansion) ----------------------------------------------
@@ -144,14 +87,14 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
     for r in range(k):
         for s in range(l):
             nonces[r * l + s] = (r << 8) | s
-    msgs = _seeded(rho, nonces)
+    msgs = _seeded(rho, nonces, 2)
     out = np.zeros((n, 256), dtype=np.int64)
     w = np.zeros(200, dtype=np.uint64)
-    raw = np.empty(_RATE_128, dtype=np.int64)
+    raw = np.empty(RATE_128, dtype=np.int64)
     counts = np.zeros(8, dtype=np.int64)
     for g in range(0, n, 8):
         m = min(8, n - g)
-        _absorb_x8(w, msgs, g, _RATE_128)
+        _absorb_x8(w, msgs, g, RATE_128)
         counts[:] = 0
         while True:
             done = True
@@ -159,8 +102,8 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
                 c = counts[j]
                 if c >= 256:
                     continue
-                _lane_bytes(w, j, _RATE_128, raw)
-                for p in range(0, _RATE_128, 3):  # Algorithm 14 (CoeffFromThreeBytes)
+                _lane_bytes(w, j, RATE_128, raw)
+                for p in range(0, RATE_128, 3):  # Algorithm 14 (CoeffFromThreeBytes)
                     z = raw[p] | (raw[p + 1] << 8) | ((raw[p + 2] & 0x7F) << 16)
                     if z < Q and c < 256:
                         out[g + j, c] = z
@@ -181,14 +124,14 @@ def _expand_s(rho_prime: Any, k: int, l: int, eta: int) -> Any:  # noqa: E741
     position j and j advances by its acceptance bit (no branch on the secret
     values); a group squeezes again while one of its rows is short."""
     n = l + k
-    msgs = _seeded(rho_prime, np.arange(n))
+    msgs = _seeded(rho_prime, np.arange(n), 2)
     out = np.zeros((n, 257), dtype=np.int64)
     w = np.zeros(200, dtype=np.uint64)
-    raw = np.empty(_RATE_256, dtype=np.int64)
+    raw = np.empty(RATE_256, dtype=np.int64)
     counts = np.zeros(8, dtype=np.int64)
     for g in range(0, n, 8):
         m = min(8, n - g)
-        _absorb_x8(w, msgs, g, _RATE_256)
+        _absorb_x8(w, msgs, g, RATE_256)
         counts[:] = 0
         while True:
             done = True
@@ -196,10 +139,10 @@ def _expand_s(rho_prime: Any, k: int, l: int, eta: int) -> Any:  # noqa: E741
                 c = counts[j]
                 if c >= 256:
                     continue
-                _lane_bytes(w, j, _RATE_256, raw)
+                _lane_bytes(w, j, RATE_256, raw)
                 row = out[g + j]
                 pos = 0
-                while c < 256 and pos < _RATE_256:
+                while c < 256 and pos < RATE_256:
                     z = raw[pos]
                     pos += 1
                     v0, ok0 = _half_byte(z & 15, eta)
@@ -222,7 +165,7 @@ def _expand_s(rho_prime: Any, k: int, l: int, eta: int) -> Any:  # noqa: E741
 def _sample_c(c_tilde: Any, tau: int) -> Any:
     """FIPS 204, Algorithm 29 (SampleInBall) on H(c_tilde): 136 stream bytes first,
     a longer prefix in the rare case they ran out (as the step path)."""
-    n = _RATE_256
+    n = RATE_256
     while True:
         c, ok = _sample_in_ball(_h(c_tilde, n).reshape(1, n), tau)
         if ok[0]:
@@ -337,7 +280,7 @@ def _sign(
     for _attempt in range(max_attempts):
         for r in range(l):  # line 11: ExpandMask(rho'', kappa)
             nonces[r] = kappa + r
-        v = _shake_x8(_seeded(rho_pp, nonces), _RATE_256, 32 * z_bits)
+        v = _shake_x8(_seeded(rho_pp, nonces, 2), RATE_256, 32 * z_bits)
         y = gamma1 - _bit_unpack(v, z_bits)
         w = _intt(_mat_vec(a_hat, _ntt(y)))  # line 12
         w1, _ = _decompose(w.reshape(-1), gamma2)  # line 13: HighBits

@@ -8,12 +8,11 @@ the differential tests compare the two byte for byte.
 
 Inside the compiled code:
 
-- Every Keccak-f[1600] is :func:`pqkit.arith.jit_hash._keccak_x8` (8 states at
-  once, one SIMD lane each). The k^2 matrix entries (FIPS 203, Algorithm 7,
-  SHAKE128) and the PRF calls (§4.1, SHAKE256) of one operation run as groups of 8
-  independent sponges (:func:`_sample_matrix`, :func:`_prf`); a single hash (G, H,
-  J) uses lane 0 (:func:`_sponge1`): a permutation of 8 states costs about 0.25 us
-  here, so the idle lanes cost less than a scalar Keccak would save.
+- Every Keccak-f[1600] is :func:`pqkit.arith.jit_hash._keccak_x8` through the
+  sponges of :mod:`pqkit.arith.jit_sponge`: the k^2 matrix entries (FIPS 203,
+  Algorithm 7, SHAKE128) and the PRF calls (§4.1, SHAKE256) of one operation run as
+  groups of 8 independent sponges (:func:`_sample_matrix`, :func:`_prf`); a single
+  hash (G, H, J) uses lane 0.
 - The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.arith.jit_mlkem`:
   NTT, base multiplication, CBD, packing, compression, the fused K-PKE encryption),
   so their security argument carries over: Barrett reductions and sign masks, no
@@ -39,7 +38,6 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import jit
-from pqkit.arith.jit_hash import _keccak_x8
 from pqkit.arith.jit_mlkem import (
     _basemul_acc,
     _byte_decode,
@@ -53,68 +51,25 @@ from pqkit.arith.jit_mlkem import (
     _mulcache,
     _ntt,
 )
+from pqkit.arith.jit_sponge import (
+    RATE_128,
+    RATE_256,
+    RATE_512,
+    SHA3_PAD,
+    SHAKE_PAD,
+    _absorb_x8,
+    _lane_bytes,
+    _permute,
+    _seeded,
+    _shake_x8,
+    _sponge1,
+)
 from pqkit.arith.tables import MLKEM_Q as Q
 
 __all__ = ["OPERATIONS"]
 
-_SHA3_PAD = 0x06  # FIPS 202 §6.1: M || 01, then pad10*1
-_SHAKE_PAD = 0x1F  # FIPS 202 §6.2: M || 1111, then pad10*1
-_RATE_128 = 168
-_RATE_256 = 136
-_RATE_512 = 72
-
 
 # --- FIPS 202 sponges on the x8 permutation -----------------------------------------
-
-
-@jit
-def _permute(w: Any, depth: int) -> None:
-    """KECCAK-f[1600] on the 8 states of ``w`` (:func:`_keccak_x8`, all 24 rounds);
-    callers pass ``depth`` = 0.
-
-    NOTE: every sponge of the operations calls the permutation through this function,
-    which is recursive on a branch never taken (depth > 0) only so that LLVM does not
-    inline it. Inlined, each call site got its own copy of the large round body to
-    optimise: compiling ML-KEM key generation took 11 s for the function alone and
-    the whole warm-up about 100 s; run time is the same either way (one call per
-    permutation of 8 states, about 0.25 us)."""
-    if depth > 0:
-        _permute(w, depth - 1)
-        return
-    _keccak_x8(w, 0)
-
-
-@jit
-def _sponge1(data: Any, rate: int, pad: int, out_len: int) -> Any:
-    """One sponge (FIPS 202 Algorithm 8, pad10*1 after the domain bits ``pad``) in
-    lane 0 of an 8-state group: SHA3-256/512 (pad 0x06) or SHAKE256 (pad 0x1F) of
-    ``data`` (uint8), ``out_len`` bytes."""
-    n = data.shape[0]
-    n_blocks = n // rate + 1
-    lanes = rate // 8
-    buf = np.zeros(n_blocks * rate, dtype=np.uint8)
-    buf[:n] = data
-    buf[n] = pad
-    buf[n_blocks * rate - 1] ^= 0x80
-    words = buf.view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
-    w = np.zeros(200, dtype=np.uint64)
-    for b in range(n_blocks):
-        for i in range(lanes):
-            w[8 * i] ^= words[b * lanes + i]
-        _permute(w, 0)
-    out = np.empty(out_len, dtype=np.uint8)
-    pos = 0
-    while True:
-        for i in range(lanes):
-            v = w[8 * i]
-            for b in range(8):
-                if pos < out_len:
-                    out[pos] = (v >> (8 * b)) & 0xFF
-                    pos += 1
-        if pos >= out_len:
-            break
-        _permute(w, 0)
-    return out
 
 
 @jit
@@ -123,34 +78,7 @@ def _prf(seed: Any, first: int, count: int, out_len: int) -> Any:
     nonces N = first .. first + count - 1, 8 at a time: (count, out_len) uint8.
     A prefix of each row is the PRF output for a smaller eta (SHAKE is prefix
     stable), so one call serves a run of mixed eta1 / eta2 nonces."""
-    out = np.empty((count, out_len), dtype=np.uint8)
-    block = np.zeros(_RATE_256, dtype=np.uint8)
-    block[:32] = seed
-    block[33] = _SHAKE_PAD
-    block[_RATE_256 - 1] = 0x80
-    words = block.view(np.uint64)
-    w = np.zeros(200, dtype=np.uint64)
-    lanes = _RATE_256 // 8
-    for g in range(0, count, 8):
-        m = min(8, count - g)
-        w[:] = 0
-        for j in range(8):
-            block[32] = first + g + j
-            for i in range(lanes):
-                w[8 * i + j] = words[i]
-        _permute(w, 0)
-        pos = 0
-        while True:
-            for i in range(lanes):
-                for b in range(8):
-                    if pos < out_len:
-                        for j in range(m):
-                            out[g + j, pos] = (w[8 * i + j] >> (8 * b)) & 0xFF
-                        pos += 1
-            if pos >= out_len:
-                break
-            _permute(w, 0)
-    return out
+    return _shake_x8(_seeded(seed, np.arange(first, first + count), 1), RATE_256, out_len)
 
 
 @jit
@@ -160,39 +88,27 @@ def _sample_matrix(rho: Any, k: int) -> Any:
     time, one 168-byte block per round; a group squeezes again while one of its
     entries has fewer than 256 values (public data: branches allowed)."""
     n = k * k
+    nonces = np.empty(n, dtype=np.int64)
+    for e in range(n):
+        nonces[e] = (e % k) | ((e // k) << 8)  # bytes j, i of entry (i, j) = e
+    msgs = _seeded(rho, nonces, 2)
     out = np.zeros((n, 256), dtype=np.int64)
-    block = np.zeros(_RATE_128, dtype=np.uint8)
-    block[:32] = rho
-    block[34] = _SHAKE_PAD
-    block[_RATE_128 - 1] = 0x80
-    words = block.view(np.uint64)
     w = np.zeros(200, dtype=np.uint64)
-    lanes = _RATE_128 // 8
-    raw = np.empty(_RATE_128, dtype=np.int64)
+    raw = np.empty(RATE_128, dtype=np.int64)
     counts = np.zeros(8, dtype=np.int64)
     for g in range(0, n, 8):
         m = min(8, n - g)
-        w[:] = 0
-        for j in range(8):
-            e = min(g + j, n - 1)  # idle lanes repeat the last entry
-            block[32] = e % k  # j of A_hat[i, j] (public indices)
-            block[33] = e // k  # i
-            for i in range(lanes):
-                w[8 * i + j] = words[i]
+        _absorb_x8(w, msgs, g, RATE_128)
         counts[:] = 0
         while True:
-            _permute(w, 0)
             done = True
             for j in range(m):
                 c = counts[j]
                 if c >= 256:
                     continue
-                for i in range(lanes):
-                    v = w[8 * i + j]
-                    for b in range(8):
-                        raw[8 * i + b] = (v >> (8 * b)) & 0xFF
+                _lane_bytes(w, j, RATE_128, raw)
                 row = out[g + j]
-                for p in range(0, _RATE_128, 3):  # Algorithm 7 lines 5-15
+                for p in range(0, RATE_128, 3):  # Algorithm 7 lines 5-15
                     d1 = raw[p] | ((raw[p + 1] & 15) << 8)
                     d2 = (raw[p + 1] >> 4) | (raw[p + 2] << 4)
                     if d1 < Q and c < 256:
@@ -206,6 +122,7 @@ def _sample_matrix(rho: Any, k: int) -> Any:
                     done = False
             if done:
                 break
+            _permute(w, 0)
     return out.reshape(k, k, 256)
 
 
@@ -225,7 +142,7 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     seed = np.empty(33, dtype=np.uint8)
     seed[:32] = d
     seed[32] = k
-    rs = _sponge1(seed, _RATE_512, _SHA3_PAD, 64)  # Alg. 13 line 1: G(d || k)
+    rs = _sponge1(seed, RATE_512, SHA3_PAD, 64)  # Alg. 13 line 1: G(d || k)
     rho = rs[:32].copy()
     sigma = rs[32:].copy()
     a_hat = _sample_matrix(rho, k)  # lines 3-7
@@ -247,7 +164,7 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     dk = np.empty(768 * k + 96, dtype=np.uint8)
     dk[: 384 * k] = _byte_encode(s_hat, 12).reshape(-1)  # line 20
     dk[384 * k : 384 * k + n_ek] = ek  # Alg. 16 line 3: dk_PKE || ek || H(ek) || z
-    dk[384 * k + n_ek : 384 * k + n_ek + 32] = _sponge1(ek, _RATE_256, _SHA3_PAD, 32)
+    dk[384 * k + n_ek : 384 * k + n_ek + 32] = _sponge1(ek, RATE_256, SHA3_PAD, 32)
     dk[384 * k + n_ek + 32 :] = z
     return ek, dk
 
@@ -266,7 +183,7 @@ def _public_state(ek: Any, k: int) -> Any:
             if again[i, j] != t_bytes[i, j]:  # public key: branches allowed
                 ok = False
     a_hat = _sample_matrix(ek[384 * k :].copy(), k)
-    h = _sponge1(ek, _RATE_256, _SHA3_PAD, 32)
+    h = _sponge1(ek, RATE_256, SHA3_PAD, 32)
     return ok, t_hat, a_hat, h
 
 
@@ -289,7 +206,7 @@ def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: in
     mh = np.empty(64, dtype=np.uint8)
     mh[:32] = m
     mh[32:] = h
-    kr = _sponge1(mh, _RATE_512, _SHA3_PAD, 64)  # line 1: (K, r) = G(m || H(ek))
+    kr = _sponge1(mh, RATE_512, SHA3_PAD, 64)  # line 1: (K, r) = G(m || H(ek))
     c = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 2
     return kr[:32].copy(), c
 
@@ -328,11 +245,11 @@ def _decaps(
     mh = np.empty(64, dtype=np.uint8)
     mh[:32] = m
     mh[32:] = h
-    kr = _sponge1(mh, _RATE_512, _SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
+    kr = _sponge1(mh, RATE_512, SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
     zc = np.empty(32 + c.shape[0], dtype=np.uint8)
     zc[:32] = z
     zc[32:] = c
-    k_bar = _sponge1(zc, _RATE_256, _SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
+    k_bar = _sponge1(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
     c2 = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 8
     diff = 0
     for i in range(c.shape[0]):
