@@ -50,6 +50,16 @@ def _length(text: str) -> int:
     return value
 
 
+def _batch_size(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of items: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--batch must be >= 1, got {value}")
+    return value
+
+
 def _timing_options() -> argparse.ArgumentParser:
     """The options every timing subcommand takes."""
     parent = argparse.ArgumentParser(add_help=False)
@@ -110,6 +120,14 @@ def _add_commands(speed: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "--fullcycle",
             action="store_true",
             help=f"time {cycle} together, as one 'fullcycle' row",
+        )
+        p.add_argument(
+            "--batch",
+            type=_batch_size,
+            default=0,
+            metavar="N",
+            help="time the batch view (scheme.batch) on N items per call and add "
+            "per-item time and items/s columns",
         )
         p.set_defaults(func=_run_schemes, kind=kind)
 
@@ -239,14 +257,22 @@ def _run_schemes(args: argparse.Namespace) -> int:
         return EXIT_UNKNOWN_ALGORITHM
     build = suites.kem_groups if args.kind == "kem" else suites.sig_groups
     infos = {s.name: suites.scheme_info(s) for s in schemes}
+    parameters: dict[str, Any] = (
+        {"message_bytes": len(suites.MESSAGE)} if args.kind == "sig" else {}
+    )
+    batch = getattr(args, "batch", 0)
+    if batch and args.fullcycle:
+        print("pqkit speed: --batch and --fullcycle cannot be combined", file=sys.stderr)
+        return 2
     with _providers(args):
-        report = _timed(
-            args,
-            args.kind,
-            build(schemes, fullcycle=args.fullcycle),
-            algorithms=infos,
-            parameters={"message_bytes": len(suites.MESSAGE)} if args.kind == "sig" else {},
+        groups = (
+            suites.batch_groups(schemes, args.kind, batch)
+            if batch
+            else build(schemes, fullcycle=args.fullcycle)
         )
+        if batch:
+            parameters["batch"] = batch
+        report = _timed(args, args.kind, groups, algorithms=infos, parameters=parameters)
     if not args.info and args.format == "table":
         report.algorithms = {}
     return _emit(args, report)
