@@ -259,3 +259,22 @@ def test_round3_kyber_gets_the_loop_view() -> None:
     assert [(s.tobytes(), c.tobytes()) for s, c in zip(*got, strict=True)] == want
     with pytest.raises(ValueError, match=r"ms\[0\] must be 32 bytes"):
         kem.batch.encaps_derand(pks, [b"x"] * 3)
+
+
+def test_write_keypairs_streams_to_npy(tmp_path: Any) -> None:
+    from pqkit.batch import write_keypairs
+
+    kem = pqkit.kem("ML-KEM-512")
+    view_chunk = kem.batch.chunk
+    seen: list[int] = []
+    pk_path, sk_path = write_keypairs(
+        kem, view_chunk + 3, tmp_path / "out", rng=CountingRng(9), progress=seen.append
+    )
+    assert seen == [view_chunk, 3]
+    pks = np.load(pk_path, mmap_mode="r")
+    sks = np.load(sk_path)
+    want_pks, want_sks = kem.batch.keygen(view_chunk + 3, rng=CountingRng(9))
+    assert (pks == want_pks).all() and (sks == want_sks).all()
+    assert sk_path.stat().st_mode & 0o777 == 0o600
+    empty_pk, _ = write_keypairs(pqkit.sig("ML-DSA-44"), 0, tmp_path / "none")
+    assert np.load(empty_pk).shape == (0, pqkit.sig("ML-DSA-44").length_public_key)

@@ -282,8 +282,11 @@ class MLKEMBatch(KemBatch):
             g = sha3_rows(512, concat_rows(m_prime, h))  # line 6: (K', r') = G(m' || h)
             k_bar = shake_rows(256, concat_rows(z, c), 32)  # line 7: J(z || c)
             c_prime = kpke_encrypt(p, K, t_hat, a_hat, m_prime, g[:, 32:])  # line 8
-            # Lines 9-11: K' unless c != c', then K_bar; a byte mask, no branch.
-            differ = (c != c_prime).any(axis=1).astype(np.uint8)
+            # Lines 9-11: K' unless c != c', then K_bar; a byte mask, no branch and
+            # no early exit: OR of every byte difference, then 0xFF where non-zero
+            # (the top bit of d | -d is set exactly when d != 0).
+            diff = np.bitwise_or.reduce(c ^ c_prime, axis=1)
+            differ = (diff | (np.uint8(0) - diff)) >> np.uint8(7)
             mask = (np.uint8(0) - differ)[:, None]  # 0xFF where the row differs
             return ((g[:, :32] & ~mask) | (k_bar & mask),)
 
