@@ -214,3 +214,22 @@ def test_round3_dilithium_gets_the_loop_view() -> None:
     ]
     with pytest.raises(ValueError, match=r"^row 0: .*context"):
         dsa.batch.sign(sks, [b"a", b"bc"], b"ctx")
+
+
+def test_short_streams_are_reread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # First reads too short for most rows (ExpandA, ExpandS, SampleInBall): the
+    # re-read paths must give the single operation's keys and signatures.
+    import pqkit.mldsa.batch as mldsa_batch
+
+    monkeypatch.setattr(mldsa_batch, "_REJ_UNIFORM_BYTES", 300)
+    monkeypatch.setattr(mldsa_batch, "_REJ_BOUNDED_BYTES", 64)
+    monkeypatch.setattr(mldsa_batch, "_BALL_BYTES", 40)
+    dsa = pqkit.sig("ML-DSA-44")
+    seeds = random_rows(2, 32)
+    pks, sks = dsa.batch.keygen_derand(seeds)
+    sigs = dsa.batch.sign(sks, [b"a", b"b"], deterministic=True)
+    for i, msg in enumerate((b"a", b"b")):
+        pk, sk = dsa.keygen_derand(seeds[i].tobytes())
+        assert (pks[i].tobytes(), sks[i].tobytes()) == (pk, sk)
+        assert sigs[i].tobytes() == dsa.sign(sk, msg, deterministic=True)
+    assert dsa.batch.verify(pks, [b"a", b"b"], sigs).all()

@@ -278,3 +278,18 @@ def test_write_keypairs_streams_to_npy(tmp_path: Any) -> None:
     assert sk_path.stat().st_mode & 0o777 == 0o600
     empty_pk, _ = write_keypairs(pqkit.sig("ML-DSA-44"), 0, tmp_path / "none")
     assert np.load(empty_pk).shape == (0, pqkit.sig("ML-DSA-44").length_public_key)
+
+
+def test_short_matrix_streams_are_reread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A first read of 384 bytes (256 candidates) leaves most entries short of 256
+    # values: the re-read path must give the single operation's matrices.
+    import pqkit.mlkem.batch as mlkem_batch
+
+    monkeypatch.setattr(mlkem_batch, "SHAKE128_XOF_BYTES", 384)
+    kem = pqkit.kem("ML-KEM-512")
+    seeds = random_rows(3, 64)
+    pks, sks = kem.batch.keygen_derand(seeds)
+    ss, cts = kem.batch.encaps_derand(pks, random_rows(3, 32))
+    for i in range(3):
+        assert pks[i].tobytes() == kem.keygen_derand(seeds[i].tobytes())[0]
+        assert kem.decaps(sks[i].tobytes(), cts[i].tobytes()) == ss[i].tobytes()
