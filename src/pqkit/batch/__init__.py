@@ -259,6 +259,20 @@ def row_error(index: int, exc: ValueError) -> ValueError:
     return ValueError(f"row {index}: {exc}")
 
 
+def raise_first_bad(bad: npt.NDArray[np.bool_], lo: int, check: Callable[[int], object]) -> None:
+    """For a vectorised input check over rows lo, lo + 1, ...: if any row is ``bad``,
+    run the single operation's ``check(i)`` on the first one (row index i) so that
+    its exact ValueError is raised, prefixed ``row i: ``."""
+    if not bad.any():
+        return
+    i = lo + int(np.argmax(bad))
+    try:
+        check(i)
+    except ValueError as exc:
+        raise row_error(i, exc) from exc
+    raise AssertionError(f"row {i}: the batch input check and the single operation's disagree")
+
+
 def draw_rows(rng: RNG | None, count: int, sizes: tuple[int, ...]) -> U8:
     """``count`` rows of randomness, each the concatenation of draws of ``sizes``
     bytes made in that order, row after row: exactly the calls a loop of single
@@ -369,11 +383,28 @@ class BatchBase:
         return f"<{type(self).__name__} of {self.scheme!r}>"
 
     def _keygen_rows(self, count: int, rng: RNG | None) -> Any:
-        """Prepare ``count`` key pairs' worth of randomness (calling thread)."""
-        raise NotImplementedError
+        """Prepare ``count`` key pairs (calling thread, so rng is asked in order).
+        The loop views run the single keygen here; vectorised views draw seeds."""
+        return [self.scheme.keygen(rng=rng) for _ in range(count)]
 
     def _keygen_compute(self, prepared: Any) -> tuple[U8, U8]:
-        raise NotImplementedError
+        """The (pks, sks) of one chunk from what :meth:`_keygen_rows` prepared."""
+        return _stack([p for p, _ in prepared]), _stack([s for _, s in prepared])
+
+    def keygen_derand(self, seeds: Any, *, workers: int | None = None) -> tuple[U8, U8]:
+        """The key pair of each seed row (``length_seed`` bytes)."""
+        s = self.scheme
+        rows = as_rows(seeds, "seeds", s.length_seed)
+        n = batch_size(seeds=rows)
+
+        def compute(b: tuple[int, int]) -> tuple[U8, U8]:
+            pairs = [s.keygen_derand(r.tobytes()) for r in rows.take(*b)]
+            return _stack([p for p, _ in pairs]), _stack([k for _, k in pairs])
+
+        w = resolve_workers(workers)
+        parts = run_chunks(n, self.chunk, lambda lo, hi: (lo, hi), compute, w)
+        pks, sks = collect(n, (s.length_public_key, s.length_secret_key), parts)
+        return pks, sks
 
     def iter_keygen(
         self, n: int, *, rng: RNG | None = None, workers: int | None = None
@@ -415,28 +446,6 @@ class KemBatch(BatchBase):
     operation, with the batch rules of :mod:`pqkit.batch`."""
 
     chunk = 64
-
-    def _keygen_rows(self, count: int, rng: RNG | None) -> Any:
-        # The single keygen draws its own randomness: draw it here, in order.
-        return [self.scheme.keygen(rng=rng) for _ in range(count)]
-
-    def _keygen_compute(self, prepared: Any) -> tuple[U8, U8]:
-        return _stack([p for p, _ in prepared]), _stack([s for _, s in prepared])
-
-    def keygen_derand(self, seeds: Any, *, workers: int | None = None) -> tuple[U8, U8]:
-        """The key pair of each seed row (``length_seed`` bytes)."""
-        s = self.scheme
-        rows = as_rows(seeds, "seeds", s.length_seed)
-        n = batch_size(seeds=rows)
-
-        def compute(b: tuple[int, int]) -> tuple[U8, U8]:
-            pairs = [s.keygen_derand(r.tobytes()) for r in rows.take(*b)]
-            return _stack([p for p, _ in pairs]), _stack([k for _, k in pairs])
-
-        parts = run_chunks(
-            n, self.chunk, lambda lo, hi: (lo, hi), compute, resolve_workers(workers)
-        )
-        return collect(n, (s.length_public_key, s.length_secret_key), parts)  # type: ignore[return-value]
 
     def encaps(
         self, pks: Any, *, rng: RNG | None = None, workers: int | None = None
@@ -520,27 +529,6 @@ class SignatureBatch(BatchBase):
     """The batch view of a signature scheme without a vectorised one."""
 
     chunk = 16
-
-    def _keygen_rows(self, count: int, rng: RNG | None) -> Any:
-        return [self.scheme.keygen(rng=rng) for _ in range(count)]
-
-    def _keygen_compute(self, prepared: Any) -> tuple[U8, U8]:
-        return _stack([p for p, _ in prepared]), _stack([s for _, s in prepared])
-
-    def keygen_derand(self, seeds: Any, *, workers: int | None = None) -> tuple[U8, U8]:
-        """The key pair of each seed row (``length_seed`` bytes)."""
-        s = self.scheme
-        rows = as_rows(seeds, "seeds", s.length_seed)
-        n = batch_size(seeds=rows)
-
-        def compute(b: tuple[int, int]) -> tuple[U8, U8]:
-            pairs = [s.keygen_derand(r.tobytes()) for r in rows.take(*b)]
-            return _stack([p for p, _ in pairs]), _stack([k for _, k in pairs])
-
-        parts = run_chunks(
-            n, self.chunk, lambda lo, hi: (lo, hi), compute, resolve_workers(workers)
-        )
-        return collect(n, (s.length_public_key, s.length_secret_key), parts)  # type: ignore[return-value]
 
     def sign(
         self,

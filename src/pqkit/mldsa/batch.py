@@ -33,8 +33,8 @@ from pqkit.batch import (
     batch_size,
     collect,
     draw_rows,
+    raise_first_bad,
     resolve_workers,
-    row_error,
     run_chunks,
 )
 from pqkit.batch._hash import concat_rows, shake_list, shake_rows
@@ -230,13 +230,11 @@ class MLDSABatch(SignatureBatch):
             raw = keys.data[lo : lo + self.chunk, off : off + n_s]
             u = kk.bit_unpack(raw.reshape(raw.shape[0], p.k + p.l, -1), p.eta_bits)
             bad = (u > 2 * p.eta).reshape(raw.shape[0], -1).any(axis=1)
-            if bad.any():
-                i = lo + int(np.argmax(bad))
-                try:
-                    self.scheme._secret_key(self.scheme._ops(), keys.data[i].tobytes())
-                except ValueError as exc:
-                    raise row_error(i, exc) from exc
-                raise AssertionError("skDecode check disagrees with the single operation")
+            raise_first_bad(
+                bad,
+                lo,
+                lambda i: self.scheme._secret_key(self.scheme._ops(), keys.data[i].tobytes()),
+            )
 
     def _decode_secret_keys(self, kk: MLDSAKernels, sk: U8) -> tuple[U8, U8, U8, Poly, Poly]:
         """FIPS 204, Algorithm 25 (skDecode) on rows (already range-checked):

@@ -26,8 +26,8 @@ from pqkit.batch import (
     batch_size,
     collect,
     draw_rows,
+    raise_first_bad,
     resolve_workers,
-    row_error,
     run_chunks,
 )
 from pqkit.batch._hash import concat_rows, sha3_rows, shake_rows
@@ -178,13 +178,9 @@ class MLKEMBatch(KemBatch):
         for lo in range(0, keys.data.shape[0], self.chunk):
             t = keys.data[lo : lo + self.chunk, : 384 * k].reshape(-1, k, 384)
             bad = (K.byte_encode(K.byte_decode(t, 12), 12) != t).reshape(t.shape[0], -1).any(1)
-            if bad.any():
-                i = lo + int(np.argmax(bad))
-                try:
-                    self.scheme.check_encapsulation_key(keys.data[i].tobytes())
-                except ValueError as exc:
-                    raise row_error(i, exc) from exc
-                raise AssertionError("modulus check disagrees with the single operation")
+            raise_first_bad(
+                bad, lo, lambda i: self.scheme.check_encapsulation_key(keys.data[i].tobytes())
+            )
 
     def _decoded(self, K: MLKEMKernels, ek: U8) -> tuple[Poly, Poly, U8]:
         """(t_hat, A_hat, H(ek)) for rows of ek (FIPS 203, Algorithm 14 lines 2-8)."""
@@ -196,21 +192,10 @@ class MLKEMBatch(KemBatch):
             sha3_rows(256, ek),
         )
 
-    def encaps(
-        self, pks: Any, *, rng: RNG | None = None, workers: int | None = None
-    ) -> tuple[U8, U8]:
-        """FIPS 203, Algorithm 20 on each row: (shared_secrets (n, 32), ciphertexts).
-        Every key passes the §7.2 checks first; then rng is asked for m (32 bytes)
-        row after row, as a loop of single ``encaps`` calls would."""
-        return self._encaps(pks, None, rng, workers)
-
-    def encaps_derand(self, pks: Any, ms: Any, *, workers: int | None = None) -> tuple[U8, U8]:
-        """FIPS 203, Algorithm 17 with the given m rows (n, 32)."""
-        return self._encaps(pks, as_rows(ms, "ms", 32), None, workers)
-
     def _encaps(
         self, pks: Any, ms: Rows | None, rng: RNG | None, workers: int | None
     ) -> tuple[U8, U8]:
+        # FIPS 203, Algorithms 20 (encaps: m from rng) and 17 (encaps_derand) on rows.
         s = self.scheme
         keys = as_rows(pks, "pks", s.length_public_key)
         n = batch_size(pks=keys) if ms is None else batch_size(pks=keys, ms=ms)
@@ -243,13 +228,9 @@ class MLKEMBatch(KemBatch):
             rows = keys.data[lo : lo + self.chunk]
             h = sha3_rows(256, np.ascontiguousarray(rows[:, 384 * k : 768 * k + 32]))
             bad = (h != rows[:, 768 * k + 32 : 768 * k + 64]).any(axis=1)
-            if bad.any():
-                i = lo + int(np.argmax(bad))
-                try:
-                    self.scheme.check_decapsulation_key(keys.data[i].tobytes())
-                except ValueError as exc:
-                    raise row_error(i, exc) from exc
-                raise AssertionError("hash check disagrees with the single operation")
+            raise_first_bad(
+                bad, lo, lambda i: self.scheme.check_decapsulation_key(keys.data[i].tobytes())
+            )
 
     def decaps(self, sks: Any, cts: Any, *, workers: int | None = None) -> U8:
         """FIPS 203, Algorithm 21 on each row: shared secrets (n, 32); a ciphertext
