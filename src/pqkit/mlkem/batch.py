@@ -53,13 +53,17 @@ def _add(a: Poly, b: Poly) -> Poly:
     return s - (s >= Q) * Q
 
 
-def expand_matrices(K: MLKEMKernels, rho: U8, k: int) -> Poly:
+def expand_matrices(K: MLKEMKernels, rho: U8, k: int, *, transposed: bool = False) -> Poly:
     """A_hat for every row of rho (m, 32): (m, k, k, 256), A_hat[., i, j] =
     SampleNTT(rho || j || i) (FIPS 203, Algorithm 13 lines 3-7, Algorithm 7),
     all m k^2 SHAKE128 streams in one call; a short entry is re-read from a longer
-    prefix of its stream (public data)."""
+    prefix of its stream (public data). ``transposed``: A_hat^T instead (entry
+    [i, j] = SampleNTT(rho || i || j)), the order K-PKE.Encrypt line 19 reads.
+    """
     m = rho.shape[0]
     ji = np.array([[j, i] for i in range(k) for j in range(k)], dtype=np.uint8)
+    if transposed:
+        ji = ji[:, ::-1]
     inputs = np.concatenate([np.repeat(rho, k * k, axis=0), np.tile(ji, (m, 1))], axis=1)
     a_hat, counts = K.rej_uniform(shake_rows(128, inputs, SHAKE128_XOF_BYTES))
     n = SHAKE128_XOF_BYTES
@@ -96,20 +100,18 @@ def kpke_keygen(p: Params, K: MLKEMKernels, d: U8) -> tuple[U8, U8]:
     return ek, dk
 
 
-def kpke_encrypt(p: Params, K: MLKEMKernels, t_hat: Poly, a_hat: Poly, msg: U8, r: U8) -> U8:
+def kpke_encrypt(p: Params, K: MLKEMKernels, t_hat: Poly, a_hat_t: Poly, msg: U8, r: U8) -> U8:
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 9-24 on every row: t_hat
-    (m or 1, k, 256) and a_hat (m or 1, k, k, 256) decoded from ek (a single key
-    broadcasts), msg and r (m, 32) -> c (m, 32 (du k + dv))."""
+    (m or 1, k, 256) and A_hat^T (m or 1, k, k, 256; ``expand_matrices(...,
+    transposed=True)``) decoded from ek (a single key broadcasts), msg and r
+    (m, 32) -> c (m, 32 (du k + dv))."""
     k, m = p.k, msg.shape[0]
     y = sample_noise(K, r, p.eta1, 0, k)  # lines 9-12
     e = sample_noise(K, r, p.eta2, k, k + 1)  # lines 13-17: e1, then e2
     y_hat = K.ntt(y)  # line 18
-    # Lines 19 and 21 in one product: the rows of A_hat^T, then t_hat^T.
-    rows = np.concatenate([a_hat.swapaxes(1, 2), t_hat[:, None]], axis=1)
-    w = K.intt(K.basemul_acc(rows, y_hat[:, None]))  # (m, k + 1, 256)
-    u = w[:, :k] + e[:, :k]  # line 19: < 2q
+    u = K.intt(K.basemul_acc(a_hat_t, y_hat[:, None])) + e[:, :k]  # line 19: < 2q
     mu = K.decompress(K.byte_decode(msg, 1), 1)  # line 20
-    v = w[:, k] + e[:, k] + mu  # line 21: < 3q (Compress_d takes x mod q)
+    v = K.intt(K.basemul_acc(t_hat, y_hat)) + e[:, k] + mu  # line 21: < 3q (Compress_d: mod q)
     c1 = K.byte_encode(K.compress(u, p.du), p.du).reshape(m, -1)  # line 22
     c2 = K.byte_encode(K.compress(v, p.dv), p.dv)  # line 23
     return np.concatenate([c1, c2], axis=1)  # line 24
@@ -188,7 +190,7 @@ class MLKEMBatch(KemBatch):
         t_hat = K.byte_decode(ek[:, : 384 * k].reshape(-1, k, 384), 12)
         return (
             t_hat,
-            expand_matrices(K, np.ascontiguousarray(ek[:, 384 * k :]), k),
+            expand_matrices(K, np.ascontiguousarray(ek[:, 384 * k :]), k, transposed=True),
             sha3_rows(256, ek),
         )
 
@@ -210,9 +212,9 @@ class MLKEMBatch(KemBatch):
 
         def compute(job: tuple[int, int, U8]) -> tuple[U8, U8]:
             lo, hi, m = job
-            t_hat, a_hat, h = fixed if fixed is not None else self._decoded(K, keys.take(lo, hi))
+            t_hat, a_hat_t, h = fixed if fixed is not None else self._decoded(K, keys.take(lo, hi))
             g = sha3_rows(512, concat_rows(m, h))  # Algorithm 17 line 1: (K, r) = G(m || H(ek))
-            c = kpke_encrypt(s.params, K, t_hat, a_hat, m, g[:, 32:])  # line 2
+            c = kpke_encrypt(s.params, K, t_hat, a_hat_t, m, g[:, 32:])  # line 2
             return g[:, :32], c
 
         parts = run_chunks(n, self.chunk, prepare, compute, resolve_workers(workers))
@@ -247,7 +249,8 @@ class MLKEMBatch(KemBatch):
         def decoded(dk: U8) -> tuple[Poly, Poly]:
             ek = dk[:, 384 * k : 768 * k + 32]
             t_hat = K.byte_decode(ek[:, : 384 * k].reshape(-1, k, 384), 12)
-            return t_hat, expand_matrices(K, np.ascontiguousarray(ek[:, 384 * k :]), k)
+            rho = np.ascontiguousarray(ek[:, 384 * k :])
+            return t_hat, expand_matrices(K, rho, k, transposed=True)
 
         fixed = decoded(keys.data) if keys.single else None
 
@@ -255,14 +258,14 @@ class MLKEMBatch(KemBatch):
             lo, hi = b
             dk = keys.take(lo, hi)
             c = np.broadcast_to(cs.take(lo, hi), (hi - lo, s.length_ciphertext))
-            t_hat, a_hat = fixed if fixed is not None else decoded(dk)
+            t_hat, a_hat_t = fixed if fixed is not None else decoded(dk)
             # Algorithm 18 lines 1-4: dk_PKE, ek_PKE, h, z are slices of dk.
             h = dk[:, 768 * k + 32 : 768 * k + 64]
             z = dk[:, 768 * k + 64 :]
             m_prime = kpke_decrypt(p, K, dk[:, : 384 * k], c)  # line 5
             g = sha3_rows(512, concat_rows(m_prime, h))  # line 6: (K', r') = G(m' || h)
             k_bar = shake_rows(256, concat_rows(z, c), 32)  # line 7: J(z || c)
-            c_prime = kpke_encrypt(p, K, t_hat, a_hat, m_prime, g[:, 32:])  # line 8
+            c_prime = kpke_encrypt(p, K, t_hat, a_hat_t, m_prime, g[:, 32:])  # line 8
             # Lines 9-11: K' unless c != c', then K_bar; a byte mask, no branch and
             # no early exit: OR of every byte difference, then 0xFF where non-zero
             # (the top bit of d | -d is set exactly when d != 0).
