@@ -11,6 +11,7 @@ from batch_cases import BACKENDS, CountingRng, random_rows, rows_for
 from helpers import h, load_json
 
 import pqkit
+from pqkit import arith
 from pqkit.mlkem.batch import MLKEMBatch
 
 NAMES = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
@@ -187,7 +188,7 @@ ENCAP_FILES = ("ML-KEM-encapDecap-FIPS203", "ML-KEM-encapDecap-FIPS203-tr1")
 
 @pytest.mark.parametrize("backend", ["numpy", "jit"])
 def test_acvp_keygen_as_batches(backend: str) -> None:
-    if backend not in pqkit.arith.available("mlkem"):
+    if backend not in arith.available("mlkem"):
         pytest.skip("numba (the jit extra) not installed")
     for group in _groups("ML-KEM-keyGen-FIPS203"):
         kem = _kem(group["parameterSet"], backend)
@@ -201,7 +202,7 @@ def test_acvp_keygen_as_batches(backend: str) -> None:
 @pytest.mark.parametrize("backend", ["numpy", "jit"])
 @pytest.mark.parametrize("file", ENCAP_FILES)
 def test_acvp_encap_decap_as_batches(backend: str, file: str) -> None:
-    if backend not in pqkit.arith.available("mlkem"):
+    if backend not in arith.available("mlkem"):
         pytest.skip("numba (the jit extra) not installed")
     seen = set()
     for group in _groups(file):
@@ -293,3 +294,23 @@ def test_short_matrix_streams_are_reread(monkeypatch: pytest.MonkeyPatch) -> Non
     for i in range(3):
         assert pks[i].tobytes() == kem.keygen_derand(seeds[i].tobytes())[0]
         assert kem.decaps(sks[i].tobytes(), cts[i].tobytes()) == ss[i].tobytes()
+
+
+def test_worker_threads_see_the_callers_backend_scopes() -> None:
+    import contextvars
+
+    from pqkit.batch import run_chunks
+
+    var: contextvars.ContextVar[str] = contextvars.ContextVar("scope", default="unset")
+    token = var.set("scoped")
+    try:
+        parts = list(run_chunks(6, 1, lambda lo, hi: lo, lambda x: (var.get(), x), 3))
+    finally:
+        var.reset(token)
+    assert [p[2] for p in parts] == [("scoped", i) for i in range(6)]
+    with arith.use("numpy"):
+        kem = pqkit.kem("ML-KEM-512")
+        view = kem.batch
+        view.chunk = 1
+        pks, _ = view.keygen(3, workers=3, rng=CountingRng(4))
+    assert (pks == kem.batch.keygen(3, rng=CountingRng(4))[0]).all()

@@ -45,6 +45,7 @@ which apply the same rules by looping over the single operations.
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -334,8 +335,8 @@ def run_chunks(
 
     ``prepare`` runs in the calling thread, chunk after chunk (it draws the
     randomness, so the order of draws does not depend on ``workers``);
-    ``compute`` runs on up to ``workers`` threads, with at most 2 ``workers``
-    chunks in flight (bounded memory).
+    ``compute`` runs on up to ``workers`` threads, in the caller's context
+    variables, with at most 2 ``workers`` chunks in flight (bounded memory).
     """
     bounds = chunk_bounds(n, chunk)
     if workers <= 1 or len(bounds) <= 1:
@@ -345,7 +346,11 @@ def run_chunks(
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pqkit-batch") as pool:
         pending: deque[tuple[int, int, Future[tuple[Any, ...]]]] = deque()
         for lo, hi in bounds:
-            pending.append((lo, hi, pool.submit(compute, prepare(lo, hi))))
+            # Each task runs in a copy of the caller's context, so the backend
+            # scopes (pqkit.arith.use, pqkit.common.use: context variables) hold in
+            # the worker threads too.
+            task = pool.submit(contextvars.copy_context().run, compute, prepare(lo, hi))
+            pending.append((lo, hi, task))
             if len(pending) >= 2 * workers:
                 a, b, fut = pending.popleft()
                 yield a, b, fut.result()
