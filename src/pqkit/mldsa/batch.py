@@ -316,9 +316,10 @@ class MLDSABatch(SignatureBatch):
         kappa = 0  # the same for every unsigned row: they have made the same passes
         while active.size:
             a = active.size
-            # Attempts per pass: one while many rows are unsigned; the last few rows
-            # evaluate up to SIGN_BATCH consecutive kappa values at once (the first
-            # acceptable one is taken, so the signature is the same).
+            # Attempts per pass: about 64 / a, at least one and at most SIGN_BATCH, so
+            # a pass holds about 64 row-attempts once few rows are left (32 or
+            # fewer): consecutive kappa values at once, the first acceptable one
+            # taken, so the signature is the same.
             b = max(1, min(SIGN_BATCH, 64 // a))
             nonces = np.arange(kappa, kappa + b * p.l, dtype=_I64)
             # Line 11: ExpandMask(rho'', kappa) for each of the b attempts.
