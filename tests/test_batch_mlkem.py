@@ -314,3 +314,19 @@ def test_worker_threads_see_the_callers_backend_scopes() -> None:
         view.chunk = 1
         pks, _ = view.keygen(3, workers=3, rng=CountingRng(4))
     assert (pks == kem.batch.keygen(3, rng=CountingRng(4))[0]).all()
+
+
+@pytest.mark.parametrize("name", ["ML-KEM-512", "ML-DSA-44", "Kyber512"])
+def test_write_keypairs_with_seeds(tmp_path: Any, name: str) -> None:
+    from pqkit.batch import write_keypairs
+
+    scheme: Any = pqkit.kem(name) if "DSA" not in name else pqkit.sig(name)
+    paths = write_keypairs(scheme, 3, tmp_path, seeds=True, rng=CountingRng(2))
+    pks, sks, seeds = (np.load(p) for p in paths)
+    assert seeds.shape == (3, scheme.length_seed)
+    assert paths[2].stat().st_mode & 0o777 == 0o600
+    for i in range(3):
+        assert scheme.keygen_derand(seeds[i].tobytes()) == (pks[i].tobytes(), sks[i].tobytes())
+    if name.startswith("ML-"):  # the vectorised views draw seeds as keygen does
+        want = scheme.batch.keygen(3, rng=CountingRng(2))
+        assert (want[0] == pks).all() and (want[1] == sks).all()

@@ -45,6 +45,7 @@ which apply the same rules by looping over the single operations.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import os
 from collections import deque
@@ -429,6 +430,34 @@ class BatchBase:
         for _lo, _hi, (pks, sks) in parts:
             yield pks, sks
 
+    def _seed_rows(self, count: int, rng: RNG | None) -> U8:
+        """``count`` fresh key-generation seeds (``length_seed`` bytes each), drawn
+        row after row as the single keygen draws them (one draw per row here; a
+        family whose keygen draws its seed in parts overrides this)."""
+        return draw_rows(rng, count, (self.scheme.length_seed,))
+
+    def iter_keygen_seeded(
+        self, n: int, *, rng: RNG | None = None, workers: int | None = None
+    ) -> Iterator[tuple[U8, U8, U8]]:
+        """Like :meth:`iter_keygen`, yielding (seeds, pks, sks): each pair is
+        ``keygen_derand`` of its seed row, for callers that keep the seeds (the
+        compact private-key form)."""
+        count = as_count(n)
+
+        def compute(seeds: U8) -> tuple[U8, U8, U8]:
+            pks, sks = self.keygen_derand(seeds, workers=1)
+            return seeds, pks, sks
+
+        parts = run_chunks(
+            count,
+            self.chunk,
+            lambda lo, hi: self._seed_rows(hi - lo, rng),
+            compute,
+            resolve_workers(workers),
+        )
+        for _lo, _hi, (seeds, pks, sks) in parts:
+            yield seeds, pks, sks
+
     def keygen(
         self, n: int, *, rng: RNG | None = None, workers: int | None = None
     ) -> tuple[U8, U8]:
@@ -645,25 +674,45 @@ def write_keypairs(
     rng: RNG | None = None,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
-) -> tuple[Path, Path]:
+    seeds: bool = False,
+) -> tuple[Path, ...]:
     """Generate n key pairs and write them to ``directory/public_keys.npy`` and
     ``directory/secret_keys.npy`` (uint8 ``(n, length)`` arrays, loadable with
     ``numpy.load(..., mmap_mode="r")``), chunk by chunk: memory stays bounded
-    whatever n is. ``progress(rows)`` is called after each chunk with the number of
-    rows just written. The secret-key file is created with mode 0o600."""
+    whatever n is. With ``seeds``, also ``directory/seeds.npy``: the key-generation
+    seed of each row (``length_seed`` bytes; the pair is ``keygen_derand`` of it).
+    ``progress(rows)`` is called after each chunk with the number of rows just
+    written. Files holding secrets are created with mode 0o600. Returns the paths
+    written (public keys, secret keys[, seeds]); existing files are overwritten."""
     count = as_count(n)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
-    pk_path, sk_path = out / "public_keys.npy", out / "secret_keys.npy"
+    paths = [out / "public_keys.npy", out / "secret_keys.npy"]
+    widths = [scheme.length_public_key, scheme.length_secret_key]
+    if seeds:
+        paths.append(out / "seeds.npy")
+        widths.append(scheme.length_seed)
     view = scheme.batch
-    fd = os.open(sk_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with open(pk_path, "wb") as fp, os.fdopen(fd, "wb") as fs:
-        for f, width in ((fp, scheme.length_public_key), (fs, scheme.length_secret_key)):
+    with contextlib.ExitStack() as stack:
+        files = []
+        for i, (path, width) in enumerate(zip(paths, widths, strict=True)):
+            mode = 0o644 if i == 0 else 0o600
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+            f = stack.enter_context(os.fdopen(fd, "wb"))
             header = {"descr": "|u1", "fortran_order": False, "shape": (count, width)}
             np.lib.format.write_array_header_1_0(f, header)
-        for pks, sks in view.iter_keygen(count, rng=rng, workers=workers):
-            fp.write(pks.tobytes())
-            fs.write(sks.tobytes())
+            files.append(f)
+        chunks: Iterator[tuple[U8, ...]] = (
+            (
+                (pks, sks, sd)
+                for sd, pks, sks in view.iter_keygen_seeded(count, rng=rng, workers=workers)
+            )
+            if seeds
+            else view.iter_keygen(count, rng=rng, workers=workers)
+        )
+        for rows in chunks:
+            for f, block in zip(files, rows, strict=True):
+                f.write(block.tobytes())
             if progress is not None:
-                progress(int(pks.shape[0]))
-    return pk_path, sk_path
+                progress(int(rows[0].shape[0]))
+    return tuple(paths)

@@ -176,7 +176,7 @@ class MLDSABatch(SignatureBatch):
     # --- key generation: FIPS 204, Algorithms 1 and 6 -----------------------------------
 
     def _keygen_rows(self, count: int, rng: RNG | None) -> U8:
-        return draw_rows(rng, count, (32,))  # Algorithm 1 line 1: xi, row after row
+        return self._seed_rows(count, rng)  # Algorithm 1 line 1: xi, row after row
 
     def _keygen_compute(self, prepared: Any) -> tuple[U8, U8]:
         return self._keygen_internal(self._kernels(), prepared)

@@ -142,9 +142,12 @@ class MLKEMBatch(KemBatch):
 
     # --- key generation: FIPS 203, Algorithms 19 and 16 ---------------------------------
 
-    def _keygen_rows(self, count: int, rng: RNG | None) -> U8:
+    def _seed_rows(self, count: int, rng: RNG | None) -> U8:
         # Algorithm 19 lines 1-2, row after row: d (32 bytes), then z (32 bytes).
         return draw_rows(rng, count, (32, 32))
+
+    def _keygen_rows(self, count: int, rng: RNG | None) -> U8:
+        return self._seed_rows(count, rng)
 
     def _keygen_compute(self, prepared: Any) -> tuple[U8, U8]:
         return self._keygen_internal(self._kernels(), prepared)
