@@ -60,9 +60,10 @@ _REJ_BOUNDED_BYTES = 2 * 136
 _BALL_BYTES = 136
 
 
-def _take(arr: npt.NDArray[Any], idx: npt.NDArray[np.intp]) -> npt.NDArray[Any]:
-    """Rows idx of arr, or arr itself when it is one broadcast row."""
-    return arr if arr.shape[0] == 1 else arr[idx]
+def _keep(arr: npt.NDArray[Any], keep: npt.NDArray[np.bool_]) -> npt.NDArray[Any]:
+    """The rows of arr where ``keep`` is set, or arr itself when it is one broadcast
+    row."""
+    return arr if arr.shape[0] == 1 else arr[keep]
 
 
 def _stream_inputs(seeds: U8, nonces: npt.NDArray[np.int64]) -> U8:
@@ -312,7 +313,10 @@ class MLDSABatch(SignatureBatch):
         m = mu.shape[0]
         gamma1, gamma2, ctb = p.gamma1, p.gamma2, p.c_tilde_bytes
         out = np.zeros((m, p.length_signature), dtype=np.uint8)
+        # The unsigned rows: their indices and their rows of every per-row input,
+        # compacted only after a pass in which some rows were signed.
         active = np.arange(m)
+        a_cur, small_cur, mu_cur, rho_cur = a_hat, small_hat, mu, rho_pp
         kappa = 0  # the same for every unsigned row: they have made the same passes
         while active.size:
             a = active.size
@@ -323,18 +327,19 @@ class MLDSABatch(SignatureBatch):
             b = max(1, min(SIGN_BATCH, 64 // a))
             nonces = np.arange(kappa, kappa + b * p.l, dtype=_I64)
             # Line 11: ExpandMask(rho'', kappa) for each of the b attempts.
-            v = shake_rows(256, _stream_inputs(rho_pp[active], nonces), 32 * p.z_bits)
+            v = shake_rows(256, _stream_inputs(rho_cur, nonces), 32 * p.z_bits)
             y = (gamma1 - kk.bit_unpack(v, p.z_bits)).reshape(a, b, p.l, 256)
             y_hat = kk.ntt(y)
-            a_rows = _take(a_hat, active)[:, None]
-            w = kk.intt(kk.pointwise_acc(a_rows, y_hat[:, :, None]))  # line 12: (a, b, k, 256)
+            w = kk.intt(
+                kk.pointwise_acc(a_cur[:, None], y_hat[:, :, None])
+            )  # line 12: (a, b, k, 256)
             w1, _ = kk.decompose(w, gamma2)  # line 13
             w1_bytes = _w1_encode(p, kk, w1).reshape(a * b, -1)
-            mu_rows = np.repeat(mu[active], b, axis=0)
+            mu_rows = np.repeat(mu_cur, b, axis=0)
             c_tilde = shake_rows(256, np.concatenate([mu_rows, w1_bytes], axis=1), ctb)  # 15
             c = sample_in_ball(p, kk, c_tilde).reshape(a, b, 256)  # line 16
             c_hat = kk.ntt(c)  # line 17
-            cs = kk.intt(kk.pointwise_mul(c_hat[:, :, None], _take(small_hat, active)[:, None]))
+            cs = kk.intt(kk.pointwise_mul(c_hat[:, :, None], small_cur[:, None]))
             cs1, cs2, ct0 = cs[:, :, : p.l], cs[:, :, p.l : p.l + p.k], cs[:, :, p.l + p.k :]
             z = _mod_q(y + cs1)  # line 20
             w_cs2 = _mod_q(w - cs2)
@@ -363,7 +368,9 @@ class MLDSABatch(SignatureBatch):
                     axis=1,
                 )
                 out[active[rows]] = sig
-            active = active[~done]
+                keep = ~done
+                active, mu_cur, rho_cur = active[keep], mu_cur[keep], rho_cur[keep]
+                a_cur, small_cur = _keep(a_cur, keep), _keep(small_cur, keep)
             kappa += b * p.l  # line 32
         return out
 
