@@ -1,4 +1,4 @@
-"""The arithmetic kernel contract (DESIGN.md §4).
+"""The arithmetic kernel contract (docs/architecture.md §6).
 
 Modelled on mlkem-native's native-backend interface: few kernels, each with a
 written contract, a reference twin (the ``ref`` backend) and a differential test.

@@ -4,7 +4,7 @@ Contracts: :class:`pqkit.arith.api.MLDSAKernels`, the same as the ``numpy`` and
 ``ref`` backends; thin Python wrappers flatten the leading batch axes to rows
 (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest per kernel.
 
-Secret-data rules (DESIGN.md §5): no ``%``, ``//`` or branches on coefficient
+Secret-data rules (docs/architecture.md §8): no ``%``, ``//`` or branches on coefficient
 values. Pointwise products are reduced by Montgomery multiplication with R = 2^32 on
 int64 (:func:`_mont`, the signed low 32 bits taken with masks), the NTTs by a
 floating-point quotient on exact float64 integers (:func:`_reduce_f64`), sums by

@@ -4,7 +4,7 @@ Contracts: :class:`pqkit.arith.api.MLKEMKernels`, the same as the ``numpy`` and
 ``ref`` backends. Each kernel is a thin Python wrapper that flattens the leading
 batch axes to rows (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest.
 
-How the secret-dependent arithmetic stays branch-free (DESIGN.md §5):
+How the secret-dependent arithmetic stays branch-free (docs/architecture.md §8):
 
 - No ``%``, ``//`` or branches on secret values. Every reduction is Barrett
   multiply-and-shift (:func:`_barrett`, m = ceil(2^40 / q), exact for

@@ -1,4 +1,4 @@
-"""What a symmetric backend provides (DESIGN.md §3).
+"""What a symmetric backend provides (docs/architecture.md §5).
 
 A backend is a module-level object implementing one or more of the three
 families below. ``pqkit.common`` picks one provider per family for each call
@@ -20,7 +20,9 @@ SHA2_NAMES = ("sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256"
 
 
 class Xof(Protocol):
-    """An extendable-output function (SHAKE128/256) in the absorb-then-squeeze style.
+    """An extendable-output function (SHAKE128/256) in the absorb-then-squeeze style:
+    the incremental API of FIPS 203, Algorithm 2 (SHAKE128example), ``update`` being
+    Absorb and ``read`` Squeeze.
 
     ``update`` may be called until the first ``read``; after that it raises
     ``ValueError``. ``read(a) + read(b)`` equals ``read(a + b)`` on a fresh copy:
