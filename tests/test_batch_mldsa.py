@@ -170,9 +170,9 @@ def test_secret_key_check_names_the_row() -> None:
 def test_argument_checks() -> None:
     dsa = pqkit.sig("ML-DSA-44")
     pks, sks = dsa.batch.keygen(2)
-    with pytest.raises(ValueError, match="context string is at most 255 bytes"):
+    with pytest.raises(ValueError, match=r"context string \(ctx\) must be at most 255 bytes"):
         dsa.batch.sign(sks, [b"m"] * 2, bytes(256))
-    with pytest.raises(ValueError, match="context string is at most 255 bytes"):
+    with pytest.raises(ValueError, match=r"context string \(ctx\) must be at most 255 bytes"):
         dsa.batch.verify(pks, [b"m"] * 2, np.zeros((2, dsa.length_signature), np.uint8), bytes(256))
     with pytest.raises(ValueError, match="give rnd or deterministic=True, not both"):
         dsa.batch.sign(sks, [b"m"] * 2, rnd=bytes(32), deterministic=True)
@@ -233,3 +233,28 @@ def test_short_streams_are_reread(monkeypatch: pytest.MonkeyPatch) -> None:
         assert (pks[i].tobytes(), sks[i].tobytes()) == (pk, sk)
         assert sigs[i].tobytes() == dsa.sign(sk, msg, deterministic=True)
     assert dsa.batch.verify(pks, [b"a", b"b"], sigs).all()
+
+
+@pytest.mark.parametrize(
+    ("where", "check"), [("t0", "t0 is not Power2Round"), ("tr", "tr is not H")]
+)
+def test_inconsistent_secret_key_names_the_row(where: str, check: str) -> None:
+    dsa = pqkit.sig("ML-DSA-44")
+    _, sks = dsa.batch.keygen(3)
+    bad = sks.copy()
+    bad[1, -1 if where == "t0" else 64 + 5] ^= 1  # tr is bytes 64..127
+    with pytest.raises(ValueError, match=rf"^row 1: ML-DSA-44 secret key: {check}"):
+        dsa.batch.sign(bad, [b"m"] * 3, deterministic=True)
+    with pytest.raises(ValueError, match=rf"^row 0: ML-DSA-44 secret key: {check}"):
+        dsa.batch.sign(bad[1], [b"m"] * 3, deterministic=True)
+
+
+def test_attempt_bound_names_the_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pqkit.mldsa.batch as mldsa_batch
+
+    monkeypatch.setattr(mldsa_batch, "MAX_SIGN_ATTEMPTS", 1)
+    dsa = pqkit.sig("ML-DSA-65")
+    _, sk = dsa.keygen()
+    msgs = [i.to_bytes(2, "little") for i in range(40)]  # some row needs 2+ attempts
+    with pytest.raises(RuntimeError, match=r"^row \d+: ML-DSA-65 signing found no acceptable"):
+        dsa.batch.sign(sk, msgs, deterministic=True)

@@ -13,7 +13,8 @@ import hashlib
 import hmac
 from typing import Any, ClassVar, TypeVar
 
-from pqkit._checks import as_bytes, as_bytes_len
+from pqkit._checks import as_bytes_len
+from pqkit._secret import Uncopyable
 from pqkit.schemes import RNG, draw
 from pqkit.serialization import pbes2
 from pqkit.serialization.algorithms import KeyAlgorithm, by_name
@@ -130,10 +131,15 @@ class PublicKey:
         return (type(self).from_public_bytes, (self._public,))
 
 
-class PrivateKey:
-    """A private key of one parameter set. ``repr`` never shows secret bytes."""
+class PrivateKey(Uncopyable):
+    """A private key of one parameter set. ``repr`` never shows secret bytes.
+
+    ``copy.copy``, ``copy.deepcopy`` and pickling raise ``TypeError`` (the key's
+    secrets stay in this one object); serialise it with ``private_bytes()``.
+    """
 
     __slots__ = ("_expanded", "_public", "_seed")
+    _uncopyable_hint = "serialise it with private_bytes()"
 
     algorithm: ClassVar[KeyAlgorithm]
     _public_class: ClassVar[type[PublicKey]]
@@ -283,25 +289,6 @@ class PrivateKey:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
-    def __copy__(self: PrivateT) -> PrivateT:
-        return self
-
-    def __deepcopy__(self: PrivateT, memo: dict[int, Any]) -> PrivateT:
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        raise TypeError(
-            f"{type(self).__name__} cannot be pickled; serialise it with private_bytes()"
-        )
-
 
 def _rfc(alg: KeyAlgorithm) -> str:
     return "RFC 9935" if alg.family == "ML-KEM" else "RFC 9881"
-
-
-def as_context(context: Any) -> bytes:
-    """The ML-DSA context string: ``None`` is empty; at most 255 bytes (FIPS 204 §5.2)."""
-    ctx = b"" if context is None else as_bytes(context, "context")
-    if len(ctx) > 255:
-        raise ValueError(f"context must be at most 255 bytes (FIPS 204 §5.2), got {len(ctx)}")
-    return ctx

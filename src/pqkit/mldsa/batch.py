@@ -38,7 +38,7 @@ from pqkit.batch import (
     run_chunks,
 )
 from pqkit.batch._hash import concat_rows, shake_list, shake_rows
-from pqkit.mldsa.core import SIGN_BATCH, _centre, _mod_q
+from pqkit.mldsa.core import MAX_SIGN_ATTEMPTS, SIGN_BATCH
 from pqkit.mldsa.fips204 import _m_prime
 from pqkit.mldsa.params import D, Params
 from pqkit.schemes import RNG
@@ -193,7 +193,7 @@ class MLDSABatch(SignatureBatch):
         s = expand_s(p, kk, np.ascontiguousarray(rho_prime))  # line 4
         s1, s2 = s[:, : p.l], s[:, p.l :]
         s1_hat = kk.ntt(s1)
-        t = _mod_q(kk.intt(kk.pointwise_acc(a_hat, s1_hat[:, None])) + s2)  # line 5
+        t = kk.mod_q(kk.intt(kk.pointwise_acc(a_hat, s1_hat[:, None])) + s2)  # line 5
         t1, t0 = kk.power2round(t)  # line 6
         pk = np.concatenate([rho, kk.bit_pack(t1, 10).reshape(m, -1)], axis=1)  # line 8
         tr = shake_rows(256, pk, 64)  # line 9
@@ -237,9 +237,17 @@ class MLDSABatch(SignatureBatch):
                 lambda i: self.scheme._secret_key(self.scheme._ops(), keys.data[i].tobytes()),
             )
 
-    def _decode_secret_keys(self, kk: MLDSAKernels, sk: U8) -> tuple[U8, U8, U8, Poly, Poly]:
-        """FIPS 204, Algorithm 25 (skDecode) on rows (already range-checked):
-        (rho, K, tr, A_hat, NTT of s1 || s2 || t0)."""
+    def _decode_secret_keys(
+        self, kk: MLDSAKernels, sk: U8, lo: int, keys: Rows
+    ) -> tuple[U8, U8, U8, Poly, Poly]:
+        """FIPS 204, Algorithm 25 (skDecode) on rows lo.. of ``keys`` (``sk``, already
+        range-checked): (rho, K, tr, A_hat, NTT of s1 || s2 || t0).
+
+        Also the consistency check of the single operation
+        (:meth:`pqkit.mldsa.scheme.DilithiumScheme._check_consistent`): t0 must be
+        Power2Round(A s1 + s2)'s low part and tr = H(pk) (FIPS 204, Algorithm 6
+        lines 5-9), else the first failing row raises that ValueError, naming the
+        row. Differences are OR-reduced byte by byte (no early exit on secret t0)."""
         p = self.scheme.params
         m = sk.shape[0]
         off = 64 + p.tr_bytes
@@ -248,7 +256,18 @@ class MLDSABatch(SignatureBatch):
         t0 = (1 << (D - 1)) - kk.bit_unpack(sk[:, off + n_s :].reshape(m, p.k, -1), D)
         small_hat = kk.ntt(np.concatenate([s, t0], axis=1))  # s1_hat, s2_hat, t0_hat
         rho = np.ascontiguousarray(sk[:, :32])
-        return rho, sk[:, 32:64], sk[:, 64:off], expand_a(p, kk, rho), small_hat
+        a_hat = expand_a(p, kk, rho)
+        t = kk.mod_q(kk.intt(kk.pointwise_acc(a_hat, small_hat[:, None, : p.l])) + s[:, p.l :])
+        t1, t0_again = kk.power2round(t)
+        t0_bytes = kk.bit_pack((1 << (D - 1)) - t0_again, D).reshape(m, -1)
+        pk = np.concatenate([rho, kk.bit_pack(t1, 10).reshape(m, -1)], axis=1)
+        diff = np.bitwise_or.reduce(t0_bytes ^ sk[:, off + n_s :], axis=1)
+        diff |= np.bitwise_or.reduce(shake_rows(256, pk, p.tr_bytes) ^ sk[:, 64:off], axis=1)
+        ops = self.scheme._ops()
+        raise_first_bad(
+            diff != 0, lo, lambda i: self.scheme._secret_key(ops, keys.data[i].tobytes())
+        )
+        return rho, sk[:, 32:64], sk[:, 64:off], a_hat, small_hat
 
     def sign(
         self,
@@ -265,10 +284,13 @@ class MLDSABatch(SignatureBatch):
         """FIPS 204, Algorithm 2 (ML-DSA.Sign), or 4 (HashML-DSA.Sign) with
         ``prehash``, on each row: signatures (n, length_signature).
 
-        ``rnd``: None (fresh: 32 bytes from rng per row, row after row, after every
-        key is checked), one 32-byte value for every row, or rows (n, 32);
-        ``deterministic=True``: 32 zero bytes. A secret key that fails skDecode's
-        range check raises ValueError naming its row, before anything is computed.
+        ``rnd``: None (fresh: 32 bytes from rng per row, row after row), one 32-byte
+        value for every row, or rows (n, 32); ``deterministic=True``: 32 zero bytes.
+        A secret key that fails skDecode's range check raises ValueError naming its
+        row before anything is computed or drawn; one whose t0 or tr is inconsistent
+        (the single operation's key check, which needs the matrix) raises naming its
+        row when its chunk is decoded, before that chunk is signed. Either way
+        nothing is returned.
         """
         s = self.scheme
         keys = as_rows(sks, "sks", s.length_secret_key)
@@ -285,7 +307,7 @@ class MLDSABatch(SignatureBatch):
             n = batch_size(sks=keys, messages=msgs)
         self._check_secret_keys(keys)
         kk = self._kernels()
-        fixed = self._decode_secret_keys(kk, keys.data) if keys.single else None
+        fixed = self._decode_secret_keys(kk, keys.data, 0, keys) if keys.single else None
 
         def prepare(lo: int, hi: int) -> tuple[int, int, U8]:
             if rnds is None:
@@ -294,21 +316,24 @@ class MLDSABatch(SignatureBatch):
 
         def compute(job: tuple[int, int, U8]) -> tuple[U8]:
             lo, hi, rnd_rows = job
-            dec = fixed if fixed is not None else self._decode_secret_keys(kk, keys.take(lo, hi))
+            dec = fixed or self._decode_secret_keys(kk, keys.take(lo, hi), lo, keys)
             _, key, tr, a_hat, small_hat = dec
             m_primes = [_m_prime(x, ctx, prehash) for x in msgs.take(lo, hi)]
             mu = _mu_rows(s.params, tr, m_primes)  # Algorithm 7 line 6
             rho_pp = shake_rows(256, concat_rows(key, rnd_rows, mu), 64)  # line 7
-            return (self._sign_rows(kk, a_hat, small_hat, mu, rho_pp),)
+            return (self._sign_rows(kk, a_hat, small_hat, mu, rho_pp, lo),)
 
         parts = run_chunks(n, self.chunk, prepare, compute, resolve_workers(workers))
         (sigs,) = collect(n, (s.length_signature,), parts)
         return sigs
 
-    def _sign_rows(self, kk: MLDSAKernels, a_hat: Poly, small_hat: Poly, mu: U8, rho_pp: U8) -> U8:
-        """FIPS 204, Algorithm 7 lines 8-33 on every row: the rejection loop, each
-        pass over the rows still unsigned. a_hat and small_hat may be one broadcast
-        row."""
+    def _sign_rows(
+        self, kk: MLDSAKernels, a_hat: Poly, small_hat: Poly, mu: U8, rho_pp: U8, lo: int
+    ) -> U8:
+        """FIPS 204, Algorithm 7 lines 8-33 on every row (rows lo.. of the batch): the
+        rejection loop, each pass over the rows still unsigned, at most
+        ``MAX_SIGN_ATTEMPTS`` attempts per row as in the single operation (then
+        RuntimeError naming the row). a_hat and small_hat may be one broadcast row."""
         p = self.scheme.params
         m = mu.shape[0]
         gamma1, gamma2, ctb = p.gamma1, p.gamma2, p.c_tilde_bytes
@@ -318,13 +343,13 @@ class MLDSABatch(SignatureBatch):
         active = np.arange(m)
         a_cur, small_cur, mu_cur, rho_cur = a_hat, small_hat, mu, rho_pp
         kappa = 0  # the same for every unsigned row: they have made the same passes
-        while active.size:
+        while active.size and kappa < MAX_SIGN_ATTEMPTS * p.l:
             a = active.size
             # Attempts per pass: about 64 / a, at least one and at most SIGN_BATCH, so
             # a pass holds about 64 row-attempts once few rows are left (32 or
             # fewer): consecutive kappa values at once, the first acceptable one
             # taken, so the signature is the same.
-            b = max(1, min(SIGN_BATCH, 64 // a))
+            b = max(1, min(SIGN_BATCH, 64 // a, MAX_SIGN_ATTEMPTS - kappa // p.l))
             nonces = np.arange(kappa, kappa + b * p.l, dtype=_I64)
             # Line 11: ExpandMask(rho'', kappa) for each of the b attempts.
             v = shake_rows(256, _stream_inputs(rho_cur, nonces), 32 * p.z_bits)
@@ -341,12 +366,12 @@ class MLDSABatch(SignatureBatch):
             c_hat = kk.ntt(c)  # line 17
             cs = kk.intt(kk.pointwise_mul(c_hat[:, :, None], small_cur[:, None]))
             cs1, cs2, ct0 = cs[:, :, : p.l], cs[:, :, p.l : p.l + p.k], cs[:, :, p.l + p.k :]
-            z = _mod_q(y + cs1)  # line 20
-            w_cs2 = _mod_q(w - cs2)
+            z = kk.mod_q(y + cs1)  # line 20
+            w_cs2 = kk.mod_q(w - cs2)
             r1_w_cs2, r0 = kk.decompose(w_cs2, gamma2)  # line 21
             # h = MakeHint(-ct0, w - cs2 + ct0) (line 26) is, by Algorithm 39,
             # HighBits(w - cs2 + ct0) != HighBits(w - cs2).
-            r1_plus_ct0, _ = kk.decompose(_mod_q(w_cs2 + ct0), gamma2)
+            r1_plus_ct0, _ = kk.decompose(kk.mod_q(w_cs2 + ct0), gamma2)
             hint = (r1_w_cs2 != r1_plus_ct0).astype(_I64)
             ok = (  # lines 23, 28: every check folded into one bit per attempt
                 (kk.infinity_norm(z).max(axis=-1) < gamma1 - p.beta)
@@ -358,7 +383,7 @@ class MLDSABatch(SignatureBatch):
             if done.any():
                 rows = np.flatnonzero(done)
                 first = np.argmax(ok[rows], axis=1)  # the first acceptable attempt
-                z_ok = _centre(z[rows, first])
+                z_ok = kk.centre(z[rows, first])
                 sig = np.concatenate(  # line 33: sigEncode (Algorithm 26)
                     [
                         c_tilde.reshape(a, b, ctb)[rows, first],
@@ -372,6 +397,12 @@ class MLDSABatch(SignatureBatch):
                 active, mu_cur, rho_cur = active[keep], mu_cur[keep], rho_cur[keep]
                 a_cur, small_cur = _keep(a_cur, keep), _keep(small_cur, keep)
             kappa += b * p.l  # line 32
+        if active.size:
+            raise RuntimeError(
+                f"row {lo + int(active[0])}: {p.name} signing found no acceptable signature "
+                f"in {MAX_SIGN_ATTEMPTS} attempts (FIPS 204, Algorithm 7 loop bound): the "
+                "secret key is not a valid key"
+            )
         return out
 
     # --- verification: FIPS 204, Algorithms 3 and 8 -------------------------------------
