@@ -80,11 +80,11 @@ def expand_a(p: Params, kk: MLDSAKernels, rho: U8) -> Poly:
     nonces = np.array([(r << 8) | s for r in range(p.k) for s in range(p.l)], dtype=_I64)
     inputs = _stream_inputs(rho, nonces)
     n = _REJ_UNIFORM_BYTES
-    a_hat, count = kk.rej_uniform(shake_rows(128, inputs, n))
+    a_hat, count = kk.rej_uniform(shake_rows(128, inputs, n, kk.backend))
     while m and (count < 256).any():  # public data (rho): a rare longer read
         n *= 4
         short = np.flatnonzero(count < 256)
-        a_hat[short], count[short] = kk.rej_uniform(shake_rows(128, inputs[short], n))
+        a_hat[short], count[short] = kk.rej_uniform(shake_rows(128, inputs[short], n, kk.backend))
     return a_hat.reshape(m, p.k, p.l, 256)
 
 
@@ -94,24 +94,26 @@ def expand_s(p: Params, kk: MLDSAKernels, rho_prime: U8) -> Poly:
     m = rho_prime.shape[0]
     inputs = _stream_inputs(rho_prime, np.arange(p.l + p.k, dtype=_I64))
     n = _REJ_BOUNDED_BYTES
-    s, count = kk.rej_bounded(shake_rows(256, inputs, n), p.eta)
+    s, count = kk.rej_bounded(shake_rows(256, inputs, n, kk.backend), p.eta)
     # NOTE: a short row is re-read, as in the single operation; this reveals only
     # how many samples were rejected, not the accepted values.
     while m and (count < 256).any():
         n *= 2
         short = np.flatnonzero(count < 256)
-        s[short], count[short] = kk.rej_bounded(shake_rows(256, inputs[short], n), p.eta)
+        s[short], count[short] = kk.rej_bounded(
+            shake_rows(256, inputs[short], n, kk.backend), p.eta
+        )
     return s.reshape(m, p.l + p.k, 256)
 
 
 def sample_in_ball(p: Params, kk: MLDSAKernels, c_tilde: U8) -> Poly:
     """FIPS 204, Algorithm 29 (SampleInBall) for every row of c_tilde: (m, 256)."""
     n = _BALL_BYTES
-    c, ok = kk.sample_in_ball(shake_rows(256, c_tilde, n), p.tau)
+    c, ok = kk.sample_in_ball(shake_rows(256, c_tilde, n, kk.backend), p.tau)
     while not ok.all():  # rare: more than 128 index bytes needed (public c_tilde)
         n *= 4
         bad = np.flatnonzero(~ok)
-        redo, reok = kk.sample_in_ball(shake_rows(256, c_tilde[bad], n), p.tau)
+        redo, reok = kk.sample_in_ball(shake_rows(256, c_tilde[bad], n, kk.backend), p.tau)
         c[bad], ok[bad] = redo, reok
     return c
 
@@ -187,7 +189,7 @@ class MLDSABatch(SignatureBatch):
         p = self.scheme.params
         m = xi.shape[0]
         kl = np.array([[p.k, p.l]], dtype=np.uint8)
-        expanded = shake_rows(256, concat_rows(xi, kl), 128)  # line 1
+        expanded = shake_rows(256, concat_rows(xi, kl), 128, kk.backend)  # line 1
         rho, rho_prime, key = expanded[:, :32], expanded[:, 32:96], expanded[:, 96:]
         a_hat = expand_a(p, kk, np.ascontiguousarray(rho))  # line 3
         s = expand_s(p, kk, np.ascontiguousarray(rho_prime))  # line 4
@@ -196,7 +198,7 @@ class MLDSABatch(SignatureBatch):
         t = kk.mod_q(kk.intt(kk.pointwise_acc(a_hat, s1_hat[:, None])) + s2)  # line 5
         t1, t0 = kk.power2round(t)  # line 6
         pk = np.concatenate([rho, kk.bit_pack(t1, 10).reshape(m, -1)], axis=1)  # line 8
-        tr = shake_rows(256, pk, 64)  # line 9
+        tr = shake_rows(256, pk, 64, kk.backend)  # line 9
         packed_s = kk.bit_pack(p.eta - s, p.eta_bits).reshape(m, -1)  # line 10 (skEncode)
         packed_t0 = kk.bit_pack((1 << (D - 1)) - t0, D).reshape(m, -1)
         sk = np.concatenate([rho, key, tr, packed_s, packed_t0], axis=1)
@@ -262,7 +264,9 @@ class MLDSABatch(SignatureBatch):
         t0_bytes = kk.bit_pack((1 << (D - 1)) - t0_again, D).reshape(m, -1)
         pk = np.concatenate([rho, kk.bit_pack(t1, 10).reshape(m, -1)], axis=1)
         diff = np.bitwise_or.reduce(t0_bytes ^ sk[:, off + n_s :], axis=1)
-        diff |= np.bitwise_or.reduce(shake_rows(256, pk, p.tr_bytes) ^ sk[:, 64:off], axis=1)
+        diff |= np.bitwise_or.reduce(
+            shake_rows(256, pk, p.tr_bytes, kk.backend) ^ sk[:, 64:off], axis=1
+        )
         ops = self.scheme._ops()
         raise_first_bad(
             diff != 0, lo, lambda i: self.scheme._secret_key(ops, keys.data[i].tobytes())
@@ -320,7 +324,7 @@ class MLDSABatch(SignatureBatch):
             _, key, tr, a_hat, small_hat = dec
             m_primes = [_m_prime(x, ctx, prehash) for x in msgs.take(lo, hi)]
             mu = _mu_rows(s.params, tr, m_primes)  # Algorithm 7 line 6
-            rho_pp = shake_rows(256, concat_rows(key, rnd_rows, mu), 64)  # line 7
+            rho_pp = shake_rows(256, concat_rows(key, rnd_rows, mu), 64, kk.backend)  # line 7
             return (self._sign_rows(kk, a_hat, small_hat, mu, rho_pp, lo),)
 
         parts = run_chunks(n, self.chunk, prepare, compute, resolve_workers(workers))
@@ -352,7 +356,7 @@ class MLDSABatch(SignatureBatch):
             b = max(1, min(SIGN_BATCH, 64 // a, MAX_SIGN_ATTEMPTS - kappa // p.l))
             nonces = np.arange(kappa, kappa + b * p.l, dtype=_I64)
             # Line 11: ExpandMask(rho'', kappa) for each of the b attempts.
-            v = shake_rows(256, _stream_inputs(rho_cur, nonces), 32 * p.z_bits)
+            v = shake_rows(256, _stream_inputs(rho_cur, nonces), 32 * p.z_bits, kk.backend)
             y = (gamma1 - kk.bit_unpack(v, p.z_bits)).reshape(a, b, p.l, 256)
             y_hat = kk.ntt(y)
             w = kk.intt(
@@ -361,7 +365,9 @@ class MLDSABatch(SignatureBatch):
             w1, _ = kk.decompose(w, gamma2)  # line 13
             w1_bytes = _w1_encode(p, kk, w1).reshape(a * b, -1)
             mu_rows = np.repeat(mu_cur, b, axis=0)
-            c_tilde = shake_rows(256, np.concatenate([mu_rows, w1_bytes], axis=1), ctb)  # 15
+            c_tilde = shake_rows(
+                256, np.concatenate([mu_rows, w1_bytes], axis=1), ctb, kk.backend
+            )  # 15
             c = sample_in_ball(p, kk, c_tilde).reshape(a, b, 256)  # line 16
             c_hat = kk.ntt(c)  # line 17
             cs = kk.intt(kk.pointwise_mul(c_hat[:, :, None], small_cur[:, None]))
@@ -448,7 +454,7 @@ class MLDSABatch(SignatureBatch):
         p = self.scheme.params
         m = pk.shape[0]
         t1 = kk.bit_unpack(pk[:, 32:].reshape(m, p.k, 320), 10)
-        tr = shake_rows(256, pk, p.tr_bytes)  # Algorithm 3 line 6 / Algorithm 8 line 6
+        tr = shake_rows(256, pk, p.tr_bytes, kk.backend)  # Algorithm 3 line 6 / Algorithm 8 line 6
         return tr, expand_a(p, kk, np.ascontiguousarray(pk[:, :32])), kk.ntt(t1 << D)
 
     def _verify_rows(
@@ -482,6 +488,8 @@ class MLDSABatch(SignatureBatch):
         w_approx = kk.intt(az - kk.pointwise_mul(c_hat[:, None], t1_hat))
         w1 = kk.use_hint(hint, w_approx, p.gamma2)  # line 10
         w1_bytes = _w1_encode(p, kk, w1)
-        c_tilde_prime = shake_rows(256, np.concatenate([mu, w1_bytes], axis=1), ctb)  # 12
+        c_tilde_prime = shake_rows(
+            256, np.concatenate([mu, w1_bytes], axis=1), ctb, kk.backend
+        )  # 12
         same = (c_tilde == c_tilde_prime).all(axis=1)
         return sig_ok & hint_ok & z_ok & same  # type: ignore[no-any-return]

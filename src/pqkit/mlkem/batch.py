@@ -65,13 +65,13 @@ def expand_matrices(K: MLKEMKernels, rho: U8, k: int, *, transposed: bool = Fals
     if transposed:
         ji = ji[:, ::-1]
     inputs = np.concatenate([np.repeat(rho, k * k, axis=0), np.tile(ji, (m, 1))], axis=1)
-    a_hat, counts = K.rej_uniform(shake_rows(128, inputs, SHAKE128_XOF_BYTES))
+    a_hat, counts = K.rej_uniform(shake_rows(128, inputs, SHAKE128_XOF_BYTES, K.backend))
     n = SHAKE128_XOF_BYTES
     while m and int(counts.min()) < 256:
         a_hat = np.array(a_hat)
         n *= 2
         short = np.flatnonzero(counts < 256)
-        redo, recount = K.rej_uniform(shake_rows(128, inputs[short], n))
+        redo, recount = K.rej_uniform(shake_rows(128, inputs[short], n, K.backend))
         a_hat[short], counts[short] = redo, recount
     return a_hat.reshape(m, k, k, 256)
 
@@ -82,7 +82,7 @@ def sample_noise(K: MLKEMKernels, seed: U8, eta: int, first: int, count: int) ->
     m = seed.shape[0]
     nonces = np.arange(first, first + count, dtype=np.uint8).reshape(count, 1)
     inputs = np.concatenate([np.repeat(seed, count, axis=0), np.tile(nonces, (m, 1))], axis=1)
-    return K.cbd(shake_rows(256, inputs, 64 * eta), eta).reshape(m, count, 256)
+    return K.cbd(shake_rows(256, inputs, 64 * eta, K.backend), eta).reshape(m, count, 256)
 
 
 def kpke_keygen(p: Params, K: MLKEMKernels, d: U8) -> tuple[U8, U8]:
@@ -267,7 +267,7 @@ class MLKEMBatch(KemBatch):
             z = dk[:, 768 * k + 64 :]
             m_prime = kpke_decrypt(p, K, dk[:, : 384 * k], c)  # line 5
             g = sha3_rows(512, concat_rows(m_prime, h))  # line 6: (K', r') = G(m' || h)
-            k_bar = shake_rows(256, concat_rows(z, c), 32)  # line 7: J(z || c)
+            k_bar = shake_rows(256, concat_rows(z, c), 32, K.backend)  # line 7: J(z || c)
             c_prime = kpke_encrypt(p, K, t_hat, a_hat_t, m_prime, g[:, 32:])  # line 8
             # Lines 9-11: K' unless c != c', then K_bar; a byte mask, no branch and
             # no early exit: OR of every byte difference, then 0xFF where non-zero
