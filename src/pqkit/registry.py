@@ -37,7 +37,11 @@ Kind = Literal["kem", "sig"]
 
 # The light modules holding each family's CATALOG, in listing order. A new family
 # adds its params module here.
-FAMILY_CATALOGS: tuple[str, ...] = ("pqkit.mlkem.params", "pqkit.mldsa.params")
+FAMILY_CATALOGS: tuple[str, ...] = (
+    "pqkit.mlkem.params",
+    "pqkit.mldsa.params",
+    "pqkit.slhdsa.params",
+)
 
 
 class Sizes(Protocol):
