@@ -49,8 +49,19 @@ def chain_many(
     ends = [s + t for s, t in zip(starts, steps, strict=True)]
     if not out:
         return out
-    for j in range(min(starts), max(ends)):
-        active = [i for i in range(len(out)) if starts[i] <= j < ends[i]]
+    # Chains sorted by start: when every chain ends at the same step (as in
+    # verification, which runs each chain to w - 1) the active chains at step j
+    # are a prefix of this order.
+    order = sorted(range(len(out)), key=starts.__getitem__)
+    same_end = len(set(ends)) == 1
+    first = 0
+    for j in range(starts[order[0]], max(ends)):
+        if same_end:
+            while first < len(order) and starts[order[first]] <= j:
+                first += 1
+            active = order[:first]
+        else:
+            active = [i for i in order if starts[i] <= j < ends[i]]
         hj = word(j)
         results = hs.f_many([prefixes[i] + hj + out[i] for i in active])
         for i, value in zip(active, results, strict=True):
