@@ -21,7 +21,7 @@ from pqkit.slhdsa.hashes import Hashes
 from pqkit.slhdsa.hypertree import ht_root, ht_sign, ht_verify
 from pqkit.slhdsa.params import CATALOG, Params
 
-__all__ = ["MAX_CONTEXT", "SCHEMES", "SLHDSA", "m_prime"]
+__all__ = ["MAX_CONTEXT", "SCHEMES", "SLHDSA", "m_prime", "prehash_m_prime"]
 
 MAX_CONTEXT = 255
 """The longest context string (FIPS 205 §10.2: its length is one byte of M')."""
@@ -37,6 +37,16 @@ def _context(ctx: Any) -> bytes:
     return data
 
 
+def prehash_m_prime(digest: Any, prehash: str, ctx: Any) -> bytes:
+    """M' = 1 || |ctx| || ctx || OID || PH(M) of HashSLH-DSA (FIPS 205, Algorithm 23
+    line 24) from ``digest`` = PH(M), which must have the output length of
+    ``prehash`` (an ACVP name such as "SHA2-256"; SHAKE-128 / -256: 32 / 64 bytes)."""
+    context = _context(ctx)
+    ph = lookup(prehash)
+    value = as_bytes_len(digest, f"{ph.name} digest", len(ph.function(b"")))
+    return b"\x01" + bytes([len(context)]) + context + ph.der + value
+
+
 def m_prime(message: Any, ctx: Any, prehash: str | None) -> bytes:
     """M' of FIPS 205: 0 || |ctx| || ctx || M (Algorithm 22 line 8) or, with a
     pre-hash, 1 || |ctx| || ctx || OID || PH(M) (Algorithm 23 line 24)."""
@@ -44,8 +54,7 @@ def m_prime(message: Any, ctx: Any, prehash: str | None) -> bytes:
     context = _context(ctx)
     if prehash is None:
         return b"\x00" + bytes([len(context)]) + context + msg
-    ph = lookup(prehash)
-    return b"\x01" + bytes([len(context)]) + context + ph.der + ph.function(msg)
+    return prehash_m_prime(lookup(prehash).function(msg), prehash, context)
 
 
 class SLHDSA(SignatureBase):
