@@ -33,6 +33,30 @@ if TYPE_CHECKING:
         MLKEM768PublicKey,
         MLKEM1024PrivateKey,
         MLKEM1024PublicKey,
+        SLHDSASHA2_128fPrivateKey,
+        SLHDSASHA2_128fPublicKey,
+        SLHDSASHA2_128sPrivateKey,
+        SLHDSASHA2_128sPublicKey,
+        SLHDSASHA2_192fPrivateKey,
+        SLHDSASHA2_192fPublicKey,
+        SLHDSASHA2_192sPrivateKey,
+        SLHDSASHA2_192sPublicKey,
+        SLHDSASHA2_256fPrivateKey,
+        SLHDSASHA2_256fPublicKey,
+        SLHDSASHA2_256sPrivateKey,
+        SLHDSASHA2_256sPublicKey,
+        SLHDSASHAKE_128fPrivateKey,
+        SLHDSASHAKE_128fPublicKey,
+        SLHDSASHAKE_128sPrivateKey,
+        SLHDSASHAKE_128sPublicKey,
+        SLHDSASHAKE_192fPrivateKey,
+        SLHDSASHAKE_192fPublicKey,
+        SLHDSASHAKE_192sPrivateKey,
+        SLHDSASHAKE_192sPublicKey,
+        SLHDSASHAKE_256fPrivateKey,
+        SLHDSASHAKE_256fPublicKey,
+        SLHDSASHAKE_256sPrivateKey,
+        SLHDSASHAKE_256sPublicKey,
     )
     from pqkit.keys.loaders import (
         load_der_private_key,
@@ -55,6 +79,12 @@ _LAZY = {
     **{
         f"{stem}{kind}Key": "pqkit.keys"
         for stem in ("MLKEM512", "MLKEM768", "MLKEM1024", "MLDSA44", "MLDSA65", "MLDSA87")
+        for kind in ("Private", "Public")
+    },
+    **{
+        f"SLHDSA{family}_{size}{kind}Key": "pqkit.keys"
+        for family in ("SHA2", "SHAKE")
+        for size in ("128s", "128f", "192s", "192f", "256s", "256f")
         for kind in ("Private", "Public")
     },
     **{
@@ -115,6 +145,30 @@ __all__ = [
     "NoEncryption",
     "PrivateFormat",
     "PublicFormat",
+    "SLHDSASHA2_128fPrivateKey",
+    "SLHDSASHA2_128fPublicKey",
+    "SLHDSASHA2_128sPrivateKey",
+    "SLHDSASHA2_128sPublicKey",
+    "SLHDSASHA2_192fPrivateKey",
+    "SLHDSASHA2_192fPublicKey",
+    "SLHDSASHA2_192sPrivateKey",
+    "SLHDSASHA2_192sPublicKey",
+    "SLHDSASHA2_256fPrivateKey",
+    "SLHDSASHA2_256fPublicKey",
+    "SLHDSASHA2_256sPrivateKey",
+    "SLHDSASHA2_256sPublicKey",
+    "SLHDSASHAKE_128fPrivateKey",
+    "SLHDSASHAKE_128fPublicKey",
+    "SLHDSASHAKE_128sPrivateKey",
+    "SLHDSASHAKE_128sPublicKey",
+    "SLHDSASHAKE_192fPrivateKey",
+    "SLHDSASHAKE_192fPublicKey",
+    "SLHDSASHAKE_192sPrivateKey",
+    "SLHDSASHAKE_192sPublicKey",
+    "SLHDSASHAKE_256fPrivateKey",
+    "SLHDSASHAKE_256fPublicKey",
+    "SLHDSASHAKE_256sPrivateKey",
+    "SLHDSASHAKE_256sPublicKey",
     "UnknownAlgorithm",
     "UnknownBackend",
     "__version__",
