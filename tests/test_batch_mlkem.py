@@ -330,3 +330,25 @@ def test_write_keypairs_with_seeds(tmp_path: Any, name: str) -> None:
     if name.startswith("ML-"):  # the vectorised views draw seeds as keygen does
         want = scheme.batch.keygen(3, rng=CountingRng(2))
         assert (want[0] == pks).all() and (want[1] == sks).all()
+
+
+def _every_scheme() -> list[Any]:
+    names = [("kem", n) for n in pqkit.kems()]
+    # SLH-DSA: the two fast 128-bit sets stand for the family (the s sets take seconds).
+    names += [("sig", n) for n in pqkit.sigs() if "SLH" not in n or n.endswith("128f")]
+    return [pytest.param(kind, n, id=n) for kind, n in names]
+
+
+@pytest.mark.parametrize(("kind", "name"), _every_scheme())
+def test_every_scheme_has_a_batch_view(kind: str, name: str) -> None:
+    scheme: Any = pqkit.kem(name) if kind == "kem" else pqkit.sig(name)
+    pks, sks = scheme.batch.keygen(2, rng=CountingRng(6))
+    rng = CountingRng(6)
+    singles = [scheme.keygen(rng=rng) for _ in range(2)]
+    assert [(p.tobytes(), s.tobytes()) for p, s in zip(pks, sks, strict=True)] == singles
+    if kind == "kem":
+        ss, cts = scheme.batch.encaps(pks)
+        assert (scheme.batch.decaps(sks, cts) == ss).all()
+    else:
+        sigs = scheme.batch.sign(sks, [b"x", b"yz"], deterministic=True)
+        assert scheme.batch.verify(pks, [b"x", b"yz"], sigs).tolist() == [True, True]

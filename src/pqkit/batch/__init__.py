@@ -116,6 +116,10 @@ class Rows:
         """Rows lo..hi (the single row, unexpanded, for a broadcast item)."""
         return self.data if self.single else self.data[lo:hi]
 
+    def row(self, i: int) -> bytes:
+        """Row i as bytes (the single row for a broadcast item)."""
+        return bytes(self.data[0 if self.single else i].tobytes())
+
 
 def _row_len_error(name: str, length: int, got: int) -> ValueError:
     return ValueError(f"{name} must be {length} bytes, got {got}")
@@ -210,6 +214,10 @@ class Messages:
     def count(self) -> int | None:
         return None if self.single else len(self.items)
 
+    def item(self, i: int) -> bytes:
+        """Message i (the single one for a broadcast message)."""
+        return self.items[0 if self.single else i]
+
     def take(self, lo: int, hi: int) -> list[bytes]:
         """Rows lo..hi, the single item repeated for a broadcast message."""
         return self.items * (hi - lo) if self.single else self.items[lo:hi]
@@ -259,6 +267,15 @@ def batch_size(**args: Rows | Messages) -> int:
 def row_error(index: int, exc: ValueError) -> ValueError:
     """The ValueError of a failed input check on row ``index``."""
     return ValueError(f"row {index}: {exc}")
+
+
+def call_row(index: int, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """``fn(*args, **kwargs)`` for row ``index``: a ValueError it raises is re-raised
+    naming the row (:func:`row_error`)."""
+    try:
+        return fn(*args, **kwargs)
+    except ValueError as exc:
+        raise row_error(index, exc) from exc
 
 
 def raise_first_bad(bad: npt.NDArray[np.bool_], lo: int, check: Callable[[int], object]) -> None:
@@ -395,7 +412,7 @@ class BatchBase:
 
     def _keygen_compute(self, prepared: Any) -> tuple[U8, U8]:
         """The (pks, sks) of one chunk from what :meth:`_keygen_rows` prepared."""
-        return _stack([p for p, _ in prepared]), _stack([s for _, s in prepared])
+        return _stack_pairs(prepared)
 
     def keygen_derand(self, seeds: Any, *, workers: int | None = None) -> tuple[U8, U8]:
         """The key pair of each seed row (``length_seed`` bytes)."""
@@ -404,8 +421,7 @@ class BatchBase:
         n = batch_size(seeds=rows)
 
         def compute(b: tuple[int, int]) -> tuple[U8, U8]:
-            pairs = [s.keygen_derand(r.tobytes()) for r in rows.take(*b)]
-            return _stack([p for p, _ in pairs]), _stack([k for _, k in pairs])
+            return _stack_pairs([call_row(i, s.keygen_derand, rows.row(i)) for i in range(*b)])
 
         w = resolve_workers(workers)
         parts = run_chunks(n, self.chunk, lambda lo, hi: (lo, hi), compute, w)
@@ -481,53 +497,50 @@ class KemBatch(BatchBase):
 
     chunk = 64
 
+    def _check_encapsulation_keys(self, keys: Rows) -> None:
+        """The family's public-key checks (``check_encapsulation_key``, if it has
+        one) on every row, first."""
+        check = getattr(self.scheme, "check_encapsulation_key", None)
+        if check is not None:
+            for i in range(keys.data.shape[0]):
+                call_row(i, check, keys.row(i))
+
     def encaps(
         self, pks: Any, *, rng: RNG | None = None, workers: int | None = None
     ) -> tuple[U8, U8]:
-        """(shared_secrets, ciphertexts): row i is ``encaps(pks[i], rng=rng)``; rng
-        is asked for 32 bytes per row, in row order, after every key is checked."""
-        return self._encaps(pks, None, rng, workers)
-
-    def encaps_derand(self, pks: Any, ms: Any, *, workers: int | None = None) -> tuple[U8, U8]:
-        """Row i is ``encaps_derand(pks[i], ms[i])``."""
-        return self._encaps(pks, as_rows(ms, "ms", 32), None, workers)
-
-    def _encaps(
-        self, pks: Any, ms: Rows | None, rng: RNG | None, workers: int | None
-    ) -> tuple[U8, U8]:
+        """(shared_secrets, ciphertexts): row i is ``encaps(pks[i], rng=rng)``, run
+        row after row in the calling thread (so rng is asked exactly as by a loop),
+        after every key passed the family's checks."""
         s = self.scheme
         keys = as_rows(pks, "pks", s.length_public_key)
-        n = batch_size(pks=keys) if ms is None else batch_size(pks=keys, ms=ms)
-        w = resolve_workers(workers)
-        check = getattr(s, "check_encapsulation_key", None)
-        if check is not None:  # the family's input checks on every key, first
-            for i in range(keys.data.shape[0]):
-                try:
-                    check(keys.data[i].tobytes())
-                except ValueError as exc:
-                    raise row_error(i, exc) from exc
-        if ms is None:
-            ms = Rows(draw_rows(rng, n, (32,)), False)
-        m_rows = ms
+        n = batch_size(pks=keys)
+        self._check_encapsulation_keys(keys)
+
+        def prepare(lo: int, hi: int) -> list[Any]:
+            return [call_row(i, s.encaps, keys.row(i), rng=rng) for i in range(lo, hi)]
+
+        parts = run_chunks(n, self.chunk, prepare, _stack_pairs, resolve_workers(workers))
+        ss, cts = collect(n, (s.length_shared_secret, s.length_ciphertext), parts)
+        return ss, cts
+
+    def encaps_derand(self, pks: Any, ms: Any, *, workers: int | None = None) -> tuple[U8, U8]:
+        """Row i is ``encaps_derand(pks[i], ms[i])``; an m row has the scheme's
+        ``length_randomness`` bytes (32 for ML-KEM and Kyber)."""
+        s = self.scheme
+        keys = as_rows(pks, "pks", s.length_public_key)
+        m_rows = as_rows(ms, "ms", int(getattr(s, "length_randomness", 32)))
+        n = batch_size(pks=keys, ms=m_rows)
+        self._check_encapsulation_keys(keys)
 
         def compute(b: tuple[int, int]) -> tuple[U8, U8]:
-            lo, hi = b
-            ks, ms_ = keys.take(lo, hi), m_rows.take(lo, hi)
-            out = []
-            for i in range(hi - lo):
-                try:
-                    out.append(
-                        s.encaps_derand(
-                            ks[0 if keys.single else i].tobytes(),
-                            ms_[0 if m_rows.single else i].tobytes(),
-                        )
-                    )
-                except ValueError as exc:
-                    raise row_error(lo + i, exc) from exc
-            return _stack([x for x, _ in out]), _stack([c for _, c in out])
+            pairs = [call_row(i, s.encaps_derand, keys.row(i), m_rows.row(i)) for i in range(*b)]
+            return _stack_pairs(pairs)
 
-        parts = run_chunks(n, self.chunk, lambda lo, hi: (lo, hi), compute, w)
-        return collect(n, (s.length_shared_secret, s.length_ciphertext), parts)  # type: ignore[return-value]
+        parts = run_chunks(
+            n, self.chunk, lambda lo, hi: (lo, hi), compute, resolve_workers(workers)
+        )
+        ss, cts = collect(n, (s.length_shared_secret, s.length_ciphertext), parts)
+        return ss, cts
 
     def decaps(self, sks: Any, cts: Any, *, workers: int | None = None) -> U8:
         """Row i is ``decaps(sks[i], cts[i])`` (implicit rejection as there)."""
@@ -537,20 +550,7 @@ class KemBatch(BatchBase):
         n = batch_size(sks=keys, cts=cs)
 
         def compute(b: tuple[int, int]) -> tuple[U8]:
-            lo, hi = b
-            ks, cc = keys.take(lo, hi), cs.take(lo, hi)
-            out = []
-            for i in range(hi - lo):
-                try:
-                    out.append(
-                        s.decaps(
-                            ks[0 if keys.single else i].tobytes(),
-                            cc[0 if cs.single else i].tobytes(),
-                        )
-                    )
-                except ValueError as exc:
-                    raise row_error(lo + i, exc) from exc
-            return (_stack(out),)
+            return (_stack([call_row(i, s.decaps, keys.row(i), cs.row(i)) for i in range(*b)]),)
 
         parts = run_chunks(
             n, self.chunk, lambda lo, hi: (lo, hi), compute, resolve_workers(workers)
@@ -588,17 +588,17 @@ class SignatureBatch(BatchBase):
         )
         out = np.empty((n, s.length_signature), dtype=np.uint8)
         for i in range(n):
-            try:
-                sig = s.sign(
-                    keys.data[0 if keys.single else i].tobytes(),
-                    msgs.items[0 if msgs.single else i],
-                    ctx,
-                    deterministic=deterministic,
-                    rnd=None if rnds is None else rnds.items[0 if rnds.single else i],
-                    rng=rng,
-                )
-            except ValueError as exc:
-                raise row_error(i, exc) from exc
+            rnd_i = None if rnds is None else rnds.items[0 if rnds.single else i]
+            sig = call_row(
+                i,
+                s.sign,
+                keys.row(i),
+                msgs.item(i),
+                ctx,
+                deterministic=deterministic,
+                rnd=rnd_i,
+                rng=rng,
+            )
             out[i] = np.frombuffer(sig, dtype=np.uint8)
         return out
 
@@ -622,13 +622,13 @@ class SignatureBatch(BatchBase):
         for i in range(n):
             if not sig_ok[0 if sigs.single else i]:
                 continue
-            out[i] = s.verify(
-                keys.data[0 if keys.single else i].tobytes(),
-                msgs.items[0 if msgs.single else i],
-                sigs.data[0 if sigs.single else i].tobytes(),
-                ctx,
-            )
+            out[i] = s.verify(keys.row(i), msgs.item(i), sigs.row(i), ctx)
         return out
+
+
+def _stack_pairs(pairs: list[Any]) -> tuple[U8, U8]:
+    """Two arrays from a list of 2-tuples of bytes (key pairs, encapsulations)."""
+    return _stack([a for a, _ in pairs]), _stack([b for _, b in pairs])
 
 
 def _stack(items: list[bytes]) -> U8:

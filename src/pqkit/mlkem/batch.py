@@ -197,10 +197,21 @@ class MLKEMBatch(KemBatch):
             sha3_rows(256, ek),
         )
 
+    def encaps(
+        self, pks: Any, *, rng: RNG | None = None, workers: int | None = None
+    ) -> tuple[U8, U8]:
+        """FIPS 203, Algorithm 20 on each row: (shared_secrets (n, 32), ciphertexts).
+        Every key passes the §7.2 checks first; then rng is asked for m (32 bytes)
+        row after row, as a loop of single ``encaps`` calls would."""
+        return self._encaps(pks, None, rng, workers)
+
+    def encaps_derand(self, pks: Any, ms: Any, *, workers: int | None = None) -> tuple[U8, U8]:
+        """FIPS 203, Algorithm 17 with the given m rows (n, 32)."""
+        return self._encaps(pks, as_rows(ms, "ms", 32), None, workers)
+
     def _encaps(
         self, pks: Any, ms: Rows | None, rng: RNG | None, workers: int | None
     ) -> tuple[U8, U8]:
-        # FIPS 203, Algorithms 20 (encaps: m from rng) and 17 (encaps_derand) on rows.
         s = self.scheme
         keys = as_rows(pks, "pks", s.length_public_key)
         n = batch_size(pks=keys) if ms is None else batch_size(pks=keys, ms=ms)
