@@ -24,7 +24,7 @@ from pqkit.keys import (
     private_key_class,
     public_key_class,
 )
-from pqkit.mldsa.prehash import PREHASHES
+from pqkit.prehash import PREHASHES
 from pqkit.serialization import (
     BestAvailableEncryption,
     Encoding,

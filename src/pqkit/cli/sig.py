@@ -1,7 +1,7 @@
 """``pqkit sign`` and ``pqkit verify``: ML-DSA and HashML-DSA with key files.
 
 The message is streamed: pure ML-DSA through the key's mu hasher, HashML-DSA
-through the pre-hash's incremental hasher (:meth:`pqkit.mldsa.prehash.PreHash.new`),
+through the pre-hash's incremental hasher (:meth:`pqkit.prehash.PreHash.new`),
 so files of any size work in constant memory.
 """
 
@@ -19,7 +19,7 @@ __all__ = ["cmd_sign", "cmd_verify"]
 
 
 def _context(args: argparse.Namespace) -> bytes:
-    from pqkit.mldsa.message import context
+    from pqkit.messages import context
 
     text = args.context or ""
     try:
@@ -31,7 +31,7 @@ def _context(args: argparse.Namespace) -> bytes:
 
 def _prehash(name: str | None) -> Any:
     """The pre-hash called ``name`` (any case), or None."""
-    from pqkit.mldsa.prehash import lookup
+    from pqkit.prehash import lookup
 
     return None if name is None else lookup(name, ignore_case=True)
 

@@ -39,6 +39,21 @@ PublicT = TypeVar("PublicT", bound="PublicKey")
 PrivateT = TypeVar("PrivateT", bound="PrivateKey")
 
 
+def as_context(context: Any) -> bytes:
+    """The checked context string of a signing key method (the check of
+    :mod:`pqkit.messages`, imported lazily: it needs NumPy)."""
+    from pqkit.messages import context as check_context
+
+    return check_context(context, "context")
+
+
+def prehash_m_prime(digest: Any, algorithm: Any, context: Any) -> bytes:
+    """M' of HashML-DSA / HashSLH-DSA from PH(M) (:func:`pqkit.messages.prehash_m_prime`)."""
+    from pqkit.messages import prehash_m_prime as build
+
+    return build(digest, algorithm, as_context(context))
+
+
 def algorithm_named(name: str) -> KeyAlgorithm:
     """The table entry of parameter set ``name`` (for the concrete key classes)."""
     alg = by_name(name)

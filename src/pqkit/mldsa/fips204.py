@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.messages import RND_LENGTH, context, m_prime, prehash_m_prime, signing_rnd
 from pqkit.mldsa import core
-from pqkit.mldsa.message import RND_LENGTH, context, m_prime, prehash_m_prime, signing_rnd
 from pqkit.mldsa.params import CATALOG
-from pqkit.mldsa.prehash import lookup
 from pqkit.mldsa.scheme import DilithiumScheme
 from pqkit.mldsa.symmetric import SHAKE_SUITE
+from pqkit.prehash import lookup
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG
 
