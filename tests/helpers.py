@@ -1,11 +1,16 @@
-"""Shared helpers for the tests: reading the vector files in tests/vectors/."""
+"""Shared helpers for the tests: reading the vector files in tests/vectors/, and
+running the ``pqkit`` command in-process (:class:`Cli`)."""
 
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 VECTORS = Path(__file__).parent / "vectors"
 
@@ -25,3 +30,39 @@ def load_lines(name: str) -> list[str]:
 def h(hex_string: str) -> bytes:
     """Bytes from a hex string (either case)."""
     return bytes.fromhex(hex_string)
+
+
+class Cli:
+    """``pqkit ARGS`` run in-process in a temporary directory."""
+
+    def __init__(
+        self, monkeypatch: pytest.MonkeyPatch, capture: pytest.CaptureFixture[bytes]
+    ) -> None:
+        self._monkeypatch = monkeypatch
+        self._capture = capture
+
+    def run(self, *args: str | Path, stdin: bytes | None = None) -> tuple[int, bytes, str]:
+        """(status, stdout bytes, stderr text)."""
+        if stdin is not None:
+            stream = io.TextIOWrapper(io.BytesIO(stdin))
+            self._monkeypatch.setattr(sys, "stdin", stream)
+        self._capture.readouterr()
+        from pqkit.cli import main
+
+        status = main([str(a) for a in args])
+        out = self._capture.readouterr()
+        return status, out.out, out.err.decode()
+
+    def ok(self, *args: str | Path, stdin: bytes | None = None) -> bytes:
+        status, out, err = self.run(*args, stdin=stdin)
+        assert status == 0, err
+        assert err == ""
+        return out
+
+    def fails(self, *args: str | Path, status: int = 2, match: str = "") -> str:
+        code, _, err = self.run(*args)
+        assert code == status, (code, err)
+        assert "Traceback" not in err
+        assert err.count("\n") == 1 and err.startswith("pqkit: "), err
+        assert match in err, err
+        return err

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
+import runpy
 import subprocess
 import sys
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -37,12 +40,44 @@ def test_demo_unknown_name_matches_nothing(capsys: pytest.CaptureFixture[str]) -
     assert "no schemes matched" in capsys.readouterr().out
 
 
-def test_python_dash_m() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "pqkit", "--version"], capture_output=True, text=True, check=False
-    )
-    assert result.returncode == 0
-    assert result.stdout.startswith("pqkit ")
+def test_python_dash_m(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "argv", ["pqkit", "list"])
+    with pytest.raises(SystemExit) as stop:
+        runpy.run_module("pqkit", run_name="__main__")
+    assert stop.value.code == 0
+    assert "ML-KEM-768" in capsys.readouterr().out
+
+
+def _console_script() -> list[str]:
+    """The installed ``pqkit`` script beside this interpreter, else ``python -m pqkit``."""
+    script = Path(sys.executable).with_name("pqkit")
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script)]
+    return [sys.executable, "-m", "pqkit"]
+
+
+def test_console_entry_point_smoke(tmp_path: Path) -> None:
+    """The one subprocess test: the console script runs, with pipes and status."""
+    src = str(Path(pqkit.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
+    command = _console_script()
+    done = subprocess.run(
+        [*command, "keygen", "ML-DSA-44", "-o", "k.pem", "--pub", "p.pem"],
+        cwd=tmp_path, env=env, capture_output=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    (tmp_path / "m").write_bytes(b"message")
+    done = subprocess.run(
+        [*command, "sign", "k.pem", "m", "-o", "sig"],
+        cwd=tmp_path, env=env, capture_output=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run(
+        [*command, "verify", "p.pem", "-", "sig"],
+        cwd=tmp_path, env=env, input=b"other", capture_output=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.decode().startswith("pqkit: ") and b"Traceback" not in done.stderr
 
 
 def test_unknown_algorithm_error_lists_known_names(capsys: pytest.CaptureFixture[str]) -> None:
@@ -52,7 +87,7 @@ def test_unknown_algorithm_error_lists_known_names(capsys: pytest.CaptureFixture
     parser = argparse.ArgumentParser()
     parser.set_defaults(func=fail)
     with mock.patch("pqkit.cli.build_parser", return_value=parser):
-        assert main([]) == 1
+        assert main([]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pqkit: error: unknown algorithm 'Kyber9'")
     assert "ML-KEM-768" in err

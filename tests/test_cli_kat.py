@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import sys
 from typing import Any
 
 import pytest
@@ -121,11 +122,15 @@ def test_signature_entries(randomized: bool) -> None:
 
 
 def test_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["kat", "no-such-scheme"]) == 1
-    err = capsys.readouterr().err
-    assert "unknown algorithm 'no-such-scheme'" in err and "Kyber768" in err
-    assert main(["kat", "Kyber512", "--count", "-1"]) == 1
-    assert "count must be >= 0" in capsys.readouterr().err
+    assert main(["kat", "no-such-scheme"]) == 2
+    captured = capsys.readouterr()
+    assert "unknown algorithm 'no-such-scheme'" in captured.err and "Kyber768" in captured.err
+    assert captured.out == ""
+    for bad in ("-1", "two"):
+        assert main(["kat", "Kyber512", "--count", bad]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""  # nothing written before the arguments are checked
+        assert "count must be >= 0" in captured.err or "not a whole number" in captured.err
     with pytest.raises(TypeError):
         list(kat.entries(pqkit.kem("Kyber512"), "2"))  # type: ignore[arg-type]
     assert list(kat.rsp("kyber512", 0)) == ["# Kyber512\n\n"]
@@ -169,3 +174,17 @@ def test_ml_kem_matches_liboqs_with_its_randomness_split(name: str) -> None:
             + "".join(f"{k} = {v.hex().upper()}\n" for k, v in fields)
         )
     assert hashlib.sha256("\n".join(entries).encode()).hexdigest() == LIBOQS_ALL[name]
+
+
+def test_progress_bar_only_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("tqdm", reason="the bar needs the optional tqdm")
+    assert main(["kat", "Kyber512", "--count", "2"]) == 0
+    quiet = capsys.readouterr()
+    assert quiet.err == ""  # stderr is not a terminal here
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert main(["kat", "Kyber512", "--count", "2"]) == 0
+    shown = capsys.readouterr()
+    assert shown.out == quiet.out
+    assert "KAT Kyber512" in shown.err and "/2 " in shown.err

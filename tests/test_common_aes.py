@@ -123,3 +123,26 @@ def test_python_batches_beyond_one_batch() -> None:
     key = bytes(range(32))
     got = common.aes256_ctr(key, bytes(16), backend="python").read(n)
     assert got == common.aes256_ctr(key, bytes(16), backend="openssl").read(n)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("n", [0, 1, 16, 17, 504])
+def test_ctr_many_is_ctr_per_nonce(backend: str, n: int) -> None:
+    key = bytes(range(32))
+    nonces = [bytes([i]) * 12 for i in range(5)]
+    out = common.aes256_ctr_many(key, nonces, n, backend=backend)
+    assert out.shape == (5, n)
+    for row, nonce in zip(out, nonces, strict=True):
+        stream = common.aes256_ctr(key, nonce + bytes(4), backend=backend).read(n)
+        assert row.tobytes() == stream
+
+
+def test_ctr_many_checks_its_arguments() -> None:
+    with pytest.raises(ValueError, match="AES-256-CTR nonce"):
+        common.aes256_ctr_many(bytes(32), [bytes(11)], 16)
+    with pytest.raises(ValueError, match="AES-256 key"):
+        common.aes256_ctr_many(bytes(16), [bytes(12)], 16)
+    with pytest.raises(TypeError, match="n must be an int"):
+        common.aes256_ctr_many(bytes(32), [bytes(12)], 1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        common.aes256_ctr_many(bytes(32), ["x" * 12], 16)  # type: ignore[list-item]

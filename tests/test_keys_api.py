@@ -97,10 +97,3 @@ def test_ml_kem_modulus_check_on_load() -> None:
     spki[offset + 1] = (spki[offset + 1] & 0xF0) | 0x0D  # coefficient 0 := 3329 = q
     with pytest.raises(ValueError, match=r"FIPS 203 §7\.2 modulus check"):
         pqkit.load_der_public_key(bytes(spki))
-
-
-def test_cli_prehash_names_match_the_table() -> None:
-    from pqkit.cli import keys as keycli
-    from pqkit.mldsa.prehash import PREHASHES
-
-    assert set(keycli._HASHLIB_NAMES) == set(PREHASHES)

@@ -103,7 +103,7 @@ def test_external_mu_round3() -> None:
 
     s = _scheme("Dilithium3-AES")
     pk, sk = s.keygen_derand(bytes(range(32)))
-    ops = core.ops_for(s.suite, None)
+    ops = s._ops()
     mu = core.h(ops, core.h(ops, pk, 32) + b"m", 64)
     sig = s.sign_mu(sk, mu, deterministic=True)
     assert sig == s.sign(sk, b"m", deterministic=True)

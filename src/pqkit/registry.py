@@ -15,6 +15,8 @@ imported on first use, so ``import pqkit`` stays cheap.
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal, Protocol, cast
@@ -28,6 +30,7 @@ __all__ = [
     "algorithms",
     "kem",
     "kems",
+    "lazy_schemes",
     "normalise",
     "sig",
     "sigs",
@@ -100,6 +103,22 @@ class Algorithm:
         """The scheme object (imports its module on first use)."""
         schemes = importlib.import_module(self.module).SCHEMES
         return schemes[self.name]
+
+
+def lazy_schemes(package: str, modules: tuple[str, ...]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for a family package: ``SCHEMES``, the union of the
+    ``SCHEMES`` of its ``modules``, built on first use (the package stays light)."""
+
+    def __getattr__(name: str) -> Any:
+        if name != "SCHEMES":
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        schemes: dict[str, Any] = {}
+        for module in modules:
+            schemes.update(importlib.import_module(f"{package}.{module}").SCHEMES)
+        vars(sys.modules[package])["SCHEMES"] = schemes
+        return schemes
+
+    return __getattr__
 
 
 def normalise(name: str) -> str:

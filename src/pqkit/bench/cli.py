@@ -2,7 +2,8 @@
 
 Every timing subcommand prints liboqs's layout: a "Configuration info" block, a
 "Speed test" heading and a Markdown table; ``--format json`` prints every figure
-instead, ``--style bssl`` BoringSSL's one-liners. Progress goes to stderr.
+instead, ``--style bssl`` BoringSSL's one-liners. A progress bar goes to stderr
+when it is a terminal and tqdm is installed (:mod:`pqkit.cli.progress`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from pqkit.bench import report as report_mod
 from pqkit.bench import suites
 from pqkit.bench.config import configuration
 from pqkit.bench.runner import Group, Progress, Report, run_groups
-from pqkit.common.select import FAMILIES, _parse_env
+from pqkit.cli.args import non_negative_int
+from pqkit.common.select import FAMILIES, parse_settings
 
 __all__ = ["main", "register"]
 
@@ -37,16 +39,6 @@ def _duration(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not value >= 0 or math.isinf(value):
         raise argparse.ArgumentTypeError(f"duration must be a finite number >= 0, got {text!r}")
-    return value
-
-
-def _length(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of bytes: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a length must be >= 0, got {value}")
     return value
 
 
@@ -81,7 +73,7 @@ def _timing_options() -> argparse.ArgumentParser:
         "as in PQKIT_SYMMETRIC (sha3=python,aes=openssl)",
     )
     parent.add_argument("--arith", metavar="BACKEND", help="arithmetic backend (ref, numpy, ...)")
-    parent.add_argument("-q", "--quiet", action="store_true", help="no progress messages on stderr")
+    parent.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
     return parent
 
 
@@ -120,11 +112,14 @@ def _add_commands(speed: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Time SHA-3, SHAKE, SHA-2, AES-256 and the CTR-DRBG on each backend.",
     )
     p.add_argument(
-        "--msglen", type=_length, default=32, help="message length for hashes (default: 32)"
+        "--msglen",
+        type=non_negative_int("--msglen"),
+        default=32,
+        help="message length for hashes (default: 32)",
     )
     p.add_argument(
         "--outlen",
-        type=_length,
+        type=non_negative_int("--outlen"),
         default=168,
         help="output length of SHAKE, AES-CTR and the DRBG (default: 168, a SHAKE-128 block)",
     )
@@ -176,10 +171,7 @@ def _symmetric_settings(spec: str | None) -> dict[str, str]:
     """``--backend`` in the syntax of ``PQKIT_SYMMETRIC``: family -> backend name."""
     if not spec:
         return {}
-    try:
-        return dict(_parse_env(spec))
-    except ValueError as exc:
-        raise ValueError(str(exc).replace("PQKIT_SYMMETRIC", "--backend")) from None
+    return parse_settings(spec, source="--backend")
 
 
 @contextlib.contextmanager

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, TextIO
 
 from pqkit.bench.timing import Stats, measure
+from pqkit.cli.progress import Bar
 
 __all__ = ["Group", "Operation", "Progress", "Report", "Row", "run_groups"]
 
@@ -67,41 +68,42 @@ class Report:
 
 
 class Progress:
-    """Tells the user on ``stream`` (stderr) what is being timed, one step at a time.
-
-    On a terminal each step overwrites the previous one and the line is cleared at
-    the end, so a table redirected to a file or piped stays clean either way.
-    """
+    """Shows on ``stream`` (stderr) what is being timed: a progress bar (count, rate,
+    time left; :mod:`pqkit.cli.progress`) when it is a terminal and tqdm is
+    installed, nothing otherwise, so a table redirected to a file or piped stays
+    clean either way."""
 
     def __init__(self, stream: TextIO | None = None, *, enabled: bool = True) -> None:
         self._stream = stream if stream is not None else sys.stderr
         self._enabled = enabled
-        self._tty = enabled and bool(getattr(self._stream, "isatty", lambda: False)())
-        self._width = 0
+        self._bar: Bar | None = None
+
+    def start(self, total: int) -> None:
+        """Begin a run of ``total`` groups."""
+        self.done()
+        self._bar = Bar(total, "timing", unit="group", stream=self._stream, show=self._enabled)
 
     def step(self, text: str) -> None:
         """Announce ``text`` (e.g. ``ML-KEM-768 encaps``)."""
-        if not self._enabled:
-            return
-        if self._tty:
-            line = f"timing {text} ..."
-            self._stream.write("\r" + line.ljust(self._width))
-            self._width = len(line)
-        else:
-            self._stream.write(f"timing {text} ...\n")
-        self._stream.flush()
+        if self._bar is not None:
+            self._bar.describe(f"timing {text}")
+
+    def advance(self) -> None:
+        """One group done."""
+        if self._bar is not None:
+            self._bar.update()
 
     def done(self) -> None:
-        """Clear the progress line (on a terminal)."""
-        if self._tty and self._width:
-            self._stream.write("\r" + " " * self._width + "\r")
-            self._stream.flush()
-            self._width = 0
+        """Remove the bar."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
 
 
 def run_groups(groups: list[Group], duration: float, progress: Progress) -> list[Row]:
     """Time every operation of every group for ``duration`` seconds each."""
     rows: list[Row] = []
+    progress.start(len(groups))
     try:
         for group in groups:
             with group.context():
@@ -110,6 +112,7 @@ def run_groups(groups: list[Group], duration: float, progress: Progress) -> list
                     progress.step(f"{group.name} {operation.name}")
                     stats = measure(operation.run, duration)
                     rows.append(Row(group.name, operation.name, stats))
+            progress.advance()
     finally:
         progress.done()
     return rows

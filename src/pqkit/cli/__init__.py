@@ -2,7 +2,9 @@
 
 Each feature module contributes its subcommands through a ``register(subparsers)``
 function listed in ``_COMMAND_MODULES``; this module only builds the parser, runs
-the chosen command and turns user errors into one line on stderr.
+the chosen command and turns user errors into one line on stderr, with the exit
+statuses of :mod:`pqkit.cli.status`: 0 success, 1 a failed check (invalid
+signature, wrong password), 2 a usage error or an unusable input.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+
+from pqkit.cli.status import EPILOG, FAILURE, USAGE, Failure
 
 __all__ = ["main"]
 
@@ -27,7 +31,10 @@ _COMMAND_MODULES: tuple[str, ...] = (
 def build_parser() -> argparse.ArgumentParser:
     """The full ``pqkit`` argument parser."""
     parser = argparse.ArgumentParser(
-        prog="pqkit", description="Post-quantum cryptography: ML-KEM, ML-DSA and friends."
+        prog="pqkit",
+        description="Post-quantum cryptography: ML-KEM, ML-DSA and friends.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=_version())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -45,19 +52,25 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``pqkit`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version, or a usage error (status 2)
+        return stop.code if isinstance(stop.code, int) else USAGE
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()
-        return 2
+        return USAGE
     try:
         status: int = func(args)
+    except Failure as exc:
+        print(f"pqkit: {exc}", file=sys.stderr)
+        return FAILURE
     except (ValueError, TypeError, KeyError, OSError) as exc:
         # KeyError quotes its message in str(); UnknownAlgorithm overrides __str__.
         plain_key_error = type(exc) is KeyError and exc.args
         message = str(exc.args[0]) if plain_key_error else str(exc)
         print(f"pqkit: error: {message}", file=sys.stderr)
-        return 1
+        return USAGE
     except KeyboardInterrupt:  # pragma: no cover
         return 130
     return status

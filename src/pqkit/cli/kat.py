@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pqkit
+from pqkit.cli.args import non_negative_int
 from pqkit.common import CtrDrbg
 from pqkit.errors import UnknownAlgorithm
 from pqkit.schemes import Kem, Signature
@@ -103,14 +104,16 @@ def rsp(name: str, count: int = 100, *, randomized: bool = False) -> Iterator[st
 
 
 def _run(args: argparse.Namespace) -> int:
-    pieces = rsp(args.algorithm, args.count, randomized=args.randomized)
+    from pqkit.cli.progress import track
+
     try:
-        first = next(pieces)  # resolves the name before anything is written
+        alg = scheme(args.algorithm)  # every argument is checked before anything is written
     except UnknownAlgorithm as exc:
         raise ValueError(str(exc)) from None  # the CLI prints a KeyError's name only
     out = sys.stdout
-    out.write(first)
-    for piece in pieces:
+    pieces = rsp(alg.name, args.count, randomized=args.randomized)
+    out.write(next(pieces))  # the header
+    for piece in track(pieces, args.count, f"KAT {alg.name}", unit="entry"):
         out.write(piece)
     out.flush()
     return 0
@@ -118,17 +121,26 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``pqkit kat`` to the command line."""
+    from pqkit.cli.status import EPILOG
+
     parser = subparsers.add_parser(
         "kat",
         help="write the NIST KAT (.rsp) text of a scheme to stdout",
         description=(
             "Write the NIST known-answer-test .rsp text for ALG to stdout, byte for byte "
-            "as NIST's PQCgenKAT generators print it (CTR_DRBG randomness)."
+            "as NIST's PQCgenKAT generators print it (CTR_DRBG randomness). A progress "
+            "bar shows on stderr when it is a terminal and tqdm is installed."
         ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("algorithm", metavar="ALG", help="scheme name, e.g. Kyber768")
     parser.add_argument(
-        "--count", type=int, default=100, metavar="N", help="number of entries (default 100)"
+        "--count",
+        type=non_negative_int("count"),
+        default=100,
+        metavar="N",
+        help="number of entries (default 100)",
     )
     parser.add_argument(
         "--randomized",

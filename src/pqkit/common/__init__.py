@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.common.ctr import NONCE_BYTES, ctr_keystreams
 from pqkit.common.drbg import CtrDrbg
 from pqkit.common.providers import AesEcb, Keystream, Xof
 from pqkit.common.select import backends, provider, use
@@ -29,6 +30,7 @@ __all__ = [
     "Keystream",
     "Xof",
     "aes256_ctr",
+    "aes256_ctr_many",
     "aes256_ecb",
     "backends",
     "provider",
@@ -231,3 +233,14 @@ def aes256_ctr(key: bytes, counter_block: bytes, *, backend: str | None = None) 
             as_bytes_len(counter_block, "AES-256-CTR counter block", 16),
         )
     )
+
+
+def aes256_ctr_many(
+    key: bytes, nonces: Sequence[bytes], n: int, *, backend: str | None = None
+) -> npt.NDArray[np.uint8]:
+    """The first ``n`` bytes of AES-256-CTR under ``key`` for each 12-byte nonce
+    (counter block = nonce || 32-bit big-endian block counter from 0): a
+    (len(nonces), n) uint8 array, all streams encrypted in one ECB call."""
+    ecb = provider("aes", backend).ecb(as_bytes_len(key, "AES-256 key", 32))
+    checked = tuple(as_bytes_len(x, "AES-256-CTR nonce", NONCE_BYTES) for x in nonces)
+    return ctr_keystreams(ecb, checked, _length(n))

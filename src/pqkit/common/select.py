@@ -24,7 +24,7 @@ from typing import Any, Literal, cast, overload
 from pqkit.common.providers import AesProvider, Sha2Provider, Sha3Provider
 from pqkit.errors import UnknownBackend
 
-__all__ = ["BACKEND_ORDER", "FAMILIES", "backends", "provider", "use"]
+__all__ = ["BACKEND_ORDER", "FAMILIES", "backends", "parse_settings", "provider", "use"]
 
 Family = Literal["sha3", "sha2", "aes"]
 FAMILIES: tuple[Family, ...] = ("sha3", "sha2", "aes")
@@ -50,8 +50,19 @@ def _available(family: Family) -> list[str]:
     return [b for b in BACKEND_ORDER if getattr(_module(b), _ATTRIBUTE[family]) is not None]
 
 
+def parse_settings(value: str, *, source: str = _ENV) -> dict[str, str]:
+    """Per-family backend names from the ``PQKIT_SYMMETRIC`` syntax.
+
+    ``"openssl"`` sets every family; ``"sha3=python,aes=openssl"`` sets the families
+    named. ``source`` names the setting in the ValueError raised for an unknown
+    family (the command line passes ``--backend``). Backend names are not checked
+    here: :func:`provider` and :func:`use` do that.
+    """
+    return dict(_parse_env(value, source))
+
+
 @cache
-def _parse_env(value: str) -> dict[str, str]:
+def _parse_env(value: str, source: str) -> dict[str, str]:
     value = value.strip()
     if not value:
         return {}
@@ -63,7 +74,7 @@ def _parse_env(value: str) -> dict[str, str]:
         family = family.strip()
         if family not in FAMILIES:
             raise ValueError(
-                f"{_ENV}: unknown family {family!r} in {value!r}; families: {', '.join(FAMILIES)}"
+                f"{source}: unknown family {family!r} in {value!r}; families: {', '.join(FAMILIES)}"
             )
         settings[family] = name.strip()
     return settings
@@ -75,7 +86,7 @@ def _chosen(family: Family, backend: str | None) -> str | None:
     scope = _scope.get()
     if scope is not None and family in scope:
         return scope[family]
-    return _parse_env(os.environ.get(_ENV, "")).get(family)
+    return _parse_env(os.environ.get(_ENV, ""), _ENV).get(family)
 
 
 @overload

@@ -13,7 +13,7 @@ import hashlib
 import hmac
 from typing import Any, ClassVar, TypeVar
 
-from pqkit._checks import as_bytes, as_bytes_len
+from pqkit._checks import as_bytes_len
 from pqkit.schemes import RNG, draw
 from pqkit.serialization import pbes2
 from pqkit.serialization.algorithms import KeyAlgorithm, by_name
@@ -338,11 +338,3 @@ def _converted(cls: type[KeyT], key: Any) -> KeyT:
 
 def _rfc(alg: KeyAlgorithm) -> str:
     return "RFC 9935" if alg.family == "ML-KEM" else "RFC 9881"
-
-
-def as_context(context: Any) -> bytes:
-    """The ML-DSA context string: ``None`` is empty; at most 255 bytes (FIPS 204 §5.2)."""
-    ctx = b"" if context is None else as_bytes(context, "context")
-    if len(ctx) > 255:
-        raise ValueError(f"context must be at most 255 bytes (FIPS 204 §5.2), got {len(ctx)}")
-    return ctx

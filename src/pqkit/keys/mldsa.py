@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.errors import InvalidSignature
-from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named, as_context
-from pqkit.schemes import RNG, Signature, draw
+from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named
+from pqkit.schemes import RNG, Signature
 
 if TYPE_CHECKING:
     from pqkit.common import Xof
@@ -35,25 +35,17 @@ def _scheme(name: str) -> Signature:
     return sig(name)
 
 
-@cache
-def _digest_length(name: str) -> int:
-    from pqkit.mldsa.prehash import PREHASHES
+def _context(context: Any) -> bytes:
+    """The checked context string (the check of :mod:`pqkit.mldsa.message`)."""
+    from pqkit.mldsa.message import context as check_context  # lazy: pqkit.mldsa needs numpy
 
-    return len(PREHASHES[name].function(b""))
+    return check_context(context, "context")
 
 
-def _prehash_message(digest: Any, algorithm: Any, context: Any) -> bytes:
-    """M' of FIPS 204 Alg. 4 (HashML-DSA.Sign) line 23: 1 || |ctx| || ctx || OID || PH(M).
+def _prehash_m_prime(digest: Any, algorithm: Any, context: Any) -> bytes:
+    from pqkit.mldsa.message import prehash_m_prime
 
-    ``algorithm`` is looked up in the HashML-DSA table of :mod:`pqkit.mldsa.prehash`
-    (ACVP names); ``digest`` must have that function's output length.
-    """
-    from pqkit.mldsa.prehash import lookup
-
-    prehash = lookup(algorithm)
-    ph = as_bytes_len(digest, f"{prehash.name} digest", _digest_length(prehash.name))
-    ctx = as_context(context)
-    return b"\x01" + bytes([len(ctx)]) + ctx + prehash.der + ph
+    return prehash_m_prime(digest, algorithm, _context(context))
 
 
 class MuHasher:
@@ -72,10 +64,11 @@ class MuHasher:
                 f"public_key must be an ML-DSA public key, not {type(public_key).__name__}"
             )
         from pqkit.common import shake256, shake256_digest
+        from pqkit.mldsa.message import m_prime_prefix
 
-        ctx = as_context(context)
+        ctx = _context(context)
         tr = shake256_digest(public_key.public_bytes_raw(), 64)
-        self._xof: Xof = shake256(tr + b"\x00" + bytes([len(ctx)]) + ctx)
+        self._xof: Xof = shake256(tr + m_prime_prefix(ctx))
         self._done = False
 
     def update(self, data: Any) -> None:
@@ -114,7 +107,7 @@ class MLDSAPublicKey(PublicKey):
         """Check a pure ML-DSA signature (FIPS 204 Alg. 3); raise InvalidSignature if bad."""
         sig = self._check_signature(signature)
         msg = as_bytes(data, "data")
-        ctx = as_context(context)
+        ctx = _context(context)
         if sig is None or not _scheme(self.algorithm.name).verify(self._public, msg, sig, ctx):
             raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
 
@@ -125,7 +118,7 @@ class MLDSAPublicKey(PublicKey):
 
         ``algorithm`` names PH as ACVP does (``"SHA2-512"``, ``"SHAKE-256"``, ...).
         """
-        m_prime = _prehash_message(digest, algorithm, context)
+        m_prime = _prehash_m_prime(digest, algorithm, context)
         sig = self._check_signature(signature)
         scheme = _scheme(self.algorithm.name)
         if sig is None or not scheme.verify_internal(self._public, m_prime, sig):
@@ -180,7 +173,7 @@ class MLDSAPrivateKey(PrivateKey):
     ) -> bytes:
         """A pure ML-DSA signature (FIPS 204 Alg. 2), hedged unless ``deterministic``."""
         msg = as_bytes(data, "data")
-        ctx = as_context(context)
+        ctx = _context(context)
         return _scheme(self.algorithm.name).sign(
             self._expanded, msg, ctx, deterministic=deterministic, rng=rng
         )
@@ -199,8 +192,10 @@ class MLDSAPrivateKey(PrivateKey):
         ``algorithm`` names PH as ACVP does (``"SHA2-512"``, ``"SHAKE-256"``, ...);
         the caller hashes M (for SHAKE, 32 / 64 bytes of output).
         """
-        m_prime = _prehash_message(digest, algorithm, context)
-        rnd = bytes(32) if deterministic else draw(rng, 32)
+        from pqkit.mldsa.message import signing_rnd
+
+        m_prime = _prehash_m_prime(digest, algorithm, context)
+        rnd = signing_rnd(deterministic, rng)
         return _scheme(self.algorithm.name).sign_internal(self._expanded, m_prime, rnd)
 
     def sign_mu(self, mu: Any, *, deterministic: bool = False, rng: RNG | None = None) -> bytes:

@@ -12,16 +12,8 @@ it is built on first use, so importing :mod:`.params` stays light.
 
 from __future__ import annotations
 
-from typing import Any
+from pqkit.registry import lazy_schemes
 
 __all__ = ["SCHEMES"]
 
-
-def __getattr__(name: str) -> Any:
-    if name != "SCHEMES":
-        raise AttributeError(f"module 'pqkit.mldsa' has no attribute {name!r}")
-    from pqkit.mldsa import fips204, round3
-
-    schemes = {**fips204.SCHEMES, **round3.SCHEMES}
-    globals()["SCHEMES"] = schemes
-    return schemes
+__getattr__ = lazy_schemes(__name__, ("fips204", "round3"))

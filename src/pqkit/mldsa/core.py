@@ -15,8 +15,6 @@ backend.
 from __future__ import annotations
 
 import hmac
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit import arith
+from pqkit._lru import LruCache
 from pqkit.arith.api import MLDSAKernels, Poly
 from pqkit.common import provider
 from pqkit.common.providers import Sha3Provider
@@ -66,11 +65,13 @@ class Ops:
     k: MLDSAKernels
     sha3: Sha3Provider
     suite: Suite
+    a_cache: LruCache[Poly]
+    """A_hat per rho, owned by the scheme object (one parameter set and suite)."""
 
 
-def ops_for(suite: Suite, arith_backend: str | None) -> Ops:
+def ops_for(suite: Suite, arith_backend: str | None, a_cache: LruCache[Poly]) -> Ops:
     """Resolve the kernels and the SHA-3 provider once per operation."""
-    return Ops(arith.kernels("mldsa", arith_backend), provider("sha3"), suite)
+    return Ops(arith.kernels("mldsa", arith_backend), provider("sha3"), suite, a_cache)
 
 
 def h(ops: Ops, data: bytes, n: int) -> bytes:
@@ -106,31 +107,24 @@ def expand_a(p: Params, ops: Ops, rho: bytes) -> Poly:
     return a_hat.reshape(p.k, p.l, 256)
 
 
-_A_CACHE_SIZE = 8
-_a_cache: OrderedDict[tuple[str, str, bytes], Poly] = OrderedDict()
-_a_lock = threading.Lock()
+A_CACHE_SIZE = 8
+"""How many A_hat matrices a scheme object keeps (:attr:`Ops.a_cache`)."""
 
 
 def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
-    """ExpandA(rho) through a small LRU cache (the last 8 public seeds), read-only.
+    """ExpandA(rho) through the scheme object's LRU cache, read-only.
 
     NOTE: rho is public (it opens the public key), so keeping A_hat for the keys
-    in use saves signing and verification the matrix expansion, as a key object
-    would; nothing derived from secret data is cached.
+    in use saves signing and verification the matrix expansion; nothing derived
+    from secret data is cached.
     """
-    key = (p.name, ops.suite.name, rho)
-    with _a_lock:
-        hit = _a_cache.get(key)
-        if hit is not None:
-            _a_cache.move_to_end(key)
-            return hit
-    a_hat = expand_a(p, ops, rho)
-    a_hat.setflags(write=False)
-    with _a_lock:
-        _a_cache[key] = a_hat
-        while len(_a_cache) > _A_CACHE_SIZE:
-            _a_cache.popitem(last=False)
-    return a_hat
+
+    def make() -> Poly:
+        a_hat = expand_a(p, ops, rho)
+        a_hat.setflags(write=False)
+        return a_hat
+
+    return ops.a_cache.get_or_make(rho, make)
 
 
 def expand_s(p: Params, ops: Ops, rho_prime: bytes) -> tuple[Poly, Poly]:

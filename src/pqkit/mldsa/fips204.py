@@ -6,36 +6,24 @@ from typing import Any
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.mldsa import core
+from pqkit.mldsa.message import RND_LENGTH, context, m_prime, prehash_m_prime, signing_rnd
 from pqkit.mldsa.params import CATALOG
 from pqkit.mldsa.prehash import lookup
 from pqkit.mldsa.scheme import DilithiumScheme
 from pqkit.mldsa.symmetric import SHAKE_SUITE
 from pqkit.registry import Algorithm
-from pqkit.schemes import RNG, draw
+from pqkit.schemes import RNG
 
 __all__ = ["MLDSA", "SCHEMES"]
-
-_MAX_CTX = 255
-
-
-def _context(ctx: Any) -> bytes:
-    data = as_bytes(ctx, "ctx")
-    if len(data) > _MAX_CTX:
-        raise ValueError(
-            f"FIPS 204 §5.2 (Algorithm 2): the context string is at most {_MAX_CTX} bytes, "
-            f"got {len(data)}"
-        )
-    return data
 
 
 def _m_prime(message: Any, ctx: Any, prehash: str | None) -> bytes:
     """M' of FIPS 204, Algorithm 2 line 10 (pure) or Algorithm 4 line 23 (pre-hash)."""
-    msg = as_bytes(message, "message")
-    context = _context(ctx)
     if prehash is None:
-        return b"\x00" + bytes([len(context)]) + context + msg
-    ph = lookup(prehash)
-    return b"\x01" + bytes([len(context)]) + context + ph.der + ph.function(msg)
+        return m_prime(message, ctx)
+    msg = as_bytes(message, "message")
+    context(ctx)  # the context error before the prehash name's
+    return prehash_m_prime(lookup(prehash).function(msg), prehash, ctx)
 
 
 class MLDSA(DilithiumScheme):
@@ -49,10 +37,8 @@ class MLDSA(DilithiumScheme):
         if rnd is not None:
             if deterministic:
                 raise ValueError("give rnd or deterministic=True, not both")
-            return as_bytes_len(rnd, "rnd", 32)
-        if deterministic:
-            return bytes(32)  # FIPS 204, Algorithm 2 line 5 (deterministic variant)
-        return draw(rng, 32)  # FIPS 204, Algorithm 2 line 5
+            return as_bytes_len(rnd, "rnd", RND_LENGTH)
+        return signing_rnd(deterministic, rng)
 
     # --- FIPS 204, Algorithms 7 and 8 on mu -----------------------------------------
 
@@ -115,7 +101,7 @@ class MLDSA(DilithiumScheme):
         ops = self._ops()
         m = as_bytes(m_prime, "m_prime")
         sk = self._secret_key(ops, secret_key)
-        rnd_bytes = as_bytes_len(rnd, "rnd", 32)
+        rnd_bytes = as_bytes_len(rnd, "rnd", RND_LENGTH)
         return self._sign_mu(ops, sk, self._mu(ops, sk.tr, m), rnd_bytes)
 
     def verify_internal(self, public_key: bytes, m_prime: bytes, signature: bytes) -> bool:

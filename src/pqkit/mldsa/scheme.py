@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit._lru import LruCache
+from pqkit.arith.api import Poly
 from pqkit.mldsa import core
 from pqkit.mldsa.params import Params
 from pqkit.mldsa.symmetric import Suite
@@ -29,9 +31,11 @@ class DilithiumScheme(SignatureBase):
         super().__init__(algorithm, arith=arith)
         self.params = cast(Params, algorithm.params)
         self.suite = suite
+        # Shared by the copies using() makes: A_hat does not depend on the backend.
+        self._a_cache: LruCache[Poly] = LruCache(core.A_CACHE_SIZE)
 
     def _ops(self) -> core.Ops:
-        return core.ops_for(self.suite, self.arith)
+        return core.ops_for(self.suite, self.arith, self._a_cache)
 
     # --- argument checks ------------------------------------------------------------
 

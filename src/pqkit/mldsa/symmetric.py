@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.common import provider
+from pqkit.common.ctr import NONCE_BYTES, ctr_keystreams
 
 __all__ = ["AES_SUITE", "SHAKE_SUITE", "Suite"]
 
@@ -55,25 +56,15 @@ class _AesSuite:
     AES-256-CTR with key = the first 32 bytes of seed and the counter block
     IntegerToBytes(nonce, 2) || 0^10 || a 32-bit big-endian block counter from 0.
 
-    The counter blocks of all the streams of one call are encrypted in one ECB
-    request (CTR mode written out), so a batching AES provider sees one batch.
+    All the streams of one call come from one batched ECB request
+    (:mod:`pqkit.common.ctr`).
     """
 
     name = "aes"
 
     def _streams(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
-        # Every counter block of every stream, encrypted in one ECB call (all the
-        # streams of one expansion share the key): CTR written out.
-        blocks_per = -(-n // 16)
-        blocks = np.zeros((len(nonces), blocks_per, 16), dtype=np.uint8)
-        nonce = np.array([x & 0xFFFF for x in nonces], dtype=np.int64)
-        blocks[:, :, 0] = (nonce & 0xFF)[:, None]
-        blocks[:, :, 1] = (nonce >> 8)[:, None]
-        counter = np.arange(blocks_per, dtype=">u4").view(np.uint8).reshape(blocks_per, 4)
-        blocks[:, :, 12:] = counter
-        stream = provider("aes").ecb(seed[:32]).encrypt_blocks(blocks.tobytes())
-        out = np.frombuffer(stream, dtype=np.uint8).reshape(len(nonces), blocks_per * 16)
-        return out[:, :n]
+        ivs = tuple((x & 0xFFFF).to_bytes(2, "little").ljust(NONCE_BYTES, b"\0") for x in nonces)
+        return ctr_keystreams(provider("aes").ecb(seed[:32]), ivs, n)
 
     def stream128(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
         return self._streams(seed, nonces, n)

@@ -9,15 +9,14 @@ the :mod:`pqkit.common` providers once instead of per hash call.
 - ``KYBER90S``: Kyber v3.02 §1.5 ("90s" variant): H = SHA-256, G = SHA-512,
   KDF = SHA-256, PRF(s, b) and XOF(rho, j, i) = AES-256-CTR keystreams under
   the key s or rho with the 16-byte counter block b || 0^15 or j || i || 0^14
-  (a 64-bit little-endian nonce, then a 32-bit big-endian block counter from 0),
-  on the fastest AES provider of :mod:`pqkit.common`. All the streams under one
-  key (the k^2 matrix entries, or the PRF outputs of one seed) are produced by one
-  ECB object in one call over their counter blocks: CTR mode, batched.
+  (a 96-bit nonce, then a 32-bit big-endian block counter from 0), on the
+  fastest AES provider of :mod:`pqkit.common`. All the streams under one key (the
+  k^2 matrix entries, or the PRF outputs of one seed) come from one batched ECB
+  call (:mod:`pqkit.common.ctr`).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -26,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit import common
+from pqkit.common.ctr import NONCE_BYTES, ctr_keystreams
 
 __all__ = ["FIPS203", "KYBER90S", "SHAKE128_XOF_BYTES", "Suite", "SuiteOps"]
 
@@ -110,18 +110,6 @@ class _Sha3Ops:
 FIPS203 = Suite("FIPS 203 (SHA-3/SHAKE)", _Sha3Ops)
 
 
-@functools.lru_cache(maxsize=64)
-def _counter_blocks(nonces: tuple[bytes, ...], blocks: int) -> bytes:
-    """The CTR counter blocks of Kyber-90s for each nonce in turn: nonce || 0 ... ||
-    t, with t a 32-bit big-endian block counter from 0 in bytes 12-15. Public
-    constants (they depend on the nonces and lengths only), so they are cached."""
-    counters = np.zeros((len(nonces), blocks, 16), dtype=np.uint8)
-    for row, nonce in enumerate(nonces):
-        counters[row, :, : len(nonce)] = np.frombuffer(nonce, dtype=np.uint8)
-    counters[:, :, 12:] = np.arange(blocks, dtype=">u4").view(np.uint8).reshape(blocks, 4)
-    return counters.tobytes()
-
-
 class _Kyber90sOps:
     """Kyber-90s: SHA-2 and AES-256-CTR on the active providers."""
 
@@ -147,11 +135,10 @@ class _Kyber90sOps:
         return self._sha2.sha2("sha256", data)
 
     def _keystreams(self, key: bytes, nonces: tuple[bytes, ...], n: int) -> npt.NDArray[np.uint8]:
-        """The first n bytes of AES-256-CTR under ``key`` for each nonce, all
-        encrypted with one ECB object in one call (see :func:`_counter_blocks`)."""
-        blocks = -(-n // 16)
-        stream = self._aes.ecb(key).encrypt_blocks(_counter_blocks(nonces, blocks))
-        return np.frombuffer(stream, dtype=np.uint8).reshape(len(nonces), 16 * blocks)[:, :n]
+        """The first n bytes of AES-256-CTR under ``key`` for each nonce (zero-padded
+        to 12 bytes), all in one ECB call (:func:`pqkit.common.ctr.ctr_keystreams`)."""
+        padded = tuple(x.ljust(NONCE_BYTES, b"\0") for x in nonces)
+        return ctr_keystreams(self._aes.ecb(key), padded, n)
 
     def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
         return self._keystreams(s, tuple(bytes([b]) for b in nonces), 64 * eta)

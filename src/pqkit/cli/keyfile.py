@@ -1,0 +1,161 @@
+"""``pqkit keygen``, ``pqkit pub``, ``pqkit show`` and ``pqkit list``: key files and
+algorithms."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from typing import Any
+
+from pqkit.cli.files import check_outputs, write_output
+from pqkit.cli.loading import load_key, password_from
+
+__all__ = ["cmd_keygen", "cmd_list", "cmd_pub", "cmd_show"]
+
+
+def _passout(args: argparse.Namespace) -> bytes | None:
+    legacy = getattr(args, "password_file", None)
+    spec = getattr(args, "passout", None)
+    if legacy is not None and spec is not None:
+        raise ValueError("give --passout or --password-file, not both")
+    return password_from(f"file:{legacy}" if legacy is not None else spec, "--passout")
+
+
+def _private_bytes(key: Any, der: bool, form: str, secret: bytes | None) -> bytes:
+    from pqkit.serialization import (
+        BestAvailableEncryption,
+        Encoding,
+        NoEncryption,
+        PrivateFormat,
+    )
+
+    encryption: Any = BestAvailableEncryption(secret) if secret else NoEncryption()
+    encoding = Encoding.DER if der else Encoding.PEM
+    data: bytes = key.private_bytes(encoding, PrivateFormat.PKCS8, encryption, form=form)
+    return data
+
+
+def _public_bytes(public: Any, der: bool) -> bytes:
+    from pqkit.serialization import Encoding, PublicFormat
+
+    encoding = Encoding.DER if der else Encoding.PEM
+    data: bytes = public.public_bytes(encoding, PublicFormat.SubjectPublicKeyInfo)
+    return data
+
+
+def cmd_keygen(args: argparse.Namespace) -> int:
+    """``pqkit keygen ALG -o KEY [--pub PUB]``."""
+    from pqkit.keys import private_key_class
+
+    try:
+        cls = private_key_class(args.algorithm)
+    except KeyError as exc:  # UnknownAlgorithm: keep its full message
+        raise ValueError(str(exc)) from None
+    outputs = [args.out] + ([args.pub] if args.pub else [])
+    check_outputs(outputs, args.force)
+    secret = _passout(args)
+    key = cls.generate()
+    data = _private_bytes(key, args.der, args.form, secret)
+    write_output(args.out, data, secret=True, force=args.force, binary=args.der)
+    if args.pub:
+        pub = _public_bytes(key.public_key(), args.der)
+        write_output(args.pub, pub, secret=False, force=args.force, binary=args.der)
+    return 0
+
+
+def cmd_pub(args: argparse.Namespace) -> int:
+    """``pqkit pub KEY [-o PUB]``: the public key of a private key file."""
+    check_outputs([args.out], args.force, inputs=[args.key])
+    loaded = load_key(args.key, args)
+    public = loaded.key.public_key() if loaded.private else loaded.key
+    data = _public_bytes(public, args.der)
+    write_output(args.out, data, secret=False, force=args.force, binary=args.der)
+    return 0
+
+
+def _fingerprint(public: Any) -> str:
+    """SHA-256 of the DER SubjectPublicKeyInfo, hexadecimal (as ``openssl pkey -pubin
+    -outform DER | sha256sum`` gives)."""
+    return hashlib.sha256(_public_bytes(public, der=True)).hexdigest()
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """``pqkit show KEY [-o OUT ...]``: describe a key file, or convert it."""
+    converting = args.out is not None
+    if converting:
+        check_outputs([args.out], args.force, inputs=[args.key])
+    elif args.form or args.der or args.passout or args.no_password or args.pubout:
+        raise ValueError("--der, --form, --pubout, --passout and --no-password need -o OUT")
+    if args.passout and args.no_password:
+        raise ValueError("give --passout or --no-password, not both")
+    loaded = load_key(args.key, args)
+    key = loaded.key
+    public = key.public_key() if loaded.private else key
+    alg = key.algorithm
+    if not converting:
+        kind = "private key (PKCS#8)" if loaded.private else "public key (SubjectPublicKeyInfo)"
+        lines = [
+            ("algorithm", f"{alg.name} (OID {alg.oid})"),
+            ("type", kind + (", password-encrypted" if loaded.encrypted else "")),
+        ]
+        if loaded.private:
+            lines.append(("form", str(loaded.form)))
+        lines += [
+            ("fingerprint", f"SHA256:{_fingerprint(public)}"),
+            ("public key", f"{alg.public_key_length} bytes"),
+        ]
+        if loaded.private:
+            lines.append(("seed", f"{alg.seed_length} bytes"))
+            lines.append(("expanded key", f"{alg.expanded_key_length} bytes"))
+        what = "ciphertext" if alg.family == "ML-KEM" else "signature"
+        lines.append((what, f"{alg.output_length} bytes"))
+        for label, value in lines:
+            print(f"{label + ':':<14}{value}")
+        return 0
+    if args.pubout or not loaded.private:
+        if args.form or args.passout or args.no_password:
+            raise ValueError("--form, --passout and --no-password apply to private keys")
+        data = _public_bytes(public, args.der)
+        write_output(args.out, data, secret=False, force=args.force, binary=args.der)
+        return 0
+    if loaded.encrypted and not (args.passout or args.no_password):
+        raise ValueError(
+            "the key is password-encrypted: give --passout to encrypt the output "
+            "or --no-password to write it in clear"
+        )
+    secret = password_from(args.passout, "--passout")
+    form = args.form or loaded.form or "seed"
+    data = _private_bytes(key, args.der, form, secret)
+    write_output(args.out, data, secret=True, force=args.force, binary=args.der)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """``pqkit list``: every algorithm, with its OID and sizes where key files exist."""
+    import pqkit
+    from pqkit.serialization.algorithms import ALGORITHMS, by_name
+
+    kems, sigs = pqkit.kems(), pqkit.sigs()
+    names = [alg.name for alg in ALGORITHMS]
+    names += [name for name in kems + sigs if name not in names]
+    print(
+        f"{'Algorithm':<16} {'Type':<4} {'OID (key files)':<26} {'pk':>5} {'sk':>5} {'ct/sig':>6}"
+    )
+    for name in names:
+        alg = by_name(name)
+        scheme: Any = None
+        kind = "KEM" if name in kems else "SIG" if name in sigs else "-"
+        if name in kems:
+            scheme = pqkit.kem(name)
+        elif name in sigs:
+            scheme = pqkit.sig(name)
+        if alg is not None:
+            kind = "KEM" if alg.family == "ML-KEM" else "SIG"
+            sizes = (alg.public_key_length, alg.expanded_key_length, alg.output_length)
+        elif scheme is not None:
+            out = getattr(scheme, "length_ciphertext", None) or scheme.length_signature
+            sizes = (scheme.length_public_key, scheme.length_secret_key, out)
+        oid = alg.oid if alg is not None else "-"
+        note = "" if scheme is not None else "  (not available in this build)"
+        print(f"{name:<16} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}{note}")
+    return 0

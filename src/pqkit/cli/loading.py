@@ -1,0 +1,178 @@
+"""Key files and passwords for the ``pqkit`` commands.
+
+Key files are PEM or DER (told apart by content): PKCS#8 private keys, optionally
+password-encrypted, and SubjectPublicKeyInfo public keys; every error names the
+file. Commands that need a public key also take a private key file (its public
+key is derived). Passwords come as openssl's ``-passin`` does: ``pass:TEXT``,
+``env:VAR``, ``file:PATH`` (its first line), or a prompt when standard input is a
+terminal.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from pqkit.cli.files import STDIO, read_input
+from pqkit.cli.status import Failure
+
+__all__ = [
+    "KEY_FILE_LIMIT",
+    "LoadedKey",
+    "is_pem",
+    "load_key",
+    "load_private",
+    "load_public",
+    "need",
+    "password_from",
+]
+
+KEY_FILE_LIMIT = 1 << 14
+"""The most bytes read from a key file: the largest key file pqkit writes (ML-DSA-87,
+form 'both', encrypted, PEM) is about 7 KiB; a test checks it stays below this."""
+
+_PASSWORD_LIMIT = 1024
+_PRIVATE_LABELS = ("PRIVATE KEY", "ENCRYPTED PRIVATE KEY")
+
+
+@dataclass(frozen=True)
+class LoadedKey:
+    """A key read from a file: the key object, and for a private key its form
+    (``seed``, ``expanded`` or ``both``) and whether the file was encrypted."""
+
+    key: Any
+    private: bool
+    form: str | None = None
+    encrypted: bool = False
+
+
+def password_from(spec: str | None, option: str = "--passin") -> bytes | None:
+    """The password named by ``spec``: ``pass:TEXT``, ``env:VAR`` or ``file:PATH``."""
+    if spec is None:
+        return None
+    kind, sep, value = spec.partition(":")
+    if not sep or kind not in ("pass", "env", "file"):
+        raise ValueError(f"{option} must be pass:TEXT, env:VAR or file:PATH, got {spec!r}")
+    if kind == "pass":
+        secret = value.encode()
+    elif kind == "env":
+        if value not in os.environ:
+            raise ValueError(f"{option} env:{value}: the environment variable is not set")
+        secret = os.environ[value].encode()
+    else:
+        data = read_input(value, "password file", _PASSWORD_LIMIT)
+        secret = data.split(b"\n", 1)[0].rstrip(b"\r")
+    if not secret:
+        raise ValueError(f"{option}: the password is empty")
+    return secret
+
+
+def _passin(args: Any) -> bytes | None:
+    legacy = getattr(args, "password_file", None)
+    spec = getattr(args, "passin", None)
+    if legacy is not None and spec is not None:
+        raise ValueError("give --passin or --password-file, not both")
+    return password_from(f"file:{legacy}" if legacy is not None else spec)
+
+
+def _prompt(path: str, stdin_in_use: bool) -> bytes:
+    if stdin_in_use or not sys.stdin.isatty():
+        raise ValueError(f"{path}: the private key is encrypted; give --passin")
+    secret = getpass.getpass(f"Password for {path}: ").encode()
+    if not secret:
+        raise ValueError(f"{path}: the password is empty")
+    return secret
+
+
+def is_pem(data: bytes) -> bool:
+    """Whether ``data`` looks like PEM (else it is read as DER)."""
+    return b"-----BEGIN " in data[:4096]
+
+
+def _form(plain_der: bytes) -> str:
+    from pqkit.serialization.structures import decode_private_key_info
+
+    info = decode_private_key_info(plain_der)
+    if info.seed is not None and info.expanded is not None:
+        return "both"
+    return "seed" if info.seed is not None else "expanded"
+
+
+def _private(path: str, body: bytes, args: Any, stdin_in_use: bool) -> LoadedKey:
+    """The private key in DER ``body`` (plain or encrypted PKCS#8)."""
+    from pqkit.keys.loaders import load_der_private_key
+    from pqkit.serialization import pbes2
+
+    given = _passin(args)
+    try:
+        key = load_der_private_key(body)
+    except TypeError:  # encrypted
+        secret = given if given is not None else _prompt(path, stdin_in_use)
+        try:
+            plain = pbes2.decrypt(body, secret)
+            key = load_der_private_key(plain)
+        except ValueError as exc:
+            if "wrong password" in str(exc):
+                raise Failure(f"{path}: {exc}") from None
+            raise ValueError(f"{path}: {exc}") from None
+        return LoadedKey(key, True, _form(plain), True)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    if given is not None:
+        raise ValueError(f"{path}: a password was given but the private key is not encrypted")
+    return LoadedKey(key, True, _form(body), False)
+
+
+def load_key(path: str, args: Any, *, stdin_in_use: bool = False) -> LoadedKey:
+    """The key in file ``path``: a private key (decrypted as ``args`` says) or a
+    public key, whichever the file holds."""
+    from pqkit.keys.loaders import load_der_public_key
+    from pqkit.serialization.pem import pem_decode
+
+    data = read_input(path, "key file", KEY_FILE_LIMIT)
+    try:
+        if is_pem(data):
+            label, body = pem_decode(data, ("PUBLIC KEY", *_PRIVATE_LABELS))
+            if label == "PUBLIC KEY":
+                return LoadedKey(load_der_public_key(body), False)
+            loaded = _private(path, body, args, stdin_in_use or path == STDIO)
+            if loaded.encrypted != (label == "ENCRYPTED PRIVATE KEY"):
+                raise ValueError(f"PEM label {label!r} does not match its contents")
+            return loaded
+        try:
+            return LoadedKey(load_der_public_key(data), False)
+        except ValueError as public_error:
+            try:
+                return _private(path, data, args, stdin_in_use or path == STDIO)
+            except ValueError as private_error:
+                raise ValueError(
+                    f"neither a public key ({public_error}) nor a private key ({private_error})"
+                ) from None
+    except ValueError as exc:
+        message = str(exc)
+        raise ValueError(
+            message if message.startswith(f"{path}: ") else f"{path}: {message}"
+        ) from None
+
+
+def load_private(path: str, args: Any, *, stdin_in_use: bool = False) -> LoadedKey:
+    """The private key in file ``path``; a public key file is refused."""
+    loaded = load_key(path, args, stdin_in_use=stdin_in_use)
+    if not loaded.private:
+        raise ValueError(f"{path}: this is a public key; a private key is needed")
+    return loaded
+
+
+def load_public(path: str, args: Any, *, stdin_in_use: bool = False) -> Any:
+    """The public key in file ``path``, or that of the private key in it."""
+    loaded = load_key(path, args, stdin_in_use=stdin_in_use)
+    return loaded.key.public_key() if loaded.private else loaded.key
+
+
+def need(key: Any, family: type[Any], command: str, what: str) -> None:
+    """Refuse a key of the wrong family for ``command``."""
+    if not isinstance(key, family):
+        raise ValueError(f"{command} needs {what}, got an {key.algorithm.name} key")

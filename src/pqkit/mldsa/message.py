@@ -1,0 +1,74 @@
+"""What FIPS 204 builds around the message before signing: the context check, M'
+and the per-signature randomness rnd. Every signing and verifying path (the scheme
+API in :mod:`pqkit.mldsa.fips204`, the key objects in :mod:`pqkit.keys.mldsa`, the
+command line) uses these, so each fact has one owner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.mldsa.prehash import lookup
+from pqkit.schemes import RNG, draw
+
+__all__ = [
+    "MAX_CONTEXT",
+    "RND_LENGTH",
+    "context",
+    "m_prime",
+    "m_prime_prefix",
+    "prehash_m_prime",
+    "signing_rnd",
+]
+
+MAX_CONTEXT = 255
+"""The longest context string (FIPS 204 §5.2: its length is one byte of M')."""
+
+RND_LENGTH = 32
+"""Bytes of rnd (FIPS 204, Algorithm 2 line 5)."""
+
+
+def context(ctx: Any, name: str = "ctx") -> bytes:
+    """The context string ``ctx`` as bytes (``None`` is empty), at most 255 bytes.
+
+    TypeError if it is not bytes-like, ValueError if longer (FIPS 204, Algorithm 2
+    line 1 / Algorithm 4 line 1); ``name`` is the argument named in the message.
+    """
+    data = b"" if ctx is None else as_bytes(ctx, name)
+    if len(data) > MAX_CONTEXT:
+        raise ValueError(
+            f"FIPS 204 §5.2: the context string ({name}) must be at most {MAX_CONTEXT} bytes, "
+            f"got {len(data)}"
+        )
+    return data
+
+
+def m_prime_prefix(ctx: bytes, *, prehashed: bool = False) -> bytes:
+    """The bytes of M' before the message: ``0 || |ctx| || ctx`` (FIPS 204, Algorithm 2
+    line 10) or ``1 || |ctx| || ctx`` for HashML-DSA (Algorithm 4 line 23). ``ctx``
+    must already have passed :func:`context`."""
+    return bytes([1 if prehashed else 0, len(ctx)]) + ctx
+
+
+def m_prime(message: Any, ctx: Any = b"") -> bytes:
+    """M' = 0 || |ctx| || ctx || M of pure ML-DSA (FIPS 204, Algorithm 2 line 10)."""
+    msg = as_bytes(message, "message")
+    return m_prime_prefix(context(ctx)) + msg
+
+
+def prehash_m_prime(digest: Any, prehash: str, ctx: Any = b"") -> bytes:
+    """M' = 1 || |ctx| || ctx || OID || PH(M) of HashML-DSA (FIPS 204, Algorithm 4
+    line 23); ``digest`` is PH(M), which must have the output length of ``prehash``
+    (an ACVP name such as "SHA2-512")."""
+    ph = lookup(prehash)
+    value = as_bytes_len(digest, f"{ph.name} digest", ph.digest_size)
+    return m_prime_prefix(context(ctx), prehashed=True) + ph.der + value
+
+
+def signing_rnd(deterministic: bool, rng: RNG | None) -> bytes:
+    """rnd of FIPS 204, Algorithm 2 line 5: 32 zero bytes for the deterministic
+    variant, else 32 bytes from ``rng`` (``os.urandom`` if None), hedged signing."""
+    if deterministic:
+        return bytes(RND_LENGTH)
+    return draw(rng, RND_LENGTH)
