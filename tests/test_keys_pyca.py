@@ -117,11 +117,17 @@ def test_ciphertexts_cross(name: str) -> None:
     assert theirs.decapsulate(ct) == shared
 
 
-@pytest.mark.parametrize("name", ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"])
-def test_signatures_cross(name: str) -> None:
+def _signer_pair(name: str) -> tuple[Any, MLDSAPrivateKey]:
+    """A fresh cryptography ML-DSA key and the pqkit key with the same seed."""
     theirs = PYCA[name].generate()
     key = private_key_class(name).from_seed_bytes(theirs.private_bytes_raw())
     assert isinstance(key, MLDSAPrivateKey)
+    return theirs, key
+
+
+@pytest.mark.parametrize("name", ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"])
+def test_signatures_cross(name: str) -> None:
+    theirs, key = _signer_pair(name)
     message = b"interoperable message"
     for context in (None, b"some context"):
         theirs.public_key().verify(key.sign(message, context), message, context)
@@ -133,9 +139,7 @@ def test_signatures_cross(name: str) -> None:
 @lacks(mldsa.MLDSA65PublicKey, "verify_mu")
 @pytest.mark.parametrize("name", ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"])
 def test_mu_signatures_cross(name: str) -> None:
-    theirs = PYCA[name].generate()
-    key = private_key_class(name).from_seed_bytes(theirs.private_bytes_raw())
-    assert isinstance(key, MLDSAPrivateKey)
+    theirs, key = _signer_pair(name)
     message = b"interoperable message"
     mu = key.public_key().mu_hasher(b"ctx")
     mu.update(message)
