@@ -1,11 +1,34 @@
-"""Fixtures shared by several test modules."""
+"""Fixtures shared by the test modules.
+
+- ``arith_backend`` runs a test once per installed arithmetic backend (``ref``
+  included); ``fast_backend`` once per backend other than ``ref``, for the
+  differential suites that check it against the ``ref`` oracle. Both take the list
+  from :func:`pqkit.arith.available` (via ``helpers.ARITH_BACKENDS``), with the
+  backend name as the test id, so a registered, installed backend is tested
+  without editing any test.
+- ``cli`` runs the ``pqkit`` command in-process in a temporary directory.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from helpers import Cli
+from helpers import ARITH_BACKENDS, FAST_BACKENDS, Cli
+
+
+@pytest.fixture(params=ARITH_BACKENDS)
+def arith_backend(request: pytest.FixtureRequest) -> str:
+    """The name of one installed arithmetic backend (each in turn)."""
+    name: str = request.param
+    return name
+
+
+@pytest.fixture(params=FAST_BACKENDS)
+def fast_backend(request: pytest.FixtureRequest) -> str:
+    """The name of one installed backend other than ``ref`` (each in turn)."""
+    name: str = request.param
+    return name
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""Shared helpers for the tests: reading the vector files in tests/vectors/, and
-running the ``pqkit`` command in-process (:class:`Cli`)."""
+"""Shared helpers for the tests: reading the vector files in tests/vectors/, the
+arithmetic backends to run them on, and running the ``pqkit`` command in-process
+(:class:`Cli`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from pqkit import arith
 
 VECTORS = Path(__file__).parent / "vectors"
 
@@ -66,3 +69,35 @@ class Cli:
         assert err.count("\n") == 1 and err.startswith("pqkit: "), err
         assert match in err, err
         return err
+
+
+# --- arithmetic backends ----------------------------------------------------------
+
+ARITH_BACKENDS: tuple[str, ...] = tuple(arith.available("mlkem"))
+"""Every arithmetic backend installed here, fastest first (``ref`` last): the one
+list the backend-parametrised tests read (tests/conftest.py builds its fixtures
+from it)."""
+
+FAST_BACKENDS: tuple[str, ...] = tuple(b for b in ARITH_BACKENDS if b != "ref")
+"""The backends checked against the ``ref`` oracle."""
+
+REF_EVERY = 6
+"""The ``ref`` backend (plain Python ints) needs about 0.1 s per operation, so by
+default vector suites run it on every REF_EVERY-th vector of a file (always the
+first), or on the first of each group; the others are marked slow (``-m slow``)."""
+
+
+def backend_params(
+    ident: str, values: tuple[Any, ...], *, ref_runs: bool, backend_first: bool = False
+) -> list[Any]:
+    """pytest params of one vector for every backend in ARITH_BACKENDS, ids
+    ``<backend>-<ident>``; the ``ref`` one marked slow unless ``ref_runs``. The
+    backend goes last in the values, or first with ``backend_first``."""
+    return [
+        pytest.param(
+            *((backend, *values) if backend_first else (*values, backend)),
+            id=f"{backend}-{ident}",
+            marks=[pytest.mark.slow] if backend == "ref" and not ref_runs else [],
+        )
+        for backend in ARITH_BACKENDS
+    ]

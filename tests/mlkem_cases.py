@@ -5,17 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import pytest
+from helpers import REF_EVERY, backend_params
 
 import pqkit
 from pqkit.mlkem.scheme import KpkeKem
 
-BACKENDS = ("numpy", "ref")
-
-REF_EVERY = 6
-"""The ``ref`` backend (plain Python ints) needs about 0.1 s per operation, so by
-default it runs every REF_EVERY-th vector of a file (always including the first);
-the others are marked slow and run with ``-m slow``."""
+__all__ = ["REF_EVERY", "cases", "scheme"]
 
 
 def scheme(name: str, backend: str) -> KpkeKem:
@@ -25,16 +20,10 @@ def scheme(name: str, backend: str) -> KpkeKem:
 
 
 def cases(items: Iterable[tuple[str, Any]]) -> list[Any]:
-    """pytest params (backend, item) for every item and backend, with readable ids;
-    ref runs a subset unless -m slow."""
-    listed = list(items)
+    """pytest params (backend, item) for every item and installed backend
+    (helpers.ARITH_BACKENDS), with readable ids; ref runs a subset unless -m slow."""
     return [
-        pytest.param(
-            backend,
-            item,
-            id=f"{ident}-{backend}",
-            marks=[pytest.mark.slow] if backend == "ref" and n % REF_EVERY else [],
-        )
-        for backend in BACKENDS
-        for n, (ident, item) in enumerate(listed)
+        param
+        for n, (ident, item) in enumerate(items)
+        for param in backend_params(ident, (item,), ref_runs=n % REF_EVERY == 0, backend_first=True)
     ]

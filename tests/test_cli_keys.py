@@ -130,8 +130,12 @@ def test_user_errors(cli: Cli, tmp_path: Path) -> None:
         b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"
     )
     cli.fails("keygen", "Kyber768", "-o", "x.pem", match="unknown algorithm 'Kyber768'")
-    cli.fails("decaps", "d.pem", "m", "--secret", "s", match="needs an ML-KEM private key")
-    cli.fails("encaps", "dp.pem", "--ct", "c", "--secret", "s", match="needs an ML-KEM key")
+    cli.fails(
+        "decaps", "d.pem", "m", "--secret", "s", match="needs an ML-KEM or hybrid private key"
+    )
+    cli.fails(
+        "encaps", "dp.pem", "--ct", "c", "--secret", "s", match="needs an ML-KEM or hybrid KEM key"
+    )
     cli.fails("sign", "k.pem", "m", "-o", "s", match="needs an ML-DSA private key")
     cli.fails("verify", "kp.pem", "m", "m", status=2, match="needs an ML-DSA key")
     cli.fails("pub", "missing.pem", match="'missing.pem' does not exist")

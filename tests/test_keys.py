@@ -134,7 +134,7 @@ def test_equality_repr_copy_pickle(name: str) -> None:
     assert seed_for(cls).hex() not in repr(key)
     assert key.private_bytes_expanded()[:8].hex() not in repr(key)
     assert "secret not shown" in repr(key)
-    assert copy.copy(key) is key and copy.deepcopy(public) is public
+    assert copy.copy(public) is public and copy.deepcopy(public) is public
     assert pickle.loads(pickle.dumps(public)) == public
     with pytest.raises(TypeError, match="cannot be pickled"):
         pickle.dumps(key)

@@ -214,7 +214,8 @@ def test_malformed_secret_key(name: str, keys: dict[str, tuple[bytes, bytes]]) -
     if other == sk:
         other = _sk_with_coefficient(name, sk, eta)
     assert other != sk
-    s.sign(other, b"m")  # in range: sign accepts it (FIPS 204 checks ranges only)
+    with pytest.raises(ValueError, match="t0 is not Power2Round"):
+        s.sign(other, b"m")  # in range, but inconsistent: refused (issue 13)
     with pytest.raises(ValueError, match="t0 is not Power2Round"):
         s.public_key_from_secret(other)
     # a changed tr

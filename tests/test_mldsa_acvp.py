@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import h, load_json
+from helpers import backend_params, h, load_json
 
 import pqkit
 from pqkit.mldsa.fips204 import MLDSA
@@ -31,9 +31,7 @@ def _cases(kind: str) -> list[Any]:
     for group in data["testGroups"]:
         for i, test in enumerate(group["tests"]):
             base = f"{group['parameterSet']}-tg{group['tgId']}-tc{test['tcId']}"
-            out.append(pytest.param(group, test, "numpy", id=f"numpy-{base}"))
-            marks = [] if i == 0 else [pytest.mark.slow]
-            out.append(pytest.param(group, test, "ref", id=f"ref-{base}", marks=marks))
+            out += backend_params(base, (group, test), ref_runs=i == 0)
     return out
 
 

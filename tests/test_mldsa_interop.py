@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 import pytest
+from helpers import ARITH_BACKENDS
 from pyca_features import pyca_module
 
 import pqkit
@@ -31,7 +32,7 @@ def _pyca_key(name: str, seed: bytes) -> Any:
 
 
 @pytest.mark.parametrize("name", list(_PYCA))
-@pytest.mark.parametrize("backend", ["numpy", "ref"])
+@pytest.mark.parametrize("backend", ARITH_BACKENDS)
 def test_interop(name: str, backend: str) -> None:
     scheme = pqkit.sig(name).using(arith=backend)  # type: ignore[attr-defined]
     seed = os.urandom(32)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import h, load_json
+from helpers import backend_params, h, load_json
 
 import pqkit
 from pqkit.cli import main
@@ -34,9 +34,7 @@ def _kat_cases() -> list[Any]:
     out = []
     for name in _NAMES:
         for mode in _MODES:
-            out.append(pytest.param(name, mode, "numpy", id=f"numpy-{name}-{mode}"))
-            marks = [] if name == "Dilithium2" else [pytest.mark.slow]
-            out.append(pytest.param(name, mode, "ref", id=f"ref-{name}-{mode}", marks=marks))
+            out += backend_params(f"{name}-{mode}", (name, mode), ref_runs=name == "Dilithium2")
     return out
 
 
@@ -82,7 +80,7 @@ def test_round_trip_and_tampering(name: str) -> None:
     for sig in (
         s.sign(sk, msg),
         s.sign(sk, msg, deterministic=True),
-        s.sign(sk, msg, rnd=bytes(64)),
+        s.sign(sk, msg, rho_prime=bytes(64)),
     ):
         assert len(sig) == s.length_signature
         assert s.verify(pk, msg, sig)
@@ -94,7 +92,7 @@ def test_round_trip_and_tampering(name: str) -> None:
             assert not s.verify(pk, msg, bytes(bad))
         assert not s.verify(pk, msg, sig[:-1])
     assert s.sign(sk, msg, deterministic=True) == s.sign(sk, msg, deterministic=True)
-    assert s.sign_internal(sk, msg, bytes(64)) == s.sign(sk, msg, rnd=bytes(64))
+    assert s.sign_internal(sk, msg, rho_prime=bytes(64)) == s.sign(sk, msg, rho_prime=bytes(64))
     assert s.public_key_from_secret(sk) == pk
 
 
@@ -139,9 +137,9 @@ def test_round3_bad_inputs() -> None:
     s = _scheme("Dilithium2")
     pk, sk = s.keygen_derand(bytes(32))
     with pytest.raises(ValueError, match="64 bytes"):
-        s.sign(sk, b"m", rnd=bytes(32))  # round-3 rho' is 64 bytes
+        s.sign(sk, b"m", rho_prime=bytes(32))  # round-3 rho' is 64 bytes
     with pytest.raises(ValueError, match="not both"):
-        s.sign(sk, b"m", rnd=bytes(64), deterministic=True)
+        s.sign(sk, b"m", rho_prime=bytes(64), deterministic=True)
     with pytest.raises(ValueError, match="secret key must be 2528 bytes"):
         s.sign(sk + b"\x00", b"m")
     with pytest.raises(ValueError, match="public key must be 1312 bytes"):
@@ -182,3 +180,27 @@ def test_pqkit_kat_cli(name: str, mode: str, capsys: pytest.CaptureFixture[str])
         args.append("--randomized")
     assert main(args) == 0
     assert capsys.readouterr().out == f"# {name}\n\n" + _sig_entry_text(entry) + "\n"
+
+
+@pytest.mark.parametrize("name", ["Dilithium2", "Dilithium3-AES"])
+def test_rnd_is_refused_and_names_the_hazard(name: str) -> None:
+    """Round-3 rho' is the signing randomness itself: rnd= (ML-DSA's hedged input)
+    must not silently mean it (issue 13 item 3)."""
+    s = _scheme(name)
+    pk, sk = s.keygen_derand(bytes(32))
+    mu = bytes(64)
+    calls = [
+        lambda: s.sign(sk, b"m", rnd=bytes(64)),
+        lambda: s.sign(sk, b"m", rnd=bytes(32)),
+        lambda: s.sign_mu(sk, mu, rnd=bytes(64)),
+        lambda: s.sign_internal(sk, b"m", bytes(64)),
+    ]
+    for call in calls:
+        with pytest.raises(
+            TypeError, match=r"does not take rnd=.*leaks the secret key.*rho_prime="
+        ):
+            call()
+    with pytest.raises(TypeError, match="needs rho_prime"):
+        s.sign_internal(sk, b"m")
+    sig = s.sign_mu(sk, mu, rho_prime=bytes(range(64)))
+    assert s.verify_mu(pk, mu, sig)

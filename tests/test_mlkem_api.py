@@ -8,6 +8,7 @@ import os
 from typing import Any
 
 import pytest
+from helpers import ARITH_BACKENDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,7 +55,7 @@ def test_registry_and_sizes(name: str) -> None:
     assert kem.claimed_nist_level == level
 
 
-@pytest.mark.parametrize("backend", ["numpy", "ref"])
+@pytest.mark.parametrize("backend", ARITH_BACKENDS)
 @pytest.mark.parametrize("name", NAMES)
 def test_round_trip_and_randomness_order(name: str, backend: str) -> None:
     kem = pqkit.kem(name).using(arith=backend)  # type: ignore[attr-defined]
@@ -97,6 +98,7 @@ def test_default_keygen_and_encaps_use_fresh_randomness() -> None:
     assert kem.decaps(sk2, ct1) == ss1
 
 
+@pytest.mark.filterwarnings("ignore::pqkit.arith.NotConstantTimeWarning")  # PQKIT_ARITH=ref
 def test_backend_choice_per_call_scope_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     kem = pqkit.kem("ML-KEM-768")
     seed = bytes(range(64))
@@ -212,7 +214,7 @@ def test_random_ciphertexts_decapsulate(ct: bytes) -> None:
     assert KEM.decaps(SK, ct) == hashlib.shake_256(SK[-32:] + ct).digest(32) or ct == CT
 
 
-@pytest.mark.parametrize("backend", ["numpy", "ref"])
+@pytest.mark.parametrize("backend", ARITH_BACKENDS)
 def test_short_xof_rows_are_extended(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """SampleNTT needs more XOF output when fewer than 256 candidates of the first
     read are accepted: with a first read of 384 bytes (256 candidates) almost every

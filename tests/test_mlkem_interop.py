@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 import pytest
+from helpers import ARITH_BACKENDS
 from pyca_features import pyca_module
 
 import pqkit
@@ -25,7 +26,7 @@ def _private(cls: Any, seed: bytes) -> Any:
         pytest.skip(f"cryptography cannot build ML-KEM keys here: {exc}")
 
 
-@pytest.mark.parametrize("backend", ["numpy", "ref"])
+@pytest.mark.parametrize("backend", ARITH_BACKENDS)
 @pytest.mark.parametrize("name", ["ML-KEM-768", "ML-KEM-1024"])
 def test_keys_and_ciphertexts_cross_both_ways(name: str, backend: str) -> None:
     kem = pqkit.kem(name).using(arith=backend)  # type: ignore[attr-defined]

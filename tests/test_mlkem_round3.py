@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 import pytest
-from helpers import h, load_json
+from helpers import ARITH_BACKENDS, h, load_json
 
 import pqkit
 from pqkit.common import CtrDrbg
@@ -25,7 +25,7 @@ def _kdf_h(name: str) -> Any:
     return (lambda x: hashlib.shake_256(x).digest(32)), (lambda x: hashlib.sha3_256(x).digest())
 
 
-@pytest.mark.parametrize("backend", ["numpy", "ref"])
+@pytest.mark.parametrize("backend", ARITH_BACKENDS)
 @pytest.mark.parametrize("name", NAMES)
 def test_nist_kat_entry_0(name: str, backend: str) -> None:
     entry = load_json(f"r3-kat-first/{name}.json")["entry"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import h, load_json, load_lines
+from helpers import ARITH_BACKENDS, h, load_json, load_lines
 from mlkem_cases import REF_EVERY, cases, scheme
 
 
@@ -104,12 +104,12 @@ def _modulus_lines() -> list[tuple[str, Any]]:
 MODULUS = _modulus_lines()
 
 
-@pytest.mark.parametrize("backend", ["numpy", "ref"])
+@pytest.mark.parametrize("backend", ARITH_BACKENDS)
 def test_cctv_modulus_every_line_rejected(backend: str) -> None:
     """Every CCTV invalid-modulus key is refused by encaps (FIPS 203 §7.2). The ref
     backend takes every REF_EVERY-th line by default and all of them under -m slow
     (see test_cctv_modulus_ref_all)."""
-    lines = MODULUS if backend == "numpy" else MODULUS[::REF_EVERY]
+    lines = MODULUS if backend != "ref" else MODULUS[::REF_EVERY]
     for ident, (name, line) in lines:
         kem = scheme(name, backend)
         ek = h(line)

@@ -70,3 +70,16 @@ def test_using_validates_and_binds() -> None:
         kem.using(arith="no-such-backend")  # type: ignore[attr-defined]
     dsa = pqkit.sig("ML-DSA-65")
     assert repr(dsa.using(arith="ref")) == "<MLDSA ML-DSA-65, arith='ref'>"  # type: ignore[attr-defined]
+
+
+def test_aliases_resolve_to_the_canonical_entry() -> None:
+    # X-Wing is also reachable as MLKEM768-X25519 (draft-irtf-cfrg-concrete-hybrid-kems).
+    xwing = registry.algorithm("X-Wing")
+    assert xwing.aliases == ("MLKEM768-X25519",)
+    assert registry.algorithm("MLKEM768-X25519") is xwing
+    assert registry.algorithm("mlkem768_x25519", "kem") is xwing
+    assert pqkit.kem("MLKEM768-X25519") is pqkit.kem("X-Wing")
+    assert "MLKEM768-X25519" not in pqkit.kems()  # listings: canonical names only
+    with pytest.raises(pqkit.UnknownAlgorithm):
+        pqkit.sig("MLKEM768-X25519")
+    assert registry.algorithm("ML-KEM-768").aliases == ()

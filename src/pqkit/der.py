@@ -18,6 +18,9 @@ __all__ = [
     "CONTEXT_CONSTRUCTED_0",
     "CONTEXT_CONSTRUCTED_1",
     "INTEGER",
+    "MAX_ARC_OCTETS",
+    "MAX_INTEGER_OCTETS",
+    "MAX_OID_OCTETS",
     "NULL",
     "OBJECT_IDENTIFIER",
     "OCTET_STRING",
@@ -53,6 +56,18 @@ CONTEXT_CONSTRUCTED_0 = 0xA0  # [0], constructed
 CONTEXT_CONSTRUCTED_1 = 0xA1  # [1], constructed
 
 _MAX_LENGTH_OCTETS = 4  # lengths up to 4 GiB; key files are a few kilobytes
+
+MAX_OID_OCTETS = 64
+"""Longest OBJECT IDENTIFIER content accepted. The OIDs pqkit knows are 9-11 octets;
+64 leaves room for any registered arc while keeping decoding trivially cheap (an
+unbounded OID of one huge arc costs quadratic time in its length to decode)."""
+MAX_ARC_OCTETS = 20
+"""Longest sub-identifier accepted: 140 bits, enough for the 128-bit UUID arcs of
+ITU-T X.667 (2.25.<uuid>), the largest arcs in use."""
+MAX_INTEGER_OCTETS = 8
+"""Longest INTEGER :func:`decode_integer` accepts by default: the key formats' integers
+(a version, an iteration count, a key length) are small; a bound keeps an attacker's
+megabyte INTEGER from reaching ``int``/``str`` conversions, which are not linear."""
 
 
 # --- encoding ---------------------------------------------------------------------
@@ -210,10 +225,15 @@ def read_single(data: bytes, tag: int, name: str, what: str) -> bytes:
     return content
 
 
-def decode_integer(content: bytes, what: str) -> int:
-    """An INTEGER's value from its content octets, which must be minimal (X.690 §8.3.2)."""
+def decode_integer(content: bytes, what: str, *, max_octets: int = MAX_INTEGER_OCTETS) -> int:
+    """An INTEGER's value from its content octets, which must be minimal (X.690 §8.3.2)
+    and at most ``max_octets`` long."""
     if not content:
         raise ValueError(f"{what}: empty INTEGER")
+    if len(content) > max_octets:
+        raise ValueError(
+            f"{what}: INTEGER of {len(content)} octets is too long (at most {max_octets})"
+        )
     if len(content) > 1 and (
         (content[0] == 0x00 and content[1] < 0x80) or (content[0] == 0xFF and content[1] >= 0x80)
     ):
@@ -222,22 +242,39 @@ def decode_integer(content: bytes, what: str) -> int:
 
 
 def decode_oid(content: bytes, what: str) -> str:
-    """The dotted form of an OBJECT IDENTIFIER from its content octets."""
+    """The dotted form of an OBJECT IDENTIFIER from its content octets.
+
+    At most :data:`MAX_OID_OCTETS` octets and :data:`MAX_ARC_OCTETS` per
+    sub-identifier, checked before any arithmetic, so the cost is linear in the
+    input whatever its size.
+    """
     if not content:
         raise ValueError(f"{what}: empty OBJECT IDENTIFIER")
+    if len(content) > MAX_OID_OCTETS:
+        raise ValueError(
+            f"{what}: OBJECT IDENTIFIER of {len(content)} octets is too long "
+            f"(at most {MAX_OID_OCTETS})"
+        )
     if content[-1] & 0x80:
         raise ValueError(f"{what}: truncated OBJECT IDENTIFIER")
     arcs: list[int] = []
     value = 0
+    octets = 0
     start = True
     for byte in content:
         if start and byte == 0x80:
             raise ValueError(f"{what}: non-minimal OBJECT IDENTIFIER sub-identifier")
+        octets += 1
+        if octets > MAX_ARC_OCTETS:
+            raise ValueError(
+                f"{what}: OBJECT IDENTIFIER sub-identifier longer than {MAX_ARC_OCTETS} octets"
+            )
         value = (value << 7) | (byte & 0x7F)
         start = not byte & 0x80
         if start:
             arcs.append(value)
             value = 0
+            octets = 0
     first = arcs[0]
     head = [0, first] if first < 40 else [1, first - 40] if first < 80 else [2, first - 80]
     return ".".join(str(arc) for arc in head + arcs[1:])

@@ -40,7 +40,11 @@ Kind = Literal["kem", "sig"]
 
 # The light modules holding each family's CATALOG, in listing order. A new family
 # adds its params module here.
-FAMILY_CATALOGS: tuple[str, ...] = ("pqkit.mlkem.params", "pqkit.mldsa.params")
+FAMILY_CATALOGS: tuple[str, ...] = (
+    "pqkit.mlkem.params",
+    "pqkit.mldsa.params",
+    "pqkit.hybrid.params",
+)
 
 
 class Sizes(Protocol):
@@ -75,6 +79,9 @@ class Algorithm:
     params: Sizes
     oid: str | None = None
     """Dotted AlgorithmIdentifier OID of the key formats, None where none is assigned."""
+    aliases: tuple[str, ...] = ()
+    """Other names :func:`algorithm` accepts for this entry (``"MLKEM768-X25519"`` for
+    ``"X-Wing"``); listings show the canonical name only."""
 
     @property
     def nist_level(self) -> int:
@@ -131,15 +138,15 @@ def _catalog() -> tuple[Algorithm, ...]:
     entries: list[Algorithm] = []
     for module in FAMILY_CATALOGS:
         entries.extend(cast(tuple[Algorithm, ...], importlib.import_module(module).CATALOG))
-    keys = [normalise(a.name) for a in entries]
+    keys = [normalise(n) for a in entries for n in (a.name, *a.aliases)]
     if len(set(keys)) != len(keys):  # pragma: no cover - a catalogue bug
-        raise RuntimeError("two algorithms share a normalised name")
+        raise RuntimeError("two algorithms share a normalised name or alias")
     return tuple(entries)
 
 
 @cache
 def _by_key() -> dict[str, Algorithm]:
-    return {normalise(a.name): a for a in _catalog()}
+    return {normalise(n): a for a in _catalog() for n in (a.name, *a.aliases)}
 
 
 def algorithms(kind: Kind | None = None) -> tuple[Algorithm, ...]:

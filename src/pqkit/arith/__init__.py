@@ -1,10 +1,18 @@
-"""Polynomial arithmetic kernels behind a narrow interface (DESIGN.md §4).
+"""Polynomial arithmetic kernels behind a narrow interface (docs/architecture.md).
 
 Backends: ``ref`` (plain Python ints, reads like the FIPS pseudo-code: the test
-oracle), ``numpy`` (vectorised, the default) and ``jit`` (compiled with Numba,
-opt-in: ``pip install pqkit[jit]``). Choose per call
+oracle, not constant time), ``numpy`` (vectorised, the default) and ``jit``
+(compiled with Numba, opt-in: ``pip install ".[jit]"``). Choose per call
 (``kernels(scheme, backend=...)``), per scope (``with pqkit.arith.use("ref"):``),
 per process (``PQKIT_ARITH=ref``), else :data:`DEFAULT_BACKEND`.
+
+A backend is one :func:`register` call naming the table of kernels for each scheme
+(a module with a ``KERNELS`` dict, or a function returning one) and what it needs
+installed. The table must hold every *primitive* kernel of the contract
+(:mod:`pqkit.arith.api`) and nothing else; the *composite* kernels it lacks are
+written over its own primitives (:mod:`pqkit.arith.compose`). Nothing is ever
+filled in from another backend: an incomplete or inconsistent table is refused
+when it is built, with the backend and kernel named.
 """
 
 from __future__ import annotations
@@ -12,99 +20,299 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import importlib
+import importlib.util
 import os
-from collections.abc import Iterator
-from functools import cache
+import warnings
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Literal, overload
 
-from pqkit.arith.api import MLDSAKernels, MLKEMKernels, kernel_names
+from pqkit.arith.api import HashKernels, MLDSAKernels, MLKEMKernels, kernel_names
+from pqkit.arith.compose import COMPOSITES
 from pqkit.errors import UnknownBackend
 
-__all__ = ["BACKEND_ORDER", "DEFAULT_BACKEND", "backends", "kernels", "use"]
+__all__ = [
+    "BACKEND_ORDER",
+    "DEFAULT_BACKEND",
+    "Backend",
+    "BackendUnavailable",
+    "InvalidKernelTable",
+    "NotConstantTimeWarning",
+    "active",
+    "available",
+    "backends",
+    "kernels",
+    "register",
+    "unregister",
+    "use",
+]
 
-Scheme = Literal["mlkem", "mldsa"]
-SCHEMES: tuple[Scheme, ...] = ("mlkem", "mldsa")
+Scheme = Literal["mlkem", "mldsa", "hash"]
+SCHEMES: tuple[Scheme, ...] = ("mlkem", "mldsa", "hash")
 
-BACKEND_ORDER: tuple[str, ...] = ("jit", "numpy", "ref")
-"""Backend names, fastest first."""
+TableSource = str | Callable[[], Mapping[str, Any]]
+"""Where a backend's table for one scheme comes from: the name of a module with a
+``KERNELS`` dict, or a function returning the dict (called once, when the table is
+built)."""
 
 DEFAULT_BACKEND = "numpy"
 """The backend used when nothing selects one. Not ``jit`` even where Numba is
 installed: its first call in a fresh environment compiles (seconds), which an
 unsuspecting caller should not pay; ``jit`` is opt-in."""
 
-_CONTRACTS: dict[Scheme, type[Any]] = {"mlkem": MLKEMKernels, "mldsa": MLDSAKernels}
+_CONTRACTS: dict[Scheme, type[Any]] = {
+    "mlkem": MLKEMKernels,
+    "mldsa": MLDSAKernels,
+    "hash": HashKernels,
+}
 _ENV = "PQKIT_ARITH"
 _scope: contextvars.ContextVar[str | None] = contextvars.ContextVar("pqkit_arith", default=None)
 
 
-def _table(backend: str, scheme: Scheme) -> dict[str, Any] | None:
-    try:
-        module = importlib.import_module(f"pqkit.arith.{backend}_{scheme}")
-    except ModuleNotFoundError as exc:
-        # The backend module itself, or a third-party package it needs (Numba for
-        # ``jit``), is missing: the backend is unavailable. A missing pqkit module
-        # is a bug and propagates.
-        missing = exc.name or ""
-        if missing == f"pqkit.arith.{backend}_{scheme}" or missing.split(".")[0] != "pqkit":
-            return None
-        raise
-    table: dict[str, Any] = module.KERNELS
-    return table
+class BackendUnavailable(UnknownBackend):
+    """A registered backend whose requirements are not installed (``jit`` without
+    Numba). A :class:`pqkit.UnknownBackend`, so existing handlers keep working; the
+    message says what is missing and how to install it."""
+
+    def __init__(self, name: str, available: list[str], reason: str) -> None:
+        super().__init__("arith", name, available)
+        self.reason = reason
+        self.args = (
+            f"arith backend {name!r} is unavailable: {reason}; available: {', '.join(available)}",
+        )
 
 
-@cache
-def _build(backend: str, scheme: Scheme) -> Any:
-    """The full kernel table of ``backend``, with ``ref`` filling its gaps."""
-    own = _table(backend, scheme)
-    if own is None:
-        raise UnknownBackend("arith", backend, available(scheme))
-    ref = _table("ref", scheme) or {}
-    merged: dict[str, Any] = {}
-    for name in kernel_names(_CONTRACTS[scheme]):
-        merged[name] = own[name] if name in own else ref[name]
-    merged.update({k: v for k, v in own.items() if k not in merged})
-    return SimpleNamespace(backend=backend, **merged)
+class InvalidKernelTable(ValueError):
+    """A backend's kernel table that does not match the contract (missing primitive
+    kernels, unknown names, values that are not callable)."""
+
+
+class NotConstantTimeWarning(RuntimeWarning):
+    """A backend that is not constant time (``ref``) was selected for the process
+    through the environment, so secret-key operations may leak through timing."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One registered arithmetic backend."""
+
+    name: str
+    tables: Mapping[str, TableSource]
+    """Per scheme (``"mlkem"``, ``"mldsa"``): where its kernel table comes from."""
+    requires: tuple[str, ...] = ()
+    """Top-level packages it imports, checked with ``importlib.util.find_spec``
+    (without importing them) to decide availability."""
+    extra: str | None = None
+    """The pyproject extra that installs ``requires`` (for the error message)."""
+    constant_time: bool = True
+    """False for a backend that branches or divides on secret data (``ref``)."""
+    rank: int = 50
+    """Listing order, fastest first (lower first; ties by name)."""
+
+    def missing(self) -> str | None:
+        """What keeps this backend from loading, or None if nothing does."""
+        for package in self.requires:
+            if importlib.util.find_spec(package) is None:
+                how = f'pip install ".[{self.extra}]"' if self.extra else f"pip install {package}"
+                extra = f"the {self.extra!r} extra ({package})" if self.extra else package
+                return f"{extra} is not installed; install it with {how}"
+        return None
+
+
+_REGISTRY: dict[str, Backend] = {}
+_TABLES: dict[tuple[str, str], Any] = {}  # built tables, by (backend, scheme)
+_WARNED: set[str] = set()
+
+
+def register(
+    name: str,
+    tables: Mapping[str, TableSource],
+    *,
+    requires: tuple[str, ...] = (),
+    extra: str | None = None,
+    constant_time: bool = True,
+    rank: int = 50,
+) -> Backend:
+    """Register (or replace) the arithmetic backend ``name``.
+
+    ``tables`` maps each scheme it serves to a module name (whose ``KERNELS`` dict
+    is the table) or a function returning the table. Nothing is imported here: the
+    table is loaded and checked against the contract the first time it is used.
+    """
+    if not isinstance(name, str) or not name or not name.replace("-", "_").isidentifier():
+        raise ValueError(f"backend name must be a non-empty identifier, got {name!r}")
+    unknown = sorted(set(tables) - set(SCHEMES))
+    if unknown or not tables:
+        raise ValueError(
+            f"backend {name!r}: tables must map some of {', '.join(SCHEMES)} to a source, "
+            f"got {sorted(tables)}"
+        )
+    for scheme, source in tables.items():
+        if not (isinstance(source, str) or callable(source)):
+            raise TypeError(
+                f"backend {name!r}: the {scheme} table source must be a module name or a "
+                f"function, got {type(source).__name__}"
+            )
+    backend = Backend(name, dict(tables), tuple(requires), extra, constant_time, rank)
+    _REGISTRY[name] = backend
+    _forget(name)
+    return backend
+
+
+def unregister(name: str) -> None:
+    """Remove a backend registered with :func:`register` (KeyError if unknown)."""
+    del _REGISTRY[name]
+    _forget(name)
+
+
+def _forget(name: str) -> None:
+    for key in [key for key in _TABLES if key[0] == name]:
+        del _TABLES[key]
+    _WARNED.discard(name)
+
+
+def _ordered() -> list[Backend]:
+    return sorted(_REGISTRY.values(), key=lambda b: (b.rank, b.name))
+
+
+def __getattr__(attr: str) -> Any:
+    if attr == "BACKEND_ORDER":
+        # Derived from the registrations on every read (they may change).
+        return tuple(b.name for b in _ordered())
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
 
 
 def available(scheme: Scheme = "mlkem") -> list[str]:
-    """The backends that provide kernels for ``scheme``, fastest first."""
-    return [b for b in BACKEND_ORDER if _table(b, scheme) is not None]
+    """The backends that provide kernels for ``scheme`` and whose requirements are
+    installed, fastest first. Imports no backend (and so not Numba)."""
+    return [b.name for b in _ordered() if scheme in b.tables and b.missing() is None]
 
 
 def active(backend: str | None = None) -> str:
     """The backend name a call with ``backend`` would use."""
+    return _resolve(backend)[0]
+
+
+def _resolve(backend: str | None) -> tuple[str, bool]:
+    """(name, whether it came from the environment)."""
     if backend is not None:
-        return backend
+        return backend, False
     scoped = _scope.get()
     if scoped is not None:
-        return scoped
-    return os.environ.get(_ENV, "").strip() or DEFAULT_BACKEND
+        return scoped, False
+    env = os.environ.get(_ENV, "").strip()
+    return (env, True) if env else (DEFAULT_BACKEND, False)
+
+
+def _check(name: object, scheme: Scheme | None) -> Backend:
+    """The registered backend ``name``, serving ``scheme`` (None: any) and installed;
+    UnknownBackend / BackendUnavailable otherwise."""
+    listed = available(scheme) if scheme else [b.name for b in _ordered() if b.missing() is None]
+    backend = _REGISTRY.get(name) if isinstance(name, str) else None
+    if backend is None or (scheme is not None and scheme not in backend.tables):
+        raise UnknownBackend("arith", str(name), listed)
+    reason = backend.missing()
+    if reason is not None:
+        raise BackendUnavailable(backend.name, listed, reason)
+    return backend
+
+
+def _load(backend: Backend, scheme: Scheme) -> Mapping[str, Any]:
+    source = backend.tables[scheme]
+    if not isinstance(source, str):
+        return source()
+    try:
+        module = importlib.import_module(source)
+    except ImportError as exc:
+        # A requirement that find_spec saw but that does not import (Numba built for
+        # another NumPy, say): the backend cannot be used; say why.
+        if (exc.name or "").split(".")[0] in backend.requires:
+            raise BackendUnavailable(backend.name, [], f"{exc}") from exc
+        raise
+    table: Mapping[str, Any] = module.KERNELS
+    return table
+
+
+def _build(backend: Backend, scheme: Scheme) -> Any:
+    """The kernel table of ``backend`` for ``scheme``: its own primitives, its own
+    composites where it has them, the others composed over its primitives."""
+    own = _load(backend, scheme)
+    where = f"arith backend {backend.name!r} ({scheme})"
+    if not isinstance(own, Mapping):
+        raise InvalidKernelTable(f"{where}: the table is a {type(own).__name__}, not a dict")
+    names = kernel_names(_CONTRACTS[scheme])
+    composites = COMPOSITES[scheme]
+    unknown = sorted(set(own) - set(names))
+    if unknown:
+        raise InvalidKernelTable(f"{where}: kernels not in the contract: {', '.join(unknown)}")
+    bad = sorted(n for n, fn in own.items() if not callable(fn))
+    if bad:
+        raise InvalidKernelTable(f"{where}: not callable: {', '.join(bad)}")
+    missing = [n for n in names if n not in composites and n not in own]
+    if missing:
+        raise InvalidKernelTable(
+            f"{where} lacks the primitive kernels {', '.join(missing)} "
+            "(primitives are never filled in from another backend)"
+        )
+    table = SimpleNamespace(backend=backend.name, **{n: own[n] for n in names if n in own})
+    composed = []
+    for name, factory in composites.items():
+        if name not in own:
+            setattr(table, name, factory(table))
+            composed.append(name)
+    table.composed = frozenset(composed)
+    return table
 
 
 @overload
 def kernels(scheme: Literal["mlkem"], backend: str | None = None) -> MLKEMKernels: ...
 @overload
 def kernels(scheme: Literal["mldsa"], backend: str | None = None) -> MLDSAKernels: ...
+@overload
+def kernels(scheme: Literal["hash"], backend: str | None = None) -> HashKernels: ...
 
 
 def kernels(scheme: Scheme, backend: str | None = None) -> Any:
     """The kernel table for ``scheme`` from the chosen backend.
 
-    Raises :class:`pqkit.UnknownBackend` listing the available ones for an unknown name.
+    Raises :class:`pqkit.UnknownBackend` listing the available ones for an unknown
+    name (:class:`BackendUnavailable`, saying what to install, for a registered one
+    whose requirements are missing) and :class:`InvalidKernelTable` for a table that
+    does not match the contract. Warns once (:class:`NotConstantTimeWarning`) when
+    ``PQKIT_ARITH`` selects a backend that is not constant time.
     """
-    name = active(backend)
-    if not isinstance(name, str) or name not in BACKEND_ORDER:
-        raise UnknownBackend("arith", str(name), available(scheme))
-    return _build(name, scheme)
+    name, from_env = _resolve(backend)
+    table = _TABLES.get((name, scheme)) if isinstance(name, str) else None
+    if table is None:
+        if scheme not in _CONTRACTS:
+            raise ValueError(f"unknown scheme {scheme!r}; known: {', '.join(SCHEMES)}")
+        chosen = _check(name, scheme)
+        table = _TABLES[(name, scheme)] = _build(chosen, scheme)
+    if from_env and name not in _WARNED and not _REGISTRY[name].constant_time:
+        _WARNED.add(name)
+        warnings.warn(
+            f"{_ENV}={name} selects the {name!r} arithmetic backend, which is not constant "
+            "time: secret-key operations (key generation, decapsulation, signing) may leak "
+            "secrets through timing. Use it for testing only.",
+            NotConstantTimeWarning,
+            stacklevel=2,
+        )
+    return table
+
+
+def use(backend: str) -> contextlib.AbstractContextManager[None]:
+    """Use ``backend`` for the arithmetic of every call inside the ``with`` block.
+
+    Fails at once, at the call (not at ``with`` nor at the first operation), for an
+    unknown backend or one whose requirements are not installed.
+    """
+    _check(backend, None)
+    return _using(backend)
 
 
 @contextlib.contextmanager
-def use(backend: str) -> Iterator[None]:
-    """Use ``backend`` for the arithmetic of every call inside the ``with`` block."""
-    if backend not in BACKEND_ORDER:
-        raise UnknownBackend("arith", str(backend), list(BACKEND_ORDER))
+def _using(backend: str) -> Iterator[None]:
     token = _scope.set(backend)
     try:
         yield
@@ -118,3 +326,37 @@ def backends() -> dict[str, Any]:
         "available": {scheme: available(scheme) for scheme in SCHEMES},
         "active": active(),
     }
+
+
+# --- the built-in backends ---------------------------------------------------------
+
+register(
+    "jit",
+    {
+        "mlkem": "pqkit.arith.jit_mlkem",
+        "mldsa": "pqkit.arith.jit_mldsa",
+        "hash": "pqkit.arith.jit_hash",
+    },
+    requires=("numba",),
+    extra="jit",
+    rank=10,
+)
+register(
+    "numpy",
+    {
+        "mlkem": "pqkit.arith.numpy_mlkem",
+        "mldsa": "pqkit.arith.numpy_mldsa",
+        "hash": "pqkit.arith.numpy_hash",
+    },
+    rank=20,
+)
+register(
+    "ref",
+    {
+        "mlkem": "pqkit.arith.ref_mlkem",
+        "mldsa": "pqkit.arith.ref_mldsa",
+        "hash": "pqkit.arith.ref_hash",
+    },
+    constant_time=False,
+    rank=30,
+)

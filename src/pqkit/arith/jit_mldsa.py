@@ -4,7 +4,7 @@ Contracts: :class:`pqkit.arith.api.MLDSAKernels`, the same as the ``numpy`` and
 ``ref`` backends; thin Python wrappers flatten the leading batch axes to rows
 (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest per kernel.
 
-Secret-data rules (DESIGN.md §5): no ``%``, ``//`` or branches on coefficient
+Secret-data rules (docs/architecture.md §8): no ``%``, ``//`` or branches on coefficient
 values. Pointwise products are reduced by Montgomery multiplication with R = 2^32 on
 int64 (:func:`_mont`, the signed low 32 bits taken with masks), the NTTs by a
 floating-point quotient on exact float64 integers (:func:`_reduce_f64`), sums by
@@ -27,9 +27,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, jit
+from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, check_width, jit, pack_le, unpack_le
 from pqkit.arith.api import Poly
-from pqkit.arith.ref_mldsa import ZETAS, N, Q
+from pqkit.arith.tables import MLDSA_DECOMPOSE, N
+from pqkit.arith.tables import MLDSA_Q as Q
+from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -39,6 +41,8 @@ _R2 = _R * _R % Q
 _HALF_Q = (Q - 1) // 2
 _GAMMA2_32 = (Q - 1) // 32
 _GAMMA2_88 = (Q - 1) // 88
+_HB32_M, _HB32_S = MLDSA_DECOMPOSE[_GAMMA2_32]  # HighBits multiply-and-shift (arith.tables)
+_HB88_M, _HB88_S = MLDSA_DECOMPOSE[_GAMMA2_88]
 
 
 # --- reductions ----------------------------------------------------------------------
@@ -250,8 +254,8 @@ def _high(x: int, gamma2: int) -> int:
     masks. gamma2 (public) selects the constants."""
     r1 = (x + 127) >> 7
     if gamma2 == _GAMMA2_32:
-        return ((r1 * 1025 + (1 << 21)) >> 22) & 15
-    r1 = (r1 * 11275 + (1 << 23)) >> 24
+        return ((r1 * _HB32_M + (1 << (_HB32_S - 1))) >> _HB32_S) & 15
+    r1 = (r1 * _HB88_M + (1 << (_HB88_S - 1))) >> _HB88_S
     return r1 ^ (((43 - r1) >> 63) & r1)
 
 
@@ -447,31 +451,38 @@ def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray
 
 @jit
 def _sample_in_ball(s: Any, tau: int) -> Any:
-    # FIPS 204, Algorithm 29 given the first bytes of H(c_tilde)
+    # FIPS 204, Algorithm 29 given the first bytes of H(c_tilde), as a fixed-length
+    # masked scan. NOTE: the seed of a rejected or speculative attempt is never
+    # published, so no branch, loop bound or index depends on the stream's values:
+    # every index byte is visited, accept = (i < 256) & (j <= i) is mask arithmetic,
+    # and the swap c[i] <- c[j], c[j] <- sign touches all 256 coefficients with
+    # masks, weighted by accept. Same outputs as the reference, short prefixes too.
     rows, n = s.shape
     out = np.zeros((rows, 256), dtype=np.int64)
     oks = np.zeros(rows, dtype=np.bool_)
     for r in range(rows):
-        if n < 8:
+        if n < 8:  # public: the prefix length
             continue
         signs = 0
         for k in range(8):
             signs |= np.int64(s[r, k]) << (8 * k)  # bit 63 wraps into the sign: masked below
         c = out[r]
-        pos = 8
-        ok = True
-        for i in range(256 - tau, 256):
-            while pos < n and s[r, pos] > i:
-                pos += 1
-            if pos >= n:
-                ok = False
-                break
+        i = np.int64(256 - tau)
+        for pos in range(8, n):
             j = np.int64(s[r, pos])
-            pos += 1
-            c[i] = c[j]
-            c[j] = 1 - 2 * (signs & 1)
-            signs >>= 1
-        oks[r] = ok
+            accept = ((i - 256) >> 63) & ~((i - j) >> 63) & 1
+            sign = 1 - 2 * (signs & 1)
+            cj = np.int64(0)
+            for m in range(256):
+                cj |= c[m] & -np.int64(m == j)
+            for m in range(256):
+                at_i = -np.int64(m == i) & -accept
+                at_j = -np.int64(m == j) & -accept
+                v = (c[m] & ~at_i) | (cj & at_i)
+                c[m] = (v & ~at_j) | (sign & at_j)
+            i += accept
+            signs >>= accept  # only bits 0..tau-1 < 63 are read: sign fill is harmless
+        oks[r] = i == 256
     return out, oks
 
 
@@ -484,69 +495,59 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
 # --- FIPS 204, Algorithms 16 and 18 (SimpleBitPack, SimpleBitUnpack) ------------------
 
 
-@jit
-def _bit_pack(a: Any, width: int) -> Any:
-    rows = a.shape[0]
-    out = np.empty((rows, 32 * width), dtype=np.uint8)
-    mask = (1 << width) - 1
-    for r in range(rows):
-        acc = 0
-        bits = 0
-        o = 0
-        for i in range(256):
-            acc |= (a[r, i] & mask) << bits
-            bits += width
-            while bits >= 8:  # depends on width only
-                out[r, o] = acc & 255
-                o += 1
-                acc >>= 8
-                bits -= 8
-    return out
-
-
-@jit
-def _bit_unpack(b: Any, width: int) -> Any:
-    """Coefficient i is bits [i w, i w + w): read the 4 bytes from byte (i w) >> 3 as
-    a little-endian word (w <= 24, so they hold it), shift by (i w) & 7 and mask.
-    Positions are public; the iterations are independent (vectorisable). The row is
-    copied into a buffer with 3 zero bytes after it for the last reads."""
-    rows, n = b.shape
-    out = np.empty((rows, 256), dtype=np.int64)
-    mask = (1 << width) - 1
-    buf = np.zeros(n + 3, dtype=np.int64)
-    for r in range(rows):
-        for k in range(n):
-            buf[k] = b[r, k]
-        for i in range(256):
-            off = i * width
-            k = off >> 3
-            word = buf[k] | (buf[k + 1] << 8) | (buf[k + 2] << 16) | (buf[k + 3] << 24)
-            out[r, i] = (word >> (off & 7)) & mask
-    return out
-
-
-def _check_width(width: int) -> None:
-    if not 1 <= width <= 24:
-        raise ValueError(f"bit width must be in 1..24, got {width}")
-
-
 def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
     # FIPS 204, Algorithm 16: coefficient bits, least significant first, packed LE
-    _check_width(width)
+    check_width(width, 1, 24)
     x, lead = as_polys(a)
-    out: npt.NDArray[np.uint8] = _bit_pack(x, width).reshape(*lead, 32 * width)
+    out: npt.NDArray[np.uint8] = pack_le(x, width).reshape(*lead, 32 * width)
     return out
 
 
 def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     # FIPS 204, Algorithm 18
-    _check_width(width)
+    check_width(width, 1, 24)
     raw, lead = as_bytes(b, 32 * width)
-    out: Poly = _bit_unpack(raw, width).reshape(*lead, N)
+    out: Poly = unpack_le(raw, width).reshape(*lead, N)
+    return out
+
+
+# --- reductions at the boundary of the scheme code ----------------------------------
+
+
+@jit
+def _mod_q(x: Any) -> Any:
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        v = x[i] + ((x[i] >> 63) & Q) - Q
+        out[i] = v + ((v >> 63) & Q)
+    return out
+
+
+@jit
+def _centre(x: Any) -> Any:
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] - ((_HALF_Q - x[i]) >> 63 & Q)
+    return out
+
+
+def mod_q(x: Poly) -> Poly:
+    """Canonical [0, q) for x in (-q, 2q), by sign masks (no branch)."""
+    a = np.ascontiguousarray(x, dtype=np.int64)
+    out: Poly = _mod_q(a.reshape(-1)).reshape(a.shape)
+    return out
+
+
+def centre(x: Poly) -> Poly:
+    """x mod± q for canonical x, by a sign mask (no branch)."""
+    a = np.ascontiguousarray(x, dtype=np.int64)
+    out: Poly = _centre(a.reshape(-1)).reshape(a.shape)
     return out
 
 
 KERNELS: dict[str, Any] = {
+    "mod_q": mod_q,
+    "centre": centre,
     "ntt": ntt,
     "intt": intt,
     "pointwise_mul": pointwise_mul,

@@ -1,16 +1,16 @@
 """The ``numpy`` backend for q = 8380417: vectorised int64 kernels.
 
-Secret-data rules (DESIGN.md §5): no ``%``, ``//``, branches or data-dependent
+Secret-data rules (docs/architecture.md §8): no ``%``, ``//``, branches or data-dependent
 indexing on coefficient values. Reduction is Montgomery (R = 2^32) for products
 and the folding 2^23 = 2^13 - 1 (mod q) for sums; conditional corrections are
 sign-mask arithmetic (``x += (x >> 63) & q``). Decompose and Power2Round use the
 multiply-and-shift forms of the Dilithium reference code's constant-time rounding.
 
 NOTE: the rejection samplers (RejNTTPoly, RejBoundedPoly) compact their accepted
-samples with a stable sort of the acceptance flags, and SampleInBall's swap runs
-in Python. Which samples were rejected is independent of the values accepted
-(the reference implementations branch on it too); the accepted values
-themselves go through no branch.
+samples with a stable sort of the acceptance flags. Which samples were rejected
+is independent of the values accepted (the reference implementations branch on
+it too); the accepted values themselves go through no branch. SampleInBall is a
+fixed-length masked scan (its seed is secret on rejected attempts).
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly
-from pqkit.arith.ref_mldsa import ZETAS, N, Q
+from pqkit.arith.tables import MLDSA_DECOMPOSE, N
+from pqkit.arith.tables import MLDSA_Q as Q
+from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -35,6 +37,7 @@ _F_MONT = (pow(256, -1, Q) * _R) % Q  # 256^-1 * R: one Montgomery step gives x 
 
 
 def _montgomery(x: npt.NDArray[Any]) -> Poly:
+    # FIPS 204, Algorithm 49 (MontgomeryReduce), on int64 arrays
     """x * 2^-32 mod q for |x| < q * 2^31, result in (-q - 2^22, 2^22), in place.
 
     m = x * q^-1 mod 2^32 (int64 products wrap mod 2^64, which keeps the low 32
@@ -168,6 +171,10 @@ def power2round(r: Poly) -> tuple[Poly, Poly]:
     return r1, x - (r1 << 13)
 
 
+_HB32_M, _HB32_S = MLDSA_DECOMPOSE[(Q - 1) // 32]
+_HB88_M, _HB88_S = MLDSA_DECOMPOSE[(Q - 1) // 88]
+
+
 def decompose(r: Poly, gamma2: int) -> tuple[Poly, Poly]:
     # FIPS 204, Algorithm 36 for canonical r, multiply-and-shift form:
     # r1 = round(r / (2 gamma2)) via a fixed-point reciprocal, with the wrap
@@ -175,9 +182,9 @@ def decompose(r: Poly, gamma2: int) -> tuple[Poly, Poly]:
     x = np.asarray(r, dtype=_I64)
     r1 = (x + 127) >> 7
     if gamma2 == (Q - 1) // 32:
-        r1 = ((r1 * 1025 + (1 << 21)) >> 22) & 15
+        r1 = ((r1 * _HB32_M + (1 << (_HB32_S - 1))) >> _HB32_S) & 15
     elif gamma2 == (Q - 1) // 88:
-        r1 = (r1 * 11275 + (1 << 23)) >> 24
+        r1 = (r1 * _HB88_M + (1 << (_HB88_S - 1))) >> _HB88_S
         r1 ^= ((43 - r1) >> 63) & r1
     else:
         raise ValueError(f"unsupported gamma2 {gamma2}: FIPS 204 uses (q-1)/88 or (q-1)/32")
@@ -257,37 +264,49 @@ def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray
 
 
 def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.NDArray[np.bool_]]:
-    # FIPS 204, Algorithm 29. NOTE: the Fisher-Yates swap is sequential; it runs in
-    # Python on the 256-entry list, as the reference code runs it in C.
+    # FIPS 204, Algorithm 29 (SampleInBall) without branches or indexing on the stream.
+    # NOTE: the challenge seed of a rejected or speculative attempt is never
+    # published, so its bytes decide no branch, loop count or index here:
+    # 1. a fixed-length scan of every index byte computes, with mask arithmetic,
+    #    whether it is accepted (j <= i < 256, i = 256 - tau + accepted so far);
+    # 2. the t-th accepted byte j_t is selected with a one-hot rank mask;
+    # 3. the swaps c[i_t] <- c[j_t], c[j_t] <- sign_t (i_t = 256 - tau + t is
+    #    public) are replayed on the positions of the tau signs ("particles"):
+    #    the sign sitting at j_t moves to i_t, sign t lands at j_t; masked updates.
+    # Outputs equal the reference's, including the partial c of a short prefix.
     s = np.asarray(stream, dtype=np.uint8)
     lead = s.shape[:-1]
     rows = s.reshape(int(np.prod(lead)), s.shape[-1])
-    polys = np.zeros((rows.shape[0], N), dtype=_I64)
-    oks = np.ones(rows.shape[0], dtype=np.bool_)
-    for r, row in enumerate(rows):
-        data = row.tobytes()
-        if len(data) < 8:
-            oks[r] = False
-            continue
-        signs = int.from_bytes(data[:8], "little")
-        c = [0] * N
-        pos = 8
-        end = len(data)
-        ok = True
-        for i in range(N - tau, N):
-            while pos < end and data[pos] > i:
-                pos += 1
-            if pos >= end:
-                ok = False
-                break
-            j = data[pos]
-            pos += 1
-            c[i] = c[j]
-            c[j] = 1 - 2 * (signs & 1)
-            signs >>= 1
-        polys[r] = c
-        oks[r] = ok
-    return polys.reshape((*lead, N)), oks.reshape(lead)
+    count, n = rows.shape
+    if n < 8:
+        return np.zeros((*lead, N), dtype=_I64), np.zeros(lead, dtype=np.bool_)
+    idx = rows[:, 8:].astype(_I64)  # (count, P) index bytes
+    accept = np.empty(idx.shape, dtype=_I64)
+    for r in range(count):  # 1. masked scan in Python ints, fixed length
+        i = N - tau
+        flags = []
+        for j in rows[r, 8:].tolist():
+            a = ((i - N) >> 63) & ~((i - j) >> 63) & 1
+            flags.append(a)
+            i += a
+        accept[r] = flags
+    rank = np.cumsum(accept, axis=1) - 1
+    steps = np.arange(tau, dtype=_I64)[None, :, None]
+    pick = accept[:, None, :] * (rank[:, None, :] == steps)  # (count, tau, P) one-hot
+    j_t = (pick * idx[:, None, :]).sum(axis=2)  # 2. the t-th accepted byte
+    done = pick.sum(axis=2)  # 1 where step t happened
+    pos = np.full((count, tau), -1, dtype=_I64)  # 3. where sign t sits (-1: nowhere)
+    for t in range(tau):
+        jt, dt = j_t[:, t : t + 1], done[:, t : t + 1]
+        pos += dt * (pos == jt) * (N - tau + t - pos)
+        pos[:, t] = dt[:, 0] * (jt[:, 0] + 1) - 1
+    signs = rows[:, :8].copy().view("<u8")[:, 0].astype(np.uint64)
+    bits = (signs[:, None] >> np.arange(tau, dtype=np.uint64)) & np.uint64(1)
+    sign = 1 - 2 * bits.astype(_I64)  # (count, tau)
+    onehot = pos[:, :, None] == np.arange(N, dtype=_I64)
+    c = (sign[:, :, None] * onehot).sum(axis=1)
+    oks = done[:, tau - 1] == 1 if tau else np.ones(count, dtype=np.bool_)
+    return c.reshape((*lead, N)), oks.reshape(lead)
 
 
 def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
@@ -319,7 +338,24 @@ def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     return word
 
 
+def mod_q(x: Poly) -> Poly:
+    """Canonical [0, q) for x in (-q, 2q), branch-free."""
+    y = np.asarray(x, dtype=_I64)
+    y = y + ((y >> 63) & Q)
+    y -= Q
+    y += (y >> 63) & Q
+    return y
+
+
+def centre(x: Poly) -> Poly:
+    """x mod± q for canonical x, branch-free."""
+    y = np.asarray(x, dtype=_I64)
+    return y - ((((Q - 1) // 2 - y) >> 63) & Q)
+
+
 KERNELS: dict[str, Any] = {
+    "mod_q": mod_q,
+    "centre": centre,
     "ntt": ntt,
     "intt": intt,
     "pointwise_mul": pointwise_mul,

@@ -3,7 +3,7 @@
 Contracts: :class:`pqkit.arith.api.MLKEMKernels`. Leading axes are batch axes, so
 a whole vector or matrix is one call.
 
-How the secret-dependent arithmetic stays branch-free (DESIGN.md §5):
+How the secret-dependent arithmetic stays branch-free (docs/architecture.md §8):
 
 - No ``%``, ``//``, branches or data-dependent indexing on secret values. Reductions
   are Barrett multiply-and-shift on int64 (:func:`_barrett`), or, for the float64
@@ -29,8 +29,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly, kpke_check
-from pqkit.arith.ref_mlkem import GAMMAS, ZETAS, N, Q
+from pqkit.arith.api import Poly
+from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.arith.tables import MLKEM_N_INV, N
+from pqkit.arith.tables import MLKEM_Q as Q
+from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -134,7 +137,7 @@ def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
     i = _intt_layers(low, NTT_LOW_LENGTHS[::-1], 127)
     high = eye[::16].copy()
     assert _intt_layers(high, NTT_HIGH_LENGTHS[::-1], i) == 0
-    high = high * 3303 % Q  # 128^-1 mod q, folded into the last stage
+    high = high * MLKEM_N_INV % Q  # 128^-1 mod q, folded into the last stage
     intt_high, intt_low_t = _stage_matrices(high, low)
     return ntt_high, ntt_low_t, intt_high, intt_low_t
 
@@ -308,6 +311,9 @@ def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
     lead = a.shape[:-1]
     if d == 1:  # one bit per coefficient, least significant bit first: packbits
         return np.packbits(a.astype(np.uint8), axis=-1, bitorder="little")
+    if d not in _WEIGHTS and d != 11:  # d = 9: a group (72 bits) exceeds a word
+        bits = ((a[..., None] >> np.arange(d)) & 1).astype(np.uint8)
+        return np.packbits(bits.reshape(*lead, N * d), axis=-1, bitorder="little")
     g = _GROUPS[d]
     nbytes = d * g // 8
     c = a.reshape(-1, N // g, g).astype(np.uint64)
@@ -355,6 +361,10 @@ def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
         np.right_shift(high, 4, out=pair[..., 1])
         # ByteDecode_12 reduces mod q; x < 4096 < 2q.
         return _csub(pair.reshape(*lead, N))
+    if d not in _WEIGHTS and d != 11:  # d = 9: a group (72 bits) exceeds a word
+        bits = np.unpackbits(flat, axis=-1, bitorder="little").reshape(-1, N, d)
+        values: Poly = (bits.astype(I64) << np.arange(d)).sum(axis=-1)
+        return values.reshape(*lead, N)
     if d == 11:
         low = _strided_u64(flat, 11)
         high = np.ndarray(low.shape, dtype="<u8", buffer=low.base, offset=5, strides=low.strides)
@@ -387,75 +397,14 @@ def decompress(y: Poly, d: int) -> Poly:
     return (a * (2 * Q) + (1 << d)) >> (d + 1)
 
 
-# --- FIPS 203, Algorithms 14 and 15: the fused K-PKE kernels, composed of the above ---
-
-
-def kpke_decrypt(
-    dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
-) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 15 lines 1-7 with this backend's kernels (the ``ref``
-    twin names the FIPS variables)."""
-    dk = _as_bytes(dk_pke)
-    ct = _as_bytes(c)
-    kpke_check(
-        k, du, dv, ("dk_pke", "c"), (dk.shape, ct.shape), ((384 * k,), (32 * (du * k + dv),))
-    )
-    u = decompress(byte_decode(ct[: 32 * du * k].reshape(k, 32 * du), du), du)
-    v = decompress(byte_decode(ct[32 * du * k :], dv), dv)
-    s_hat = byte_decode(dk.reshape(k, 384), 12)
-    # v - NTT^-1(...) + q is in [1, 2q): Compress_1 takes its input mod q.
-    w = v - intt(basemul_acc(s_hat, ntt(u))) + Q
-    return byte_encode(compress(w, 1), 1)
-
-
-_DECOMPRESS_1 = np.int64((Q + 1) // 2)  # Decompress_1(1) = round(q / 2) = 1665
-
-
-def kpke_encrypt(
-    t_hat: Poly,
-    A_hat: Poly,
-    y: Poly,
-    e1: Poly,
-    e2: Poly,
-    m: npt.NDArray[np.uint8],
-    du: int,
-    dv: int,
-) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 14 lines 18-24 with this backend's kernels: the rows of
-    A_hat^T and t_hat^T times NTT(y) in one basemul and one inverse NTT."""
-    t, a, y_, e1_, e2_ = (
-        np.asarray(t_hat),
-        np.asarray(A_hat),
-        np.asarray(y),
-        np.asarray(e1),
-        np.asarray(e2),
-    )
-    mb = np.asarray(m)
-    k = t.shape[0] if t.ndim else 0
-    kpke_check(
-        k,
-        du,
-        dv,
-        ("t_hat", "A_hat", "y", "e1", "e2", "m"),
-        (t.shape, a.shape, y_.shape, e1_.shape, e2_.shape, mb.shape),
-        ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
-    )
-    rows = np.concatenate([a.swapaxes(0, 1), t[None]])
-    w = intt(basemul_acc(rows, ntt(y_)))
-    w[:k] += e1_
-    v = w[k]
-    v += e2_
-    # mu = Decompress_1(ByteDecode_1(m)) = 1665 b for each bit b of m (round(q / 2) with
-    # rounding half up): byte_decode's d = 1 body, then decompress for d = 1, inlined
-    # (their generic checks and reshapes cost more than the arithmetic).
-    v += np.unpackbits(mb, bitorder="little") * _DECOMPRESS_1
-    # u and v stay unreduced (< 3q): Compress_d takes its input mod q.
-    c1 = byte_encode(compress(w[:k], du), du)
-    c2 = byte_encode(compress(w[k], dv), dv)
-    return np.frombuffer(bytearray(c1.tobytes() + c2.tobytes()), dtype=np.uint8)
+def add(a: Poly, b: Poly) -> Poly:
+    """(a + b) mod q for canonical inputs (masked subtraction, no branch)."""
+    s = _as_polys(a) + _as_polys(b)
+    return _csub(s)
 
 
 KERNELS: dict[str, Any] = {
+    "add": add,
     "ntt": ntt,
     "intt": intt,
     "mulcache": mulcache,
@@ -466,6 +415,4 @@ KERNELS: dict[str, Any] = {
     "byte_decode": byte_decode,
     "compress": compress,
     "decompress": decompress,
-    "kpke_decrypt": kpke_decrypt,
-    "kpke_encrypt": kpke_encrypt,
 }

@@ -15,27 +15,14 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly
+from pqkit.arith.tables import MLDSA_D as D
+from pqkit.arith.tables import MLDSA_N_INV as _F
+from pqkit.arith.tables import MLDSA_Q as Q
+from pqkit.arith.tables import MLDSA_ZETA as ZETA
+from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
+from pqkit.arith.tables import N, bitrev8
 
 __all__ = ["KERNELS", "ZETA", "ZETAS", "D", "N", "Q", "bitrev8"]
-
-Q = 8380417
-"""The ML-DSA modulus q = 2^23 - 2^13 + 1 (FIPS 204 §4)."""
-N = 256
-D = 13
-"""Dropped bits of t (FIPS 204, Table 1)."""
-ZETA = 1753
-"""A primitive 512th root of unity mod q (FIPS 204 §2.5)."""
-
-
-def bitrev8(m: int) -> int:
-    """BitRev8 (FIPS 204 §2.3): the 8-bit reversal of ``m``."""
-    return int(f"{m:08b}"[::-1], 2)
-
-
-ZETAS: tuple[int, ...] = tuple(pow(ZETA, bitrev8(k), Q) for k in range(N))
-"""zetas[k] = zeta^BitRev8(k) mod q (FIPS 204, Appendix B), computed from the definition."""
-
-_F = pow(256, -1, Q)  # 8347681, FIPS 204 Algorithm 42 line 21
 
 
 def _rows(a: Any) -> tuple[tuple[int, ...], list[list[int]]]:
@@ -110,7 +97,8 @@ def intt(a_hat: Poly) -> Poly:
 
 
 def pointwise_mul(a_hat: Poly, b_hat: Poly) -> Poly:
-    # FIPS 204, Algorithm 45 (MultiplyNTT)
+    # FIPS 204, Algorithm 45 (MultiplyNTT), broadcast over leading axes: a scalar times
+    # a vector is FIPS 204, Algorithm 47 (ScalarVectorNTT).
     a, b = np.broadcast_arrays(np.asarray(a_hat, np.int64), np.asarray(b_hat, np.int64))
     shape, ra = _rows(a)
     _, rb = _rows(b)
@@ -121,7 +109,8 @@ def pointwise_mul(a_hat: Poly, b_hat: Poly) -> Poly:
 
 
 def pointwise_acc(a_hat: Poly, b_hat: Poly) -> Poly:
-    # FIPS 204 §2.5: (A_hat ∘ v_hat)[i] = sum_j A_hat[i, j] ∘ v_hat[j]
+    # FIPS 204, Algorithm 48 (MatrixVectorNTT): (A_hat ∘ v_hat)[i] = sum_j A_hat[i, j] ∘
+    # v_hat[j], the sum being FIPS 204, Algorithm 44 (AddNTT) applied term by term.
     a, b = np.broadcast_arrays(np.asarray(a_hat, np.int64), np.asarray(b_hat, np.int64))
     m = a.shape[-2]
     shape = a.shape[:-2]
@@ -321,7 +310,9 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
 
 
 def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
-    # FIPS 204, Algorithm 16 (SimpleBitPack): z = sum w_i 2^(i*width), little-endian
+    # FIPS 204, Algorithm 16 (SimpleBitPack): z = sum w_i 2^(i*width), little-endian;
+    # the bit string of FIPS 204, Algorithm 9 (IntegerToBits) for each w_i, turned into
+    # bytes by FIPS 204, Algorithm 12 (BitsToBytes), is exactly z's little-endian bytes.
     shape, rows = _rows(a)
     out = []
     for w in rows:
@@ -333,7 +324,9 @@ def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
 
 
 def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
-    # FIPS 204, Algorithm 18 (SimpleBitUnpack)
+    # FIPS 204, Algorithm 18 (SimpleBitUnpack): FIPS 204, Algorithm 13 (BytesToBits)
+    # then FIPS 204, Algorithm 10 (BitsToInteger) per coefficient, read here as the
+    # width-bit fields of one little-endian integer.
     shape, rows = _rows_u8(b)
     mask = (1 << width) - 1
     out = []
@@ -343,7 +336,22 @@ def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     return _array(shape, out)
 
 
+# --- reductions at the boundary of the scheme code (FIPS 204 §2.3) -----------------
+
+
+def mod_q(x: Poly) -> Poly:
+    """x mod q, canonical, for x in (-q, 2q)."""
+    return _per_poly(x, lambda r: [v % Q for v in r])
+
+
+def centre(x: Poly) -> Poly:
+    """x mod± q (FIPS 204 §2.3) for canonical x."""
+    return _per_poly(x, lambda r: [_mod_pm(v, Q) for v in r])
+
+
 KERNELS: dict[str, Any] = {
+    "mod_q": mod_q,
+    "centre": centre,
     "ntt": ntt,
     "intt": intt,
     "pointwise_mul": pointwise_mul,

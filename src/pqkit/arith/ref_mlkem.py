@@ -15,26 +15,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly, kpke_check
+from pqkit.arith.api import Poly
+from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.arith.tables import MLKEM_N_INV, N, bitrev7
+from pqkit.arith.tables import MLKEM_Q as Q
+from pqkit.arith.tables import MLKEM_ZETA as ZETA
+from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
 
 __all__ = ["GAMMAS", "KERNELS", "ZETA", "ZETAS", "N", "Q", "bitrev7"]
-
-N = 256
-Q = 3329
-ZETA = 17
-"""The primitive 256-th root of unity mod q used by FIPS 203 (§4.3)."""
-
-
-def bitrev7(i: int) -> int:
-    """BitRev7(i): the 7-bit reversal of ``i`` (FIPS 203 §4.3)."""
-    return int(f"{i:07b}"[::-1], 2)
-
-
-ZETAS: tuple[int, ...] = tuple(pow(ZETA, bitrev7(i), Q) for i in range(128))
-"""zeta^BitRev7(i) mod q, i = 0..127 (FIPS 203, Appendix A)."""
-
-GAMMAS: tuple[int, ...] = tuple(pow(ZETA, 2 * bitrev7(i) + 1, Q) for i in range(128))
-"""zeta^(2 BitRev7(i) + 1) mod q, i = 0..127: the moduli of the degree-1 residues."""
 
 
 # --- boundary helpers -------------------------------------------------------------
@@ -92,7 +80,7 @@ def _intt(f_hat: list[int]) -> list[int]:
                 f[j] = (t + f[j + length]) % Q
                 f[j + length] = zeta * (f[j + length] - t) % Q
         length *= 2
-    return [x * 3303 % Q for x in f]  # 3303 = 128^-1 mod q
+    return [x * MLKEM_N_INV % Q for x in f]  # line 14: times 128^-1 mod q
 
 
 def ntt(f: Poly) -> Poly:
@@ -219,7 +207,7 @@ def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
             for j in range(d):
                 b[i * d + j] = a % 2
                 a = (a - b[i * d + j]) // 2
-        # BitsToBytes (Algorithm 3)
+        # FIPS 203, Algorithm 3 (BitsToBytes)
         B = [0] * (32 * d)
         for i in range(N * d):
             B[i // 8] += b[i] * 2 ** (i % 8)
@@ -250,61 +238,19 @@ def decompress(y: Poly, d: int) -> Poly:
     return _per_poly(lambda Y: [(y * Q * 2 + 2**d) // 2 ** (d + 1) for y in Y], y)
 
 
-# --- FIPS 203, Algorithms 14 and 15: the fused K-PKE kernels, composed of the above ---
+# --- addition mod q (FIPS 203, Algorithm 13 line 18 and wherever the text adds) -----
 
 
-def kpke_decrypt(
-    dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
-) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7, step by step."""
-    dk_pke = np.asarray(dk_pke, dtype=np.uint8)
-    c = np.asarray(c, dtype=np.uint8)
-    kpke_check(
-        k, du, dv, ("dk_pke", "c"), (dk_pke.shape, c.shape), ((384 * k,), (32 * (du * k + dv),))
-    )
-    c1 = c[: 32 * du * k].reshape(k, 32 * du)  # line 1
-    c2 = c[32 * du * k :]  # line 2
-    u_prime = decompress(byte_decode(c1, du), du)  # line 3
-    v_prime = decompress(byte_decode(c2, dv), dv)  # line 4
-    s_hat = byte_decode(dk_pke.reshape(k, 384), 12)  # line 5
-    w = (v_prime - intt(basemul_acc(s_hat, ntt(u_prime)))) % Q  # line 6
-    return byte_encode(compress(w, 1), 1)  # line 7
-
-
-_ENCRYPT_ARGS = ("t_hat", "A_hat", "y", "e1", "e2", "m")
-
-
-def kpke_encrypt(
-    t_hat: Poly,
-    A_hat: Poly,
-    y: Poly,
-    e1: Poly,
-    e2: Poly,
-    m: npt.NDArray[np.uint8],
-    du: int,
-    dv: int,
-) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24, step by step."""
-    k = np.shape(t_hat)[0] if np.ndim(t_hat) else 0
-    kpke_check(
-        k,
-        du,
-        dv,
-        _ENCRYPT_ARGS,
-        tuple(np.shape(x) for x in (t_hat, A_hat, y, e1, e2, m)),
-        ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
-    )
-    y_hat = ntt(y)  # line 18
-    A_hat_T = np.swapaxes(A_hat, 0, 1)  # A_hat^T[i, j] = A_hat[j, i]
-    u = (intt(basemul_acc(A_hat_T, y_hat)) + e1) % Q  # line 19
-    mu = decompress(byte_decode(m, 1), 1)  # line 20
-    v = (intt(basemul_acc(t_hat, y_hat)) + e2 + mu) % Q  # line 21
-    c1 = byte_encode(compress(u, du), du)  # line 22
-    c2 = byte_encode(compress(v, dv), dv)  # line 23
-    return np.concatenate([c1.reshape(-1), c2])  # line 24
+def add(a: Poly, b: Poly) -> Poly:
+    """(a + b) mod q, element by element."""
+    x, y = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
+    if x.ndim == 0 or x.shape[-1] != N:
+        raise ValueError(f"expected arrays of shape (..., {N}), got {x.shape}")
+    return _per_poly(lambda r: [v % Q for v in r], x + y)
 
 
 KERNELS: dict[str, Any] = {
+    "add": add,
     "ntt": ntt,
     "intt": intt,
     "mulcache": mulcache,
@@ -315,6 +261,4 @@ KERNELS: dict[str, Any] = {
     "byte_decode": byte_decode,
     "compress": compress,
     "decompress": decompress,
-    "kpke_decrypt": kpke_decrypt,
-    "kpke_encrypt": kpke_encrypt,
 }

@@ -24,6 +24,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "pqkit.cli.demo",
     "pqkit.cli.kat",
     "pqkit.cli.keys",
+    "pqkit.cli.hpke",
     "pqkit.bench.cli",
 )
 

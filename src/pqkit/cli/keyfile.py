@@ -43,11 +43,34 @@ def _public_bytes(public: Any, der: bool) -> bytes:
     return data
 
 
+def _hybrid_keygen(args: argparse.Namespace) -> int:
+    """``pqkit keygen`` for a hybrid KEM: raw seed / public key PEM files (no OID is
+    assigned to these KEMs, so no PKCS#8 form, no DER, no password)."""
+    from pqkit.keys.hybrid import hybrid_private_key_class
+
+    if args.der or args.form != "seed" or args.passout or args.password_file:
+        raise ValueError(
+            f"{args.algorithm} key files are raw-seed PEM blocks: "
+            "--der, --form expanded/both and passwords are not available for them"
+        )
+    outputs = [args.out] + ([args.pub] if args.pub else [])
+    check_outputs(outputs, args.force)
+    key = hybrid_private_key_class(args.algorithm).generate()
+    write_output(args.out, key.private_bytes_pem(), secret=True, force=args.force, binary=False)
+    if args.pub:
+        pub = key.public_key().public_bytes_pem()
+        write_output(args.pub, pub, secret=False, force=args.force, binary=False)
+    return 0
+
+
 def cmd_keygen(args: argparse.Namespace) -> int:
     """``pqkit keygen ALG -o KEY [--pub PUB]``."""
+    from pqkit import registry
     from pqkit.keys import private_key_class
 
     try:
+        if registry.algorithm(args.algorithm).family == "hybrid":
+            return _hybrid_keygen(args)
         cls = private_key_class(args.algorithm)
     except KeyError as exc:  # UnknownAlgorithm: keep its full message
         raise ValueError(str(exc)) from None
@@ -68,8 +91,41 @@ def cmd_pub(args: argparse.Namespace) -> int:
     check_outputs([args.out], args.force, inputs=[args.key])
     loaded = load_key(args.key, args)
     public = loaded.key.public_key() if loaded.private else loaded.key
-    data = _public_bytes(public, args.der)
+    data = _public_bytes(public, args.der) if not _is_hybrid(public) else _hybrid_pub(public, args)
     write_output(args.out, data, secret=False, force=args.force, binary=args.der)
+    return 0
+
+
+def _is_hybrid(key: Any) -> bool:
+    return isinstance(key.algorithm, str)
+
+
+def _hybrid_pub(public: Any, args: argparse.Namespace) -> bytes:
+    if args.der:
+        raise ValueError("hybrid public keys are written as PEM blocks only (no --der)")
+    data: bytes = public.public_bytes_pem()
+    return data
+
+
+def _show_hybrid(loaded: Any) -> int:
+    """``pqkit show`` for a hybrid KEM key file."""
+    import pqkit
+
+    key = loaded.key
+    public = key.public_key() if loaded.private else key
+    scheme = pqkit.kem(key.algorithm)
+    kind = "private key (seed PEM)" if loaded.private else "public key (raw PEM)"
+    lines = [
+        ("algorithm", f"{key.algorithm} (hybrid KEM, no OID)"),
+        ("type", kind),
+        ("fingerprint", f"SHA256:{hashlib.sha256(public.public_bytes_raw()).hexdigest()}"),
+        ("public key", f"{scheme.length_public_key} bytes"),
+    ]
+    if loaded.private:
+        lines.append(("seed", f"{scheme.length_secret_key} bytes"))
+    lines.append(("ciphertext", f"{scheme.length_ciphertext} bytes"))
+    for label, value in lines:
+        print(f"{label + ':':<14}{value}")
     return 0
 
 
@@ -90,6 +146,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         raise ValueError("give --passout or --no-password, not both")
     loaded = load_key(args.key, args)
     key = loaded.key
+    if _is_hybrid(key):
+        if converting:
+            raise ValueError("hybrid key files have one form; there is nothing to convert")
+        return _show_hybrid(loaded)
     public = key.public_key() if loaded.private else key
     alg = key.algorithm
     if not converting:

@@ -126,6 +126,23 @@ def _private(path: str, body: bytes, args: Any, stdin_in_use: bool) -> LoadedKey
     return LoadedKey(key, True, _form(body), False)
 
 
+def _is_hybrid(data: bytes) -> bool:
+    from pqkit.keys.hybrid import is_hybrid_pem
+
+    return is_hybrid_pem(data)
+
+
+def _hybrid(data: bytes, args: Any) -> LoadedKey:
+    """A hybrid KEM key file (a raw PEM block, never encrypted)."""
+    from pqkit.keys.hybrid import HybridPrivateKey, load_pem_hybrid_key
+
+    if _passin(args) is not None:
+        raise ValueError("a password was given but hybrid key files are not encrypted")
+    key = load_pem_hybrid_key(data)
+    private = isinstance(key, HybridPrivateKey)
+    return LoadedKey(key, private, "seed" if private else None, False)
+
+
 def load_key(path: str, args: Any, *, stdin_in_use: bool = False) -> LoadedKey:
     """The key in file ``path``: a private key (decrypted as ``args`` says) or a
     public key, whichever the file holds."""
@@ -134,6 +151,8 @@ def load_key(path: str, args: Any, *, stdin_in_use: bool = False) -> LoadedKey:
 
     data = read_input(path, "key file", KEY_FILE_LIMIT)
     try:
+        if is_pem(data) and _is_hybrid(data):
+            return _hybrid(data, args)
         if is_pem(data):
             label, body = pem_decode(data, ("PUBLIC KEY", *_PRIVATE_LABELS))
             if label == "PUBLIC KEY":
@@ -172,7 +191,14 @@ def load_public(path: str, args: Any, *, stdin_in_use: bool = False) -> Any:
     return loaded.key.public_key() if loaded.private else loaded.key
 
 
-def need(key: Any, family: type[Any], command: str, what: str) -> None:
+def algorithm_name(key: Any) -> str:
+    """The algorithm name of a key object (pqkit's key classes name a KeyAlgorithm,
+    the hybrid key classes the name itself)."""
+    alg = key.algorithm
+    return alg if isinstance(alg, str) else str(alg.name)
+
+
+def need(key: Any, family: type[Any] | tuple[type[Any], ...], command: str, what: str) -> None:
     """Refuse a key of the wrong family for ``command``."""
     if not isinstance(key, family):
-        raise ValueError(f"{command} needs {what}, got an {key.algorithm.name} key")
+        raise ValueError(f"{command} needs {what}, got an {algorithm_name(key)} key")

@@ -1,8 +1,8 @@
-"""The shared symmetric layer ("common code", DESIGN.md §3).
+"""The shared symmetric layer ("common code", docs/architecture.md §5).
 
-SHA-3/SHAKE (FIPS 202), SHA-2 (FIPS 180-4), AES-256 (FIPS 197, ECB and CTR) and
-the SP 800-90A CTR_DRBG of the NIST KATs (:class:`CtrDrbg`), each primitive served
-by a swappable backend (``openssl`` and ``python``); see
+SHA-3/SHAKE (FIPS 202), TurboSHAKE (RFC 9861), SHA-2 (FIPS 180-4), AES-256
+(FIPS 197, ECB and CTR) and the SP 800-90A CTR_DRBG of the NIST KATs
+(:class:`CtrDrbg`), each primitive served by a swappable backend (``openssl`` and ``python``); see
 :mod:`pqkit.common.select` for how one is chosen. Every function takes an optional
 ``backend=`` naming the provider for that call.
 
@@ -50,6 +50,10 @@ __all__ = [
     "shake256",
     "shake256_digest",
     "shake256_many",
+    "turboshake128",
+    "turboshake128_digest",
+    "turboshake256",
+    "turboshake256_digest",
     "use",
 ]
 
@@ -178,6 +182,45 @@ def shake256_many(
 ) -> npt.NDArray[np.uint8]:
     """A ``(len(inputs), n)`` uint8 array: row i is SHAKE256(inputs[i])[:n]."""
     return provider("sha3", backend).shake_many(256, _inputs(inputs), _length(n))
+
+
+# --- TurboSHAKE (RFC 9861) --------------------------------------------------------
+
+
+def _domain(domain: object) -> int:
+    if not isinstance(domain, int) or isinstance(domain, bool):
+        raise TypeError(f"domain must be an int, not {type(domain).__name__}")
+    if not 0x01 <= domain <= 0x7F:
+        raise ValueError(f"TurboSHAKE domain byte must be in 0x01-0x7F, got {domain:#x}")
+    return domain
+
+
+def turboshake128(data: bytes = b"", *, domain: int = 0x1F, backend: str | None = None) -> Xof:
+    """A TurboSHAKE128 XOF (RFC 9861 §2.2) with domain separation byte ``domain``
+    (0x01-0x7F, default 0x1F) and ``data`` absorbed. No OpenSSL provides
+    TurboSHAKE: both backends run pqkit's pure-Python KECCAK-p[1600, 12]."""
+    xof = provider("sha3", backend).turboshake(128, as_bytes(data, "data"), _domain(domain))
+    return _CheckedXof(xof)
+
+
+def turboshake256(data: bytes = b"", *, domain: int = 0x1F, backend: str | None = None) -> Xof:
+    """A TurboSHAKE256 XOF (RFC 9861 §2.2); see :func:`turboshake128`."""
+    xof = provider("sha3", backend).turboshake(256, as_bytes(data, "data"), _domain(domain))
+    return _CheckedXof(xof)
+
+
+def turboshake128_digest(
+    data: bytes, n: int, *, domain: int = 0x1F, backend: str | None = None
+) -> bytes:
+    """The first ``n`` bytes of TurboSHAKE128(``data``, ``domain``)."""
+    return turboshake128(data, domain=domain, backend=backend).read(_length(n))
+
+
+def turboshake256_digest(
+    data: bytes, n: int, *, domain: int = 0x1F, backend: str | None = None
+) -> bytes:
+    """The first ``n`` bytes of TurboSHAKE256(``data``, ``domain``)."""
+    return turboshake256(data, domain=domain, backend=backend).read(_length(n))
 
 
 # --- SHA-2 (FIPS 180-4) -----------------------------------------------------------

@@ -11,6 +11,7 @@ so one request of 64 bytes differs from two of 32).
 from __future__ import annotations
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit._secret import Uncopyable
 from pqkit.common.select import provider
 
 __all__ = ["MAX_BYTES_PER_REQUEST", "RESEED_INTERVAL", "CtrDrbg"]
@@ -31,7 +32,7 @@ def _pad_input(value: object, name: str) -> bytes:
     return data + bytes(SEEDLEN - len(data))
 
 
-class CtrDrbg:
+class CtrDrbg(Uncopyable):
     """CTR_DRBG (AES-256, no derivation function), callable as ``drbg(n) -> bytes``.
 
     ``entropy_input`` is exactly 48 bytes; ``personalization`` (at most 48 bytes)
@@ -42,9 +43,13 @@ class CtrDrbg:
     Limits (SP 800-90A Table 3): one request gives at most 65536 bytes
     (2^19 bits), a larger one raises ``ValueError``; after 2^48 requests without
     a reseed, ``generate`` raises ``RuntimeError`` until :meth:`reseed` is called.
+
+    ``copy.copy``, ``copy.deepcopy`` and pickling raise ``TypeError``: a copy would
+    repeat the original's output stream, and a pickle would hold its key.
     """
 
     __slots__ = ("_aes", "_ecb", "_key", "_reseed_counter", "_v")
+    _uncopyable_hint = "create a new CtrDrbg from fresh entropy instead"
 
     def __init__(
         self,

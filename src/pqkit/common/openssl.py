@@ -132,6 +132,14 @@ class _Sha3:
         joined = b"".join([shake(x).digest(n) for x in inputs])
         return np.frombuffer(joined, dtype=np.uint8).reshape(len(inputs), n)
 
+    def turboshake(self, bits: int, data: bytes, domain: int) -> Xof:
+        # Neither OpenSSL (3.x) nor pyca/cryptography nor hashlib has TurboSHAKE
+        # (RFC 9861), so this provider serves it with the pure-Python
+        # KECCAK-p[1600, 12] sponge of the python backend.
+        from pqkit.common.python.keccak import turboshake
+
+        return turboshake(bits, data, domain)
+
 
 class _Sha2:
     name = "openssl"

@@ -1,4 +1,4 @@
-"""What a symmetric backend provides (DESIGN.md §3).
+"""What a symmetric backend provides (docs/architecture.md §5).
 
 A backend is a module-level object implementing one or more of the three
 families below. ``pqkit.common`` picks one provider per family for each call
@@ -20,7 +20,9 @@ SHA2_NAMES = ("sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256"
 
 
 class Xof(Protocol):
-    """An extendable-output function (SHAKE128/256) in the absorb-then-squeeze style.
+    """An extendable-output function (SHAKE128/256) in the absorb-then-squeeze style:
+    the incremental API of FIPS 203, Algorithm 2 (SHAKE128example), ``update`` being
+    Absorb and ``read`` Squeeze.
 
     ``update`` may be called until the first ``read``; after that it raises
     ``ValueError``. ``read(a) + read(b)`` equals ``read(a + b)`` on a fresh copy:
@@ -71,6 +73,11 @@ class Sha3Provider(Protocol):
 
     def shake_many(self, bits: int, inputs: Sequence[bytes], n: int) -> npt.NDArray[np.uint8]:
         """A ``(len(inputs), n)`` uint8 array whose row i is SHAKE``bits``(inputs[i])[:n]."""
+        ...
+
+    def turboshake(self, bits: int, data: bytes, domain: int) -> Xof:
+        """A TurboSHAKE``bits`` XOF (RFC 9861) with domain byte ``domain`` and ``data``
+        absorbed; ``bits`` is 128 or 256, ``domain`` in 0x01-0x7F."""
         ...
 
 

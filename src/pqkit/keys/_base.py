@@ -14,6 +14,7 @@ import hmac
 from typing import Any, ClassVar, TypeVar
 
 from pqkit._checks import as_bytes_len
+from pqkit._secret import Uncopyable
 from pqkit.schemes import RNG, draw
 from pqkit.serialization import pbes2
 from pqkit.serialization.algorithms import KeyAlgorithm, by_name
@@ -141,10 +142,15 @@ class PublicKey:
         return (type(self).from_public_bytes, (self._public,))
 
 
-class PrivateKey:
-    """A private key of one parameter set. ``repr`` never shows secret bytes."""
+class PrivateKey(Uncopyable):
+    """A private key of one parameter set. ``repr`` never shows secret bytes.
+
+    ``copy.copy``, ``copy.deepcopy`` and pickling raise ``TypeError`` (the key's
+    secrets stay in this one object); serialise it with ``private_bytes()``.
+    """
 
     __slots__ = ("_expanded", "_public", "_seed")
+    _uncopyable_hint = "serialise it with private_bytes()"
 
     algorithm: ClassVar[KeyAlgorithm]
     _public_class: ClassVar[type[PublicKey]]
@@ -307,17 +313,6 @@ class PrivateKey:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __copy__(self: PrivateT) -> PrivateT:
-        return self
-
-    def __deepcopy__(self: PrivateT, memo: dict[int, Any]) -> PrivateT:
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        raise TypeError(
-            f"{type(self).__name__} cannot be pickled; serialise it with private_bytes()"
-        )
 
 
 KeyT = TypeVar("KeyT", bound="PublicKey | PrivateKey")

@@ -46,13 +46,15 @@ def _is_encrypted(data: bytes) -> bool:
     return der.DerReader(body, "PKCS#8 private key").peek_tag() == der.SEQUENCE
 
 
-def _private_from_der(data: bytes, password: bytes | None, encrypted: bool) -> PrivateKey:
+def _private_from_der(
+    data: bytes, password: bytes | None, encrypted: bool, max_iterations: int
+) -> PrivateKey:
     from pqkit.keys import private_key_class
 
     if encrypted:
         if password is None:
             raise TypeError("the private key is encrypted: a password is needed")
-        plain = pbes2.decrypt(data, password)
+        plain = pbes2.decrypt(data, password, max_iterations=max_iterations)
         try:
             info = decode_private_key_info(plain)
         except ValueError:
@@ -66,22 +68,40 @@ def _private_from_der(data: bytes, password: bytes | None, encrypted: bool) -> P
     return private_key_class(info.algorithm.name)._from_info(info)
 
 
-def load_der_private_key(data: bytes, password: bytes | None = None) -> PrivateKey:
-    """The ML-KEM or ML-DSA private key in DER PKCS#8 (encrypted or not) ``data``."""
+def load_der_private_key(
+    data: bytes,
+    password: bytes | None = None,
+    *,
+    max_iterations: int = pbes2.MAX_ITERATIONS,
+) -> PrivateKey:
+    """The ML-KEM or ML-DSA private key in DER PKCS#8 (encrypted or not) ``data``.
+
+    An encrypted key whose PBKDF2 iteration count exceeds ``max_iterations``
+    (default 1 000 000, :data:`pqkit.serialization.pbes2.MAX_ITERATIONS`) is a
+    ``ValueError`` before any key derivation: the count is the file writer's choice.
+    """
     raw = as_bytes(data, "data")
     pw = _password(password)
-    return _private_from_der(raw, pw, _is_encrypted(raw))
+    limit = pbes2.check_max_iterations(max_iterations)
+    return _private_from_der(raw, pw, _is_encrypted(raw), limit)
 
 
-def load_pem_private_key(data: bytes, password: bytes | None = None) -> PrivateKey:
-    """The private key in a PEM ``PRIVATE KEY`` or ``ENCRYPTED PRIVATE KEY`` block."""
+def load_pem_private_key(
+    data: bytes,
+    password: bytes | None = None,
+    *,
+    max_iterations: int = pbes2.MAX_ITERATIONS,
+) -> PrivateKey:
+    """The private key in a PEM ``PRIVATE KEY`` or ``ENCRYPTED PRIVATE KEY`` block;
+    ``max_iterations`` as for :func:`load_der_private_key`."""
     raw = as_bytes(data, "data")
     pw = _password(password)
+    limit = pbes2.check_max_iterations(max_iterations)
     label, body = pem_decode(raw, (_PRIVATE_LABEL, _ENCRYPTED_LABEL))
     encrypted = _is_encrypted(body)
     if encrypted != (label == _ENCRYPTED_LABEL):
         raise ValueError(f"PEM label {label!r} does not match its contents")
-    return _private_from_der(body, pw, encrypted)
+    return _private_from_der(body, pw, encrypted, limit)
 
 
 def load_der_public_key(data: bytes) -> PublicKey:

@@ -49,10 +49,10 @@ def _prehash_m_prime(digest: Any, algorithm: Any, context: Any) -> bytes:
 
 
 class MuHasher:
-    """Incremental mu = SHAKE256(tr || M', 64) for pure ML-DSA (FIPS 204 Alg. 7 line 6).
+    """Incremental mu = SHAKE256(tr || M', 64) for pure ML-DSA (FIPS 204, Algorithm 7 line 6).
 
-    tr = SHAKE256(pk, 64) and ``M' = 0 || |ctx| || ctx || M`` (Alg. 2 line 10). Feed M
-    with ``update`` in pieces of any size; ``copy`` forks the state; ``finalize``
+    tr = SHAKE256(pk, 64) and ``M' = 0 || |ctx| || ctx || M`` (FIPS 204, Algorithm 2 line 10).
+    Feed M with ``update`` in pieces of any size; ``copy`` forks the state; ``finalize``
     returns the 64-byte mu for ``sign_mu`` / ``verify_mu`` and ends the hasher.
     """
 
@@ -104,7 +104,7 @@ class MLDSAPublicKey(PublicKey):
         return sig if len(sig) == self.algorithm.output_length else None
 
     def verify(self, signature: Any, data: Any, context: Any = None) -> None:
-        """Check a pure ML-DSA signature (FIPS 204 Alg. 3); raise InvalidSignature if bad."""
+        """Check a pure ML-DSA signature (FIPS 204, Algorithm 3); raise InvalidSignature if bad."""
         sig = self._check_signature(signature)
         msg = as_bytes(data, "data")
         ctx = _context(context)
@@ -114,7 +114,7 @@ class MLDSAPublicKey(PublicKey):
     def verify_prehashed(
         self, signature: Any, digest: Any, algorithm: str, context: Any = None
     ) -> None:
-        """Check a HashML-DSA signature (FIPS 204 Alg. 5) over ``digest`` = PH(M).
+        """Check a HashML-DSA signature (FIPS 204, Algorithm 5) over ``digest`` = PH(M).
 
         ``algorithm`` names PH as ACVP does (``"SHA2-512"``, ``"SHAKE-256"``, ...).
         """
@@ -143,7 +143,7 @@ class MLDSAPrivateKey(PrivateKey):
 
     @classmethod
     def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
-        # FIPS 204 Alg. 6 (ML-DSA.KeyGen_internal) on xi = seed
+        # FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal) on xi = seed
         pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
         return pk, sk
 
@@ -171,7 +171,7 @@ class MLDSAPrivateKey(PrivateKey):
         deterministic: bool = False,
         rng: RNG | None = None,
     ) -> bytes:
-        """A pure ML-DSA signature (FIPS 204 Alg. 2), hedged unless ``deterministic``."""
+        """A pure ML-DSA signature (FIPS 204, Algorithm 2), hedged unless ``deterministic``."""
         msg = as_bytes(data, "data")
         ctx = _context(context)
         return _scheme(self.algorithm.name).sign(
@@ -187,7 +187,7 @@ class MLDSAPrivateKey(PrivateKey):
         deterministic: bool = False,
         rng: RNG | None = None,
     ) -> bytes:
-        """A HashML-DSA signature (FIPS 204 Alg. 4) over ``digest`` = PH(M).
+        """A HashML-DSA signature (FIPS 204, Algorithm 4) over ``digest`` = PH(M).
 
         ``algorithm`` names PH as ACVP does (``"SHA2-512"``, ``"SHAKE-256"``, ...);
         the caller hashes M (for SHAKE, 32 / 64 bytes of output).

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +25,7 @@ from pqkit._lru import LruCache
 from pqkit.arith.api import MLDSAKernels, Poly
 from pqkit.common import provider
 from pqkit.common.providers import Sha3Provider
-from pqkit.mldsa.params import D, Params, Q
+from pqkit.mldsa.params import D, Params
 from pqkit.mldsa.symmetric import Suite
 
 __all__ = [
@@ -57,6 +56,16 @@ batch of consecutive kappa values at once and returning the first acceptable one
 gives the same signature; it only changes how much speculative work is done.
 """
 
+MAX_SIGN_ATTEMPTS = 1000
+"""Rejection-loop iterations after which signing gives up with RuntimeError.
+
+FIPS 204 (Appendix C) allows a bound on the loop of Algorithm 7 if it is at least
+814. One iteration is accepted with probability about 1/4.25, 1/5.1 and 1/3.85
+(ML-DSA-44/65/87, FIPS 204 Table 1; round 3 alike), so a valid key runs 1000
+iterations without success with probability below (1 - 1/5.1)^1000 < 2^-300: never.
+Only an inconsistent secret key (refused beforehand by the scheme objects) can.
+"""
+
 
 @dataclass(frozen=True)
 class Ops:
@@ -77,18 +86,6 @@ def ops_for(suite: Suite, arith_backend: str | None, a_cache: LruCache[Poly]) ->
 def h(ops: Ops, data: bytes, n: int) -> bytes:
     """H = SHAKE256 (FIPS 204 §3.7): the first n bytes of H(data)."""
     return ops.sha3.shake_digest(256, data, n)
-
-
-def _mod_q(x: npt.NDArray[Any]) -> Poly:
-    """Canonical [0, q) for x in (-q, 2q), branch-free."""
-    x = x + ((x >> 63) & Q)
-    x = x - Q
-    return x + ((x >> 63) & Q)  # type: ignore[no-any-return]
-
-
-def _centre(x: npt.NDArray[Any]) -> Poly:
-    """x mod± q for canonical x, branch-free."""
-    return x - ((((Q - 1) // 2 - x) >> 63) & Q)  # type: ignore[no-any-return]
 
 
 # --- FIPS 204, Algorithms 32-34 (expansion) ---------------------------------------
@@ -185,7 +182,8 @@ def pk_decode(p: Params, ops: Ops, pk: bytes) -> tuple[bytes, Poly]:
 def sk_encode(
     p: Params, ops: Ops, rho: bytes, key: bytes, tr: bytes, s1: Poly, s2: Poly, t0: Poly
 ) -> bytes:
-    """FIPS 204, Algorithm 24 (skEncode): BitPack(w, a, b) = SimpleBitPack(b - w)."""
+    """FIPS 204, Algorithm 24 (skEncode), with FIPS 204, Algorithm 17 (BitPack):
+    BitPack(w, a, b) = SimpleBitPack(b - w)."""
     s = np.concatenate([s1, s2])
     packed_s = ops.k.bit_pack(p.eta - s, p.eta_bits).tobytes()
     packed_t0 = ops.k.bit_pack((1 << (D - 1)) - t0, D).tobytes()
@@ -256,7 +254,8 @@ def hint_bit_unpack(p: Params, y: bytes) -> Poly | None:
 
 
 def sig_encode(p: Params, ops: Ops, c_tilde: bytes, z: Poly, hint: Poly) -> bytes:
-    """FIPS 204, Algorithm 26 (sigEncode); z signed."""
+    """FIPS 204, Algorithm 26 (sigEncode); z signed, packed by FIPS 204, Algorithm 17
+    (BitPack) and read back by FIPS 204, Algorithm 19 (BitUnpack) in sig_decode."""
     packed_z = ops.k.bit_pack(p.gamma1 - z, p.z_bits).tobytes()
     return c_tilde + packed_z + hint_bit_pack(p, hint)
 
@@ -286,7 +285,7 @@ def w1_encode(p: Params, ops: Ops, w1: Poly) -> npt.NDArray[np.uint8]:
 def _t(p: Params, ops: Ops, a_hat: Poly, s1: Poly, s2: Poly) -> Poly:
     """t = NTT^-1(A_hat ∘ NTT(s1)) + s2, canonical (FIPS 204, Algorithm 6 line 5)."""
     s1_hat = ops.k.ntt(s1)
-    return _mod_q(ops.k.intt(ops.k.pointwise_acc(a_hat, s1_hat[None])) + s2)
+    return ops.k.mod_q(ops.k.intt(ops.k.pointwise_acc(a_hat, s1_hat[None])) + s2)
 
 
 def keygen_internal(p: Params, ops: Ops, xi: bytes) -> tuple[bytes, bytes]:
@@ -339,7 +338,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
     kappa = 0
-    while True:
+    for _ in range(0, MAX_SIGN_ATTEMPTS, SIGN_BATCH):
         b = SIGN_BATCH
         y = expand_mask(p, ops, rho_pp, kappa, b)  # (b, l, 256)
         y_hat = kk.ntt(y)
@@ -351,12 +350,13 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         c_hat = kk.ntt(c)
         cs = kk.intt(kk.pointwise_mul(c_hat[:, None], small_hat[None]))  # (b, l+2k, 256)
         cs1, cs2, ct0 = cs[:, : p.l], cs[:, p.l : p.l + p.k], cs[:, p.l + p.k :]
-        z = _mod_q(y + cs1)  # canonical
-        w_cs2 = _mod_q(w - cs2)
+        z = kk.mod_q(y + cs1)  # canonical
+        w_cs2 = kk.mod_q(w - cs2)
+        # HighBits and FIPS 204, Algorithm 38 (LowBits) of w - cs2 (line 25), together.
         r1_w_cs2, r0 = kk.decompose(w_cs2, gamma2)
         # h = MakeHint(-ct0, w - cs2 + ct0) (Algorithm 7 line 26) is, by Algorithm 39,
         # HighBits(w - cs2 + ct0) != HighBits(w - cs2); the second is at hand.
-        r1_plus_ct0, _ = kk.decompose(_mod_q(w_cs2 + ct0), gamma2)
+        r1_plus_ct0, _ = kk.decompose(kk.mod_q(w_cs2 + ct0), gamma2)
         hint = (r1_w_cs2 != r1_plus_ct0).astype(np.int64)
         ok = (
             (kk.infinity_norm(z).max(axis=-1) < p.gamma1 - p.beta)
@@ -366,8 +366,12 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         )
         if ok.any():
             i = int(np.argmax(ok))
-            return sig_encode(p, ops, c_tildes[i], _centre(z[i]), hint[i])
+            return sig_encode(p, ops, c_tildes[i], kk.centre(z[i]), hint[i])
         kappa += b * p.l
+    raise RuntimeError(
+        f"{p.name} signing found no acceptable signature in {MAX_SIGN_ATTEMPTS} attempts "
+        "(FIPS 204, Algorithm 7 loop bound): the secret key is not a valid key"
+    )
 
 
 def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) -> bool:
@@ -385,6 +389,8 @@ def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) 
     c = sample_in_ball(p, ops, [c_tilde])
     hats = kk.ntt(np.concatenate([z, c, t1 << D]))
     z_hat, c_hat, t1_hat = hats[: p.l], hats[p.l], hats[p.l + 1 :]
+    # Line 9: A_hat z_hat - c_hat t1_hat, the difference being FIPS 204, Algorithm 46
+    # (AddVectorNTT) with the second vector negated.
     w_approx = kk.intt(kk.pointwise_acc(a_hat, z_hat[None]) - kk.pointwise_mul(c_hat, t1_hat))
     w1 = kk.use_hint(hint, w_approx, p.gamma2)
     c_tilde_prime = h(ops, mu + w1_encode(p, ops, w1).tobytes(), p.c_tilde_bytes)

@@ -85,7 +85,8 @@ class MLDSA(DilithiumScheme):
         *,
         prehash: str | None = None,
     ) -> bool:
-        """FIPS 204, Algorithm 3 (ML-DSA.Verify) or 5 (HashML-DSA.Verify). False for
+        """FIPS 204, Algorithm 3 (ML-DSA.Verify), or with ``prehash`` FIPS 204,
+        Algorithm 5 (HashML-DSA.Verify). False for
         any malformed signature; raises only for wrong types, a wrong-length public
         key, a context over 255 bytes or an unknown prehash name, and TypeError for
         the likely swap of message and signature (see ``SignatureBase._refuse_swapped``)."""

@@ -34,6 +34,17 @@ _SUITES: dict[str, Suite] = {"Dilithium": SHAKE_SUITE, "Dilithium-AES": AES_SUIT
 _CRHBYTES = 64
 
 
+def _refuse_rnd(rnd: Any, name: str) -> None:
+    """Round 3 has no ``rnd``: its signing randomness is rho' itself, not a hedge."""
+    if rnd is not None:
+        raise TypeError(
+            f"{name} (round 3) does not take rnd=: in Dilithium 3.1 the signing randomness "
+            "is rho' itself, so a value reused for two messages leaks the secret key "
+            "(unlike ML-DSA's rnd, which is hedged with K and mu). Use rng= (or "
+            "deterministic=True); rho_prime= (64 bytes) exists for tests and KATs only"
+        )
+
+
 def _no_context(ctx: Any, prehash: Any, name: str) -> None:
     if as_bytes(ctx, "ctx"):
         raise ValueError(f"{name} (round 3) takes no context string; got {len(ctx)} bytes")
@@ -46,10 +57,16 @@ class DilithiumR3(DilithiumScheme):
 
     The :class:`pqkit.schemes.Signature` API, with the round-3 meaning of the
     randomness arguments: ``deterministic=True`` derives rho' = CRH(K || mu) (the
-    reference default); otherwise rho' is ``rnd`` (64 bytes) or 64 bytes drawn from
-    ``rng`` (the reference build with DILITHIUM_RANDOMIZED_SIGNING). ``ctx`` must be
-    empty and ``prehash`` None. ``sign_internal``/``verify_internal`` take the
-    message itself (round 3 has no M' formatting).
+    reference default); otherwise rho' is 64 bytes drawn from ``rng`` (the
+    reference build with DILITHIUM_RANDOMIZED_SIGNING). ``ctx`` must be empty and
+    ``prehash`` None. ``sign_internal``/``verify_internal`` take the message itself
+    (round 3 has no M' formatting).
+
+    NOTE: ``rnd=`` is refused with ``TypeError``. ML-DSA's rnd is hedged
+    (rho'' = H(K || rnd || mu)), so reusing it is harmless; round 3 uses the value as
+    rho' directly, and two signatures under one rho' give z_i - z_j = c_i s1 - c_j s1,
+    which recovers s1. The raw value is ``rho_prime=`` (64 bytes), for tests and
+    known-answer vectors only.
     """
 
     def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
@@ -61,13 +78,13 @@ class DilithiumR3(DilithiumScheme):
         sk: core.SecretKey,
         mu: bytes,
         deterministic: bool,
-        rnd: Any,
+        rho_prime: Any,
         rng: RNG | None,
     ) -> bytes:
-        if rnd is not None:
+        if rho_prime is not None:
             if deterministic:
-                raise ValueError("give rnd or deterministic=True, not both")
-            return as_bytes_len(rnd, "rnd (round-3 rho')", _CRHBYTES)
+                raise ValueError("give rho_prime or deterministic=True, not both")
+            return as_bytes_len(rho_prime, "rho_prime (round-3 rho')", _CRHBYTES)
         if deterministic:
             return core.h(ops, sk.key + mu, _CRHBYTES)  # rho' = CRH(key || mu)
         return draw(rng, _CRHBYTES)  # randombytes(rhoprime, CRHBYTES)
@@ -80,14 +97,14 @@ class DilithiumR3(DilithiumScheme):
         secret_key: Any,
         mu_of: Callable[[core.Ops, core.SecretKey], bytes],
         deterministic: bool,
-        rnd: Any,
+        rho_prime: Any,
         rng: RNG | None,
     ) -> bytes:
         ops = self._ops()
         sk = self._secret_key(ops, secret_key)
         mu = mu_of(ops, sk)
-        rho_prime = self._rho_prime(ops, sk, mu, deterministic, rnd, rng)
-        return core.sign_mu_internal(self.params, ops, sk, mu, rho_prime)
+        rho = self._rho_prime(ops, sk, mu, deterministic, rho_prime, rng)
+        return core.sign_mu_internal(self.params, ops, sk, mu, rho)
 
     def _verify(
         self, public_key: Any, mu_of: Callable[[core.Ops, bytes], bytes], signature: Any
@@ -110,12 +127,18 @@ class DilithiumR3(DilithiumScheme):
         deterministic: bool = False,
         rnd: bytes | None = None,
         rng: RNG | None = None,
+        rho_prime: bytes | None = None,
     ) -> bytes:
-        """Dilithium v3.1 Sign: the detached signature of ``message``."""
+        """Dilithium v3.1 Sign: the detached signature of ``message``.
+
+        ``rnd`` is refused (TypeError, see the class note); ``rho_prime`` (64 bytes)
+        is the raw rho', for tests and known-answer vectors only: never reuse one.
+        """
+        _refuse_rnd(rnd, self.name)
         _no_context(ctx, prehash, self.name)
         msg = as_bytes(message, "message")
         return self._sign(
-            secret_key, lambda ops, sk: self._mu(ops, sk.tr, msg), deterministic, rnd, rng
+            secret_key, lambda ops, sk: self._mu(ops, sk.tr, msg), deterministic, rho_prime, rng
         )
 
     def verify(
@@ -138,10 +161,23 @@ class DilithiumR3(DilithiumScheme):
             signature,
         )
 
-    def sign_internal(self, secret_key: bytes, m_prime: bytes, rnd: bytes) -> bytes:
-        """Sign the message ``m_prime`` as is with rho' = ``rnd`` (64 bytes)."""
+    def sign_internal(
+        self,
+        secret_key: bytes,
+        m_prime: bytes,
+        rnd: bytes | None = None,
+        *,
+        rho_prime: bytes | None = None,
+    ) -> bytes:
+        """Sign the message ``m_prime`` as is with the given 64-byte ``rho_prime``
+        (tests and known-answer vectors only). ``rnd`` is refused (TypeError)."""
+        _refuse_rnd(rnd, self.name)
         msg = as_bytes(m_prime, "m_prime")
-        return self._sign(secret_key, lambda ops, sk: self._mu(ops, sk.tr, msg), False, rnd, None)
+        if rho_prime is None:
+            raise TypeError(f"{self.name} (round 3) sign_internal needs rho_prime= (64 bytes)")
+        return self._sign(
+            secret_key, lambda ops, sk: self._mu(ops, sk.tr, msg), False, rho_prime, None
+        )
 
     def verify_internal(self, public_key: bytes, m_prime: bytes, signature: bytes) -> bool:
         """Verify on the message ``m_prime`` as is (the same as :meth:`verify`)."""
@@ -155,10 +191,13 @@ class DilithiumR3(DilithiumScheme):
         deterministic: bool = False,
         rnd: bytes | None = None,
         rng: RNG | None = None,
+        rho_prime: bytes | None = None,
     ) -> bytes:
-        """Sign an external mu = CRH(CRH(pk, 32) || M, 64)."""
+        """Sign an external mu = CRH(CRH(pk, 32) || M, 64); ``rnd`` and ``rho_prime``
+        as in :meth:`sign`."""
+        _refuse_rnd(rnd, self.name)
         mu_bytes = as_bytes_len(mu, "mu", _CRHBYTES)
-        return self._sign(secret_key, lambda ops, sk: mu_bytes, deterministic, rnd, rng)
+        return self._sign(secret_key, lambda ops, sk: mu_bytes, deterministic, rho_prime, rng)
 
     def verify_mu(self, public_key: bytes, mu: bytes, signature: bytes) -> bool:
         """Verify against an external mu (64 bytes)."""

@@ -5,6 +5,9 @@ Dilithium 3.1 on top."""
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from typing import Any, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
@@ -17,6 +20,11 @@ from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, KeyPair, SignatureBase, draw
 
 __all__ = ["DilithiumScheme"]
+
+_CHECKED_KEYS = 256
+"""How many consistent secret keys (by SHA-256 tag) the check below remembers."""
+_checked: OrderedDict[bytes, None] = OrderedDict()
+_checked_lock = threading.Lock()
 
 
 class DilithiumScheme(SignatureBase):
@@ -44,7 +52,30 @@ class DilithiumScheme(SignatureBase):
 
     def _secret_key(self, ops: core.Ops, secret_key: Any) -> core.SecretKey:
         sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
+        self._check_consistent(ops, sk)
         return core.decode_secret_key(self.params, ops, sk)
+
+    def _check_consistent(self, ops: core.Ops, sk: bytes) -> None:
+        """Refuse (ValueError) an expanded secret key whose t0 or tr do not follow from
+        its rho, s1 and s2 (:func:`core.public_key_from_secret`), once per key.
+
+        Signing with such a key gives signatures that do not verify, or never ends
+        (a t0 out of range fails the ct0 check on every attempt). A consistent key is
+        remembered by a SHA-256 tag of scheme name and key in a bounded LRU shared by
+        all threads: the lookup compares digests, never the key, so its timing tells
+        only whether the same key was used lately. Inconsistent keys are not
+        remembered (each use re-runs the check and raises).
+        """
+        tag = hashlib.sha256(self.name.encode() + b"\x00" + sk).digest()
+        with _checked_lock:
+            if tag in _checked:
+                _checked.move_to_end(tag)
+                return
+        core.public_key_from_secret(self.params, ops, sk)
+        with _checked_lock:
+            _checked[tag] = None
+            while len(_checked) > _CHECKED_KEYS:
+                _checked.popitem(last=False)
 
     def _signature(self, signature: Any) -> bytes | None:
         """The signature bytes, or None when its length is wrong (verify -> False)."""
@@ -54,7 +85,8 @@ class DilithiumScheme(SignatureBase):
     # --- key generation ---------------------------------------------------------------
 
     def keygen(self, *, rng: RNG | None = None) -> KeyPair:
-        """A fresh key pair; draws the 32-byte seed from ``rng`` (default os.urandom)."""
+        """A fresh key pair (FIPS 204, Algorithm 1 (ML-DSA.KeyGen)); draws the 32-byte
+        seed xi from ``rng`` (default os.urandom)."""
         return self.keygen_derand(draw(rng, 32))
 
     def keygen_derand(self, xi: bytes) -> KeyPair:

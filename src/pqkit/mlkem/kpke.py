@@ -15,19 +15,11 @@ from pqkit.arith.api import MLKEMKernels, Poly
 from pqkit.mlkem.params import Params
 from pqkit.mlkem.symmetric import SHAKE128_XOF_BYTES, SuiteOps
 
-__all__ = ["XOF_BYTES", "Q", "decrypt", "encrypt", "expand_matrix", "keygen", "sample_noise"]
-
-Q = 3329
+__all__ = ["XOF_BYTES", "decrypt", "encrypt", "expand_matrix", "keygen", "sample_noise"]
 
 XOF_BYTES = SHAKE128_XOF_BYTES
 """The first XOF read per matrix entry of ML-KEM and Kyber (SHAKE128), for tools that
 report it; :func:`expand_matrix` uses the suite's own ``ops.xof_bytes``."""
-
-
-def _add(a: Poly, b: Poly) -> Poly:
-    """(a + b) mod q for canonical inputs (masked subtraction, no branch)."""
-    s = a + b
-    return s - (s >= Q) * Q
 
 
 def _u8(data: bytes) -> npt.NDArray[np.uint8]:
@@ -89,7 +81,7 @@ def keygen(
     se = sample_noise(ops, K, sigma, [(params.eta1, 2 * k)])  # lines 8-15: s, then e
     se_hat = K.ntt(se)  # lines 16-17, one batched call
     s_hat, e_hat = se_hat[:k], se_hat[k:]
-    t_hat = _add(K.basemul_acc(A_hat, s_hat, K.mulcache(s_hat)), e_hat)  # line 18
+    t_hat = K.add(K.basemul_acc(A_hat, s_hat, K.mulcache(s_hat)), e_hat)  # line 18
     ek = K.byte_encode(t_hat, 12).tobytes() + rho  # line 19
     dk = K.byte_encode(s_hat, 12).tobytes()  # line 20
     return ek, dk

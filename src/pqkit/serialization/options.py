@@ -11,7 +11,8 @@ from enum import Enum
 from typing import Any, Literal, TypeVar
 
 from pqkit._checks import as_bytes
-from pqkit.serialization.pbes2 import DEFAULT_ITERATIONS, MAX_ITERATIONS
+from pqkit._secret import Uncopyable
+from pqkit.serialization.pbes2 import DEFAULT_ITERATIONS, check_write_iterations
 
 __all__ = [
     "BestAvailableEncryption",
@@ -55,19 +56,22 @@ class NoEncryption:
         return "NoEncryption()"
 
 
-class BestAvailableEncryption:
+class BestAvailableEncryption(Uncopyable):
     """Encrypt PKCS#8 with ``password`` (PBES2: PBKDF2-HMAC-SHA256, AES-256-CBC).
 
-    Needs the ``cryptography`` package. ``iterations`` sets the PBKDF2 rounds.
+    Needs the ``cryptography`` package. ``iterations`` sets the PBKDF2 rounds:
+    600 000 by default (OWASP's figure for PBKDF2-HMAC-SHA256), at least 1 000
+    (RFC 8018 §4.2) and at most the loaders' default cap of 1 000 000. It holds
+    the password: copying or pickling it raises ``TypeError``.
     """
+
+    _uncopyable_hint = "create another with the password"
 
     def __init__(self, password: bytes, *, iterations: int = DEFAULT_ITERATIONS) -> None:
         self.password = as_bytes(password, "password")
         if not self.password:
             raise ValueError("password must not be empty")
-        if not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
-            raise ValueError(f"iterations must be an int in 1..{MAX_ITERATIONS}")
-        self.iterations = iterations
+        self.iterations = check_write_iterations(iterations)
 
     def __repr__(self) -> str:
         return f"BestAvailableEncryption(<password>, iterations={self.iterations})"

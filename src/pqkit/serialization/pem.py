@@ -13,7 +13,12 @@ import base64
 import binascii
 import re
 
-__all__ = ["pem_decode", "pem_encode"]
+__all__ = ["MAX_PEM_BYTES", "pem_decode", "pem_encode"]
+
+MAX_PEM_BYTES = 1 << 20
+"""Largest PEM input read (1 MiB). The biggest key file pqkit writes (ML-DSA-87 in the
+``both`` form, encrypted) is under 8 kB; the bound keeps the scan for the BEGIN line,
+the whitespace removal and the base64 decoding of an attacker's file small."""
 
 _BEGIN = re.compile(rb"-----BEGIN ([\x21-\x2c\x2e-\x7e](?:[- ]?[\x21-\x2c\x2e-\x7e])*)?-----")
 
@@ -30,6 +35,11 @@ def pem_encode(der: bytes, label: str) -> bytes:
 def pem_decode(data: bytes, labels: tuple[str, ...]) -> tuple[str, bytes]:
     """``(label, der)`` of the first PEM block in ``data``; its label must be in ``labels``."""
     wanted = " or ".join(repr(label) for label in labels)
+    if len(data) > MAX_PEM_BYTES:
+        raise ValueError(
+            f"PEM input of {len(data)} bytes is too large (at most {MAX_PEM_BYTES}; "
+            "key files are a few kilobytes)"
+        )
     match = _BEGIN.search(data)
     if match is None:
         raise ValueError(f"no PEM block found (expected a {wanted} block)")

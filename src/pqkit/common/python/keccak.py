@@ -42,6 +42,7 @@ __all__ = [
     "keccak_f1600",
     "sha3",
     "shake",
+    "turboshake",
 ]
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -89,10 +90,13 @@ RHO_OFFSETS: tuple[int, ...] = _rho_offsets()
 _RC = ROUND_CONSTANTS
 
 
-def keccak_f1600(state: list[int]) -> None:
+def keccak_f1600(state: list[int], round_constants: Sequence[int] = _RC) -> None:
     """Apply KECCAK-f[1600] (FIPS 202 Algorithm 7, 24 rounds) to ``state`` in place.
 
     ``state`` is a list of 25 ints in [0, 2^64), lane (x, y) at index x + 5y.
+    ``round_constants`` selects the rounds: KECCAK-p[1600, n_r] runs the last n_r
+    rounds of KECCAK-f (FIPS 202 §3.3, i_r from 12 + 2l - n_r), so passing
+    ``ROUND_CONSTANTS[12:]`` gives the 12-round permutation of TurboSHAKE (RFC 9861).
     """
     # fmt: off
     (
@@ -103,7 +107,7 @@ def keccak_f1600(state: list[int]) -> None:
         a04, a14, a24, a34, a44,
     ) = state
     # fmt: on
-    for rc in _RC:
+    for rc in round_constants:
         # theta (FIPS 202 Algorithm 1)
         c0 = a00 ^ a01 ^ a02 ^ a03 ^ a04
         c1 = a10 ^ a11 ^ a12 ^ a13 ^ a14
@@ -219,6 +223,7 @@ def keccak_f1600(state: list[int]) -> None:
 
 _SHA3_SUFFIX = 0x06  # M || 01, then pad10*1 (FIPS 202 §6.1), as a byte with the first 1 of pad
 _SHAKE_SUFFIX = 0x1F  # M || 1111, then pad10*1 (FIPS 202 §6.2)
+_TURBO_ROUNDS = ROUND_CONSTANTS[12:]  # KECCAK-p[1600, 12] (RFC 9861 §2.2)
 
 _LANE_FORMATS = {rate: struct.Struct(f"<{rate // 8}Q") for rate in (72, 104, 136, 144, 168)}
 
@@ -227,16 +232,29 @@ class KeccakSponge:
     """SPONGE[KECCAK-p[1600, 24], pad10*1, r] (FIPS 202 Algorithm 8) over whole bytes.
 
     ``rate`` is r/8 in bytes (a multiple of 8); ``suffix`` holds the domain bits
-    and the first bit of pad10*1 as one byte (0x06 for SHA-3, 0x1F for SHAKE).
+    and the first bit of pad10*1 as one byte (0x06 for SHA-3, 0x1F for SHAKE; for
+    TurboSHAKE the domain byte D, RFC 9861 §2.2). ``round_constants`` picks the
+    permutation (default: all 24 rounds; TurboSHAKE: the last 12).
     ``update`` absorbs until the first ``read``; ``read(n)`` squeezes the next n
     bytes, permuting only when the current block is used up, so reads split at
     any points give the same stream.
     """
 
-    __slots__ = ("_buffer", "_format", "_out", "_pos", "_rate", "_squeezing", "_state", "_suffix")
+    __slots__ = (
+        "_buffer",
+        "_format",
+        "_out",
+        "_pos",
+        "_rate",
+        "_rounds",
+        "_squeezing",
+        "_state",
+        "_suffix",
+    )
 
-    def __init__(self, rate: int, suffix: int) -> None:
+    def __init__(self, rate: int, suffix: int, round_constants: Sequence[int] = _RC) -> None:
         self._rate = rate
+        self._rounds = round_constants
         self._suffix = suffix
         self._format = _LANE_FORMATS[rate]
         self._state = [0] * 25
@@ -249,7 +267,7 @@ class KeccakSponge:
         state = self._state
         words = self._format.unpack_from(data, offset)
         state[: len(words)] = [a ^ b for a, b in zip(state, words, strict=False)]
-        keccak_f1600(state)
+        keccak_f1600(state, self._rounds)
 
     def update(self, data: bytes) -> None:
         """Absorb ``data``; ValueError once output has been read."""
@@ -282,7 +300,7 @@ class KeccakSponge:
         parts = []
         while n > 0:
             if self._pos == rate:
-                keccak_f1600(self._state)
+                keccak_f1600(self._state, self._rounds)
                 self._out = self._format.pack(*self._state[: rate // 8])
                 self._pos = 0
             take = min(n, rate - self._pos)
@@ -295,6 +313,7 @@ class KeccakSponge:
         """An independent sponge in the same state."""
         twin = KeccakSponge.__new__(KeccakSponge)
         twin._rate, twin._suffix, twin._format = self._rate, self._suffix, self._format
+        twin._rounds = self._rounds
         twin._state = list(self._state)
         twin._buffer, twin._squeezing = self._buffer, self._squeezing
         twin._out, twin._pos = self._out, self._pos
@@ -316,6 +335,16 @@ def shake(bits: int, data: bytes = b"") -> KeccakSponge:
     return sponge
 
 
+def turboshake(bits: int, data: bytes = b"", domain: int = 0x1F) -> KeccakSponge:
+    """A TurboSHAKE``bits`` (128 or 256) XOF with domain byte ``domain`` (0x01-0x7F)
+    and ``data`` absorbed (RFC 9861 §2.2): the SHAKE sponge of the same capacity
+    over KECCAK-p[1600, 12], with M || D as the padded message."""
+    sponge = KeccakSponge(200 - bits // 4, domain, _TURBO_ROUNDS)
+    if data:
+        sponge.update(data)
+    return sponge
+
+
 class _Sha3:
     """The python backend's SHA-3 provider (:class:`pqkit.common.providers.Sha3Provider`)."""
 
@@ -329,6 +358,9 @@ class _Sha3:
 
     def shake_digest(self, bits: int, data: bytes, n: int) -> bytes:
         return shake(bits, data).read(n)
+
+    def turboshake(self, bits: int, data: bytes, domain: int) -> KeccakSponge:
+        return turboshake(bits, data, domain)
 
     def shake_many(self, bits: int, inputs: Sequence[bytes], n: int) -> npt.NDArray[np.uint8]:
         joined = b"".join([shake(bits, x).read(n) for x in inputs])

@@ -1,0 +1,112 @@
+"""Composite kernels, written once over the selected backend's own primitives.
+
+A composite kernel (today: the fused K-PKE steps of FIPS 203) is a fixed sequence
+of primitive kernels. Each is written here once, as a factory that takes a
+backend's table of primitives and returns the composite bound to them, so a
+backend without its own copy runs the composite on *its own* NTT, basemul and
+packing: never on another backend's (the old fallback to ``ref`` ran K-PKE in pure
+Python). A backend overrides a composite only where its copy is measurably faster
+(``jit``: one compiled call instead of eight; see docs/decisions.md).
+
+The glue between the primitives is public-shape NumPy work (slicing, stacking,
+additions of canonical values) with no branch, ``%`` or lookup on secret data;
+every reduction is a primitive's: sums are left lazily reduced (below 4q) where
+the next primitive (Compress_d) accepts that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.arith.api import Poly, kpke_check
+from pqkit.arith.tables import MLKEM_Q, N
+
+__all__ = ["COMPOSITES", "kpke_decrypt", "kpke_encrypt"]
+
+Factory = Callable[[Any], Callable[..., Any]]
+"""Takes a table of primitives (attribute access), returns the composite kernel."""
+
+
+def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
+    """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7 over ``K``'s primitives."""
+    byte_decode, decompress, ntt, intt = K.byte_decode, K.decompress, K.ntt, K.intt
+    basemul_acc, compress, byte_encode = K.basemul_acc, K.compress, K.byte_encode
+
+    def kpke_decrypt(
+        dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+    ) -> npt.NDArray[np.uint8]:
+        dk = np.asarray(dk_pke, dtype=np.uint8)
+        ct = np.asarray(c, dtype=np.uint8)
+        kpke_check(
+            k, du, dv, ("dk_pke", "c"), (dk.shape, ct.shape), ((384 * k,), (32 * (du * k + dv),))
+        )
+        c1 = ct[: 32 * du * k].reshape(k, 32 * du)  # line 1
+        c2 = ct[32 * du * k :]  # line 2
+        u_prime = decompress(byte_decode(c1, du), du)  # line 3
+        v_prime = decompress(byte_decode(c2, dv), dv)  # line 4
+        s_hat = byte_decode(dk.reshape(k, 384), 12)  # line 5
+        # line 6: w = v' - NTT^-1(s_hat^T o NTT(u')), kept as v' - (...) + q in [1, 2q):
+        # Compress_1 takes its input mod q.
+        w = v_prime - intt(basemul_acc(s_hat, ntt(u_prime))) + MLKEM_Q
+        m: npt.NDArray[np.uint8] = byte_encode(compress(w, 1), 1)  # line 7
+        return m
+
+    return kpke_decrypt
+
+
+def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24 over ``K``'s primitives."""
+    byte_decode, decompress, ntt, intt = K.byte_decode, K.decompress, K.ntt, K.intt
+    basemul_acc, compress, byte_encode = K.basemul_acc, K.compress, K.byte_encode
+    names = ("t_hat", "A_hat", "y", "e1", "e2", "m")
+
+    def kpke_encrypt(
+        t_hat: Poly,
+        A_hat: Poly,
+        y: Poly,
+        e1: Poly,
+        e2: Poly,
+        m: npt.NDArray[np.uint8],
+        du: int,
+        dv: int,
+    ) -> npt.NDArray[np.uint8]:
+        t, a, y_, e1_, e2_, mb = (np.asarray(x) for x in (t_hat, A_hat, y, e1, e2, m))
+        k = t.shape[0] if t.ndim else 0
+        kpke_check(
+            k,
+            du,
+            dv,
+            names,
+            (t.shape, a.shape, y_.shape, e1_.shape, e2_.shape, mb.shape),
+            ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
+        )
+        y_hat = ntt(y_)  # line 18
+        # Lines 19 and 21 in one basemul and one NTT^-1: the rows of A_hat^T
+        # (A_hat^T[i, j] = A_hat[j, i]) and t_hat^T, each dotted with y_hat.
+        rows = np.concatenate([a.swapaxes(0, 1), t[None]])
+        w = intt(basemul_acc(rows, y_hat))
+        mu = decompress(byte_decode(mb, 1), 1)  # line 20
+        # u and v are sums of canonical terms, below 3q: Compress_d takes them mod q.
+        # (In place: w is this call's own array.)
+        u = w[:k]
+        u += e1_  # line 19
+        v = w[k]
+        v += e2_
+        v += mu  # line 21
+        c1 = byte_encode(compress(u, du), du)  # line 22
+        c2 = byte_encode(compress(v, dv), dv)  # line 23
+        return np.concatenate([c1.reshape(-1), c2])  # line 24
+
+    return kpke_encrypt
+
+
+COMPOSITES: Mapping[str, Mapping[str, Factory]] = {
+    "mlkem": {"kpke_decrypt": kpke_decrypt, "kpke_encrypt": kpke_encrypt},
+    "mldsa": {},
+    "hash": {},
+}
+"""Per scheme: composite kernel name -> factory over the backend's primitives."""

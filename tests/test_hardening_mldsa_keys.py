@@ -1,0 +1,100 @@
+"""Issue 13 item 8 (brief item 6): signing refuses an expanded ML-DSA secret key whose
+t0 or tr do not follow from s1/s2, checks each key once, and the rejection loop has
+an attempt cap."""
+
+from __future__ import annotations
+
+import pytest
+
+import pqkit
+from pqkit.mldsa import core, scheme
+from pqkit.mldsa.scheme import DilithiumScheme
+
+
+def _sig(name: str) -> DilithiumScheme:
+    s = pqkit.sig(name)
+    assert isinstance(s, DilithiumScheme)
+    return s
+
+
+def _flip(sk: bytes, pos: int) -> bytes:
+    return sk[:pos] + bytes([sk[pos] ^ 1]) + sk[pos + 1 :]
+
+
+@pytest.mark.parametrize("name", ["ML-DSA-44", "ML-DSA-87", "Dilithium2-AES"])
+def test_inconsistent_keys_refused(name: str) -> None:
+    s = _sig(name)
+    pk, sk = s.keygen_derand(bytes(range(32)))
+    bad_t0 = _flip(sk, len(sk) - 1)
+    bad_tr = _flip(sk, 64)
+    bad_rho = _flip(sk, 0)  # A changes: t0 no longer matches
+    mu = bytes(64)
+    for bad, what in ((bad_t0, "t0"), (bad_tr, "tr"), (bad_rho, "t0")):
+        with pytest.raises(ValueError, match=f"secret key: {what} is not"):
+            s.sign(bad, b"m", deterministic=True)
+        with pytest.raises(ValueError, match=f"secret key: {what} is not"):
+            s.sign_mu(bad, mu, deterministic=True)
+    assert s.verify(pk, b"m", s.sign(sk, b"m"))
+
+
+def test_fips_sign_internal_refuses_inconsistent_key() -> None:
+    s = _sig("ML-DSA-65")
+    _, sk = s.keygen_derand(bytes(32))
+    with pytest.raises(ValueError, match="t0 is not Power2Round"):
+        s.sign_internal(_flip(sk, len(sk) - 5), b"\x00\x00m", bytes(32))
+
+
+def test_check_runs_once_per_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _sig("ML-DSA-44")
+    _, sk = s.keygen_derand(bytes([7]) * 32)
+    _, other = s.keygen_derand(bytes([8]) * 32)
+    calls: list[bytes] = []
+    real = core.public_key_from_secret
+
+    def counting(p: object, ops: core.Ops, key: bytes) -> bytes:
+        calls.append(key)
+        return real(p, ops, key)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(core, "public_key_from_secret", counting)
+    for _ in range(3):
+        s.sign(sk, b"m")
+        s.sign_mu(sk, bytes(64))
+    assert calls == [sk]
+    s.sign(other, b"m")
+    assert calls == [sk, other]
+    bad = _flip(sk, len(sk) - 1)
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            s.sign(bad, b"m")
+    assert calls == [sk, other, bad, bad]  # an inconsistent key is never remembered
+
+
+def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scheme, "_CHECKED_KEYS", 2)
+    s = _sig("ML-DSA-44")
+    keys = [s.keygen_derand(bytes([i]) * 32)[1] for i in range(4)]
+    for sk in keys:
+        s.sign(sk, b"m", deterministic=True)
+    assert len(scheme._checked) <= 2
+
+
+def test_sign_attempt_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _sig("ML-DSA-65")
+    pk, sk = s.keygen_derand(bytes(32))
+    ops = s._ops()
+    dec = core.decode_secret_key(s.params, ops, sk)
+    mu = bytes(64)
+    assert core.MAX_SIGN_ATTEMPTS >= 814  # FIPS 204, Appendix C
+    monkeypatch.setattr(core, "MAX_SIGN_ATTEMPTS", core.SIGN_BATCH)  # one pass only
+    capped = []
+    for i in range(24):
+        rho_pp = bytes([i]) * 64
+        try:
+            core.sign_mu_internal(s.params, ops, dec, mu, rho_pp)
+        except RuntimeError as err:
+            assert "no acceptable signature in 4 attempts" in str(err)
+            capped.append(rho_pp)
+    assert capped, "some rho'' needs more than one pass (probability 1 - 0.6^24)"
+    monkeypatch.undo()
+    sig = core.sign_mu_internal(s.params, ops, dec, mu, capped[0])
+    assert core.verify_mu_internal(s.params, ops, pk, mu, sig)
