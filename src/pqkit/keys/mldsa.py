@@ -38,8 +38,8 @@ def _scheme(name: str) -> Signature:
 class MuHasher:
     """Incremental mu = SHAKE256(tr || M', 64) for pure ML-DSA (FIPS 204, Algorithm 7 line 6).
 
-    tr = SHAKE256(pk, 64) and M' = 0 || |ctx| || ctx || M (FIPS 204, Algorithm 2 line 10). Feed M
-    with ``update`` in pieces of any size; ``copy`` forks the state; ``finalize``
+    tr = SHAKE256(pk, 64) and ``M' = 0 || |ctx| || ctx || M`` (FIPS 204, Algorithm 2 line 10).
+    Feed M with ``update`` in pieces of any size; ``copy`` forks the state; ``finalize``
     returns the 64-byte mu for ``sign_mu`` / ``verify_mu`` and ends the hasher.
     """
 

@@ -88,11 +88,12 @@ class MLDSA(DilithiumScheme):
         """FIPS 204, Algorithm 3 (ML-DSA.Verify), or with ``prehash`` FIPS 204,
         Algorithm 5 (HashML-DSA.Verify). False for
         any malformed signature; raises only for wrong types, a wrong-length public
-        key, a context over 255 bytes or an unknown prehash name."""
+        key, a context over 255 bytes or an unknown prehash name, and TypeError for
+        the likely swap of message and signature (see ``SignatureBase._refuse_swapped``)."""
         ops = self._ops()
         pk = self._public_key(public_key)
         m_prime = _m_prime(message, ctx, prehash)
-        as_bytes(signature, "signature")
+        self._refuse_swapped(as_bytes(message, "message"), as_bytes(signature, "signature"))
         tr = core.h(ops, pk, self.params.tr_bytes)
         return self._verify_mu(ops, pk, self._mu(ops, tr, m_prime), signature)
 
