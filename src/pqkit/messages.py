@@ -58,14 +58,14 @@ def m_prime_prefix(ctx: bytes, *, prehashed: bool = False) -> bytes:
 
 
 def m_prime(message: Any, ctx: Any = b"") -> bytes:
-    """M' = 0 || |ctx| || ctx || M of pure ML-DSA and SLH-DSA (FIPS 204, Algorithm 2
+    """M' = ``0 || |ctx| || ctx || M`` of pure ML-DSA and SLH-DSA (FIPS 204, Algorithm 2
     line 10; FIPS 205, Algorithm 22 line 8)."""
     msg = as_bytes(message, "message")
     return m_prime_prefix(context(ctx)) + msg
 
 
 def prehash_m_prime(digest: Any, prehash: str, ctx: Any = b"") -> bytes:
-    """M' = 1 || |ctx| || ctx || OID || PH(M) of HashML-DSA and HashSLH-DSA (FIPS 204,
+    """M' = ``1 || |ctx| || ctx || OID || PH(M)`` of HashML-DSA and HashSLH-DSA (FIPS 204,
     Algorithm 4 line 23; FIPS 205, Algorithm 23 line 24); ``digest`` is PH(M), which
     must have the output length of ``prehash`` (an ACVP name such as "SHA2-512")."""
     ph = lookup(prehash)

@@ -26,8 +26,8 @@ __all__ = ["SCHEMES", "SLHDSA", "m_prime"]
 
 
 def m_prime(message: Any, ctx: Any, prehash: str | None) -> bytes:
-    """M' of FIPS 205: 0 || |ctx| || ctx || M (Algorithm 22 line 8) or, with a
-    pre-hash, 1 || |ctx| || ctx || OID || PH(M) (Algorithm 23 line 24); the layout
+    """M' of FIPS 205: ``0 || |ctx| || ctx || M`` (Algorithm 22 line 8) or, with a
+    pre-hash, ``1 || |ctx| || ctx || OID || PH(M)`` (Algorithm 23 line 24); the layout
     and the context check are :mod:`pqkit.messages`' (shared with FIPS 204)."""
     if prehash is None:
         return messages.m_prime(message, ctx)
