@@ -400,7 +400,9 @@ def test_pbes2_wrong_password_and_tampering() -> None:
 
 @needs_cryptography
 def test_pbes2_reads_what_cryptography_writes() -> None:
-    mlkem = pytest.importorskip("cryptography.hazmat.primitives.asymmetric.mlkem")
+    from pyca_features import pyca_module
+
+    mlkem = pyca_module("mlkem")
     serialization = pytest.importorskip("cryptography.hazmat.primitives.serialization")
     key = mlkem.MLKEM768PrivateKey.from_seed_bytes(SEED)
     plain = key.private_bytes(
@@ -417,6 +419,9 @@ def test_pbes2_reads_what_cryptography_writes() -> None:
 
 @needs_cryptography
 def test_cryptography_reads_what_pbes2_writes() -> None:
+    from pyca_features import pyca_module
+
+    pyca_module("mlkem")  # the encrypted key inside is an ML-KEM-768 key
     serialization = pytest.importorskip("cryptography.hazmat.primitives.serialization")
     blob = pbes2.encrypt(SEED_768, b"pw", iterations=1000)
     key = serialization.load_der_private_key(blob, b"pw")

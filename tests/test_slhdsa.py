@@ -9,7 +9,7 @@ from helpers import h, load_json
 
 import pqkit
 from pqkit import common
-from pqkit.mldsa.prehash import PREHASHES
+from pqkit.prehash import PREHASHES
 from pqkit.slhdsa.adrs import Adrs, AdrsCodec, base_2b
 from pqkit.slhdsa.fips205 import SLHDSA
 from pqkit.slhdsa.params import CATALOG, PARAMS

@@ -109,19 +109,30 @@ _LAZY = {
 }
 
 
+def _submodules() -> list[str]:
+    """pqkit's public modules and subpackages (``common``, ``keys``, ``mlkem`` ...)."""
+    import pkgutil
+
+    return [info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")]
+
+
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'pqkit' has no attribute {name!r}")
     import importlib
 
+    module = _LAZY.get(name)
+    if module is None:
+        if name in _submodules():  # ``pqkit.common`` works without an explicit import
+            return importlib.import_module(f"pqkit.{name}")
+        raise AttributeError(f"module 'pqkit' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    # Only the API: the names in __all__ and the public submodules, not the helpers
+    # this file imports for itself (Any, TYPE_CHECKING, annotations) (issue 14 item 14).
+    return sorted(set(__all__) | set(_submodules()))
 
 
 __all__ = [

@@ -224,3 +224,21 @@ class SignatureBase(SchemeBase):
         from pqkit.batch import signature_batch
 
         return signature_batch(self)
+
+    def _refuse_swapped(self, message: bytes, signature: bytes) -> None:
+        """TypeError for ``verify(pk, signature, message)``, the likely argument swap.
+
+        The scheme API takes ``verify(public_key, message, signature)`` while the key
+        objects take pyca's ``verify(signature, data)``. A "signature" of a length no
+        signature of this scheme has next to a "message" of exactly a signature's
+        length is that swap: raise instead of returning False (issue 14 item 15).
+        A wrong-length signature over a message of any other length stays False.
+        """
+        n = self.length_signature
+        if len(signature) != n and len(message) == n:
+            raise TypeError(
+                f"{self.name} verify(public_key, message, signature): the signature is "
+                f"{len(signature)} bytes and the message is {n} bytes, the length of a "
+                f"{self.name} signature; are message and signature swapped? (key objects "
+                "take verify(signature, data), the scheme API verify(pk, message, signature))"
+            )

@@ -74,6 +74,11 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         cls = private_key_class(args.algorithm)
     except KeyError as exc:  # UnknownAlgorithm: keep its full message
         raise ValueError(str(exc)) from None
+    if cls.algorithm.family == "SLH-DSA" and args.form != "seed":
+        raise ValueError(
+            f"{cls.algorithm.name} private keys have a single form (the 4n-byte sk of "
+            "RFC 9909); --form does not apply"
+        )
     outputs = [args.out] + ([args.pub] if args.pub else [])
     check_outputs(outputs, args.force)
     secret = _passout(args)
@@ -158,13 +163,17 @@ def cmd_show(args: argparse.Namespace) -> int:
             ("algorithm", f"{alg.name} (OID {alg.oid})"),
             ("type", kind + (", password-encrypted" if loaded.encrypted else "")),
         ]
+        single_form = alg.family == "SLH-DSA"
         if loaded.private:
-            lines.append(("form", str(loaded.form)))
+            form = "single (RFC 9909 raw sk)" if single_form else str(loaded.form)
+            lines.append(("form", form))
         lines += [
             ("fingerprint", f"SHA256:{_fingerprint(public)}"),
             ("public key", f"{alg.public_key_length} bytes"),
         ]
-        if loaded.private:
+        if loaded.private and single_form:
+            lines.append(("private key", f"{alg.expanded_key_length} bytes"))
+        elif loaded.private:
             lines.append(("seed", f"{alg.seed_length} bytes"))
             lines.append(("expanded key", f"{alg.expanded_key_length} bytes"))
         what = "ciphertext" if alg.family == "ML-KEM" else "signature"
@@ -199,7 +208,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     names = [alg.name for alg in ALGORITHMS]
     names += [name for name in kems + sigs if name not in names]
     print(
-        f"{'Algorithm':<16} {'Type':<4} {'OID (key files)':<26} {'pk':>5} {'sk':>5} {'ct/sig':>6}"
+        f"{'Algorithm':<18} {'Type':<4} {'OID (key files)':<26} {'pk':>5} {'sk':>5} {'ct/sig':>6}"
     )
     for name in names:
         alg = by_name(name)
@@ -217,5 +226,5 @@ def cmd_list(args: argparse.Namespace) -> int:
             sizes = (scheme.length_public_key, scheme.length_secret_key, out)
         oid = alg.oid if alg is not None else "-"
         note = "" if scheme is not None else "  (not available in this build)"
-        print(f"{name:<16} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}{note}")
+        print(f"{name:<18} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}{note}")
     return 0

@@ -55,7 +55,7 @@ def _add_passin(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_message_options(parser: argparse.ArgumentParser) -> None:
-    from pqkit.mldsa.prehash import PREHASHES
+    from pqkit.prehash import PREHASHES
 
     parser.add_argument("--context", metavar="HEX", help="ML-DSA context string, hexadecimal")
     parser.add_argument(

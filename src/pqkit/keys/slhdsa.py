@@ -17,7 +17,14 @@ from typing import Any, TypeVar, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.errors import InvalidSignature
-from pqkit.keys._base import PrivateKey, PublicKey, _concrete, algorithm_named, as_context
+from pqkit.keys._base import (
+    PrivateKey,
+    PublicKey,
+    _concrete,
+    algorithm_named,
+    as_context,
+    prehash_m_prime,
+)
 from pqkit.schemes import RNG
 
 __all__ = [
@@ -59,12 +66,6 @@ def _scheme(name: str) -> Any:
     return sig(name)
 
 
-def _prehash_message(digest: Any, algorithm: Any, context: Any) -> bytes:
-    from pqkit.slhdsa.fips205 import prehash_m_prime
-
-    return prehash_m_prime(digest, algorithm, as_context(context))
-
-
 class SLHDSAPublicKey(PublicKey):
     """An SLH-DSA verification key (PK.seed || PK.root); base of the set classes."""
 
@@ -75,7 +76,7 @@ class SLHDSAPublicKey(PublicKey):
             raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
 
     def verify(self, signature: Any, data: Any, context: Any = None) -> None:
-        """Check a pure SLH-DSA signature (FIPS 205 Alg. 24); raise InvalidSignature if bad."""
+        """Check a pure SLH-DSA signature (FIPS 205, Algorithm 24); InvalidSignature if bad."""
         sig = as_bytes(signature, "signature")
         msg = as_bytes(data, "data")
         ctx = as_context(context)
@@ -84,9 +85,9 @@ class SLHDSAPublicKey(PublicKey):
     def verify_prehashed(
         self, signature: Any, digest: Any, algorithm: str, context: Any = None
     ) -> None:
-        """Check a HashSLH-DSA signature (FIPS 205 Alg. 25) over ``digest`` = PH(M);
+        """Check a HashSLH-DSA signature (FIPS 205, Algorithm 25) over ``digest`` = PH(M);
         ``algorithm`` names PH as ACVP does ("SHA2-256", "SHAKE-128", ...)."""
-        m_prime = _prehash_message(digest, algorithm, context)
+        m_prime = prehash_m_prime(digest, algorithm, context)
         sig = as_bytes(signature, "signature")
         self._check(_scheme(self.algorithm.name).verify_internal(self._public, m_prime, sig))
 
@@ -98,7 +99,7 @@ class SLHDSAPrivateKey(PrivateKey):
 
     @classmethod
     def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
-        # FIPS 205 Alg. 18 (slh_keygen_internal) on SK.seed || SK.prf || PK.seed
+        # FIPS 205, Algorithm 18 (slh_keygen_internal) on SK.seed || SK.prf || PK.seed
         pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
         return pk, sk
 
@@ -142,7 +143,7 @@ class SLHDSAPrivateKey(PrivateKey):
         deterministic: bool = False,
         rng: RNG | None = None,
     ) -> bytes:
-        """A pure SLH-DSA signature (FIPS 205 Alg. 22), hedged unless ``deterministic``."""
+        """A pure SLH-DSA signature (FIPS 205, Algorithm 22), hedged unless ``deterministic``."""
         msg = as_bytes(data, "data")
         ctx = as_context(context)
         return cast(
@@ -161,12 +162,12 @@ class SLHDSAPrivateKey(PrivateKey):
         deterministic: bool = False,
         rng: RNG | None = None,
     ) -> bytes:
-        """A HashSLH-DSA signature (FIPS 205 Alg. 23) over ``digest`` = PH(M): the
+        """A HashSLH-DSA signature (FIPS 205, Algorithm 23) over ``digest`` = PH(M): the
         caller hashes M (in pieces, for a large file) with the pre-hash ``algorithm``
         ("SHA2-256", "SHA2-512", "SHAKE-128" (32 bytes), "SHAKE-256" (64 bytes), ...)."""
         from pqkit.schemes import draw
 
-        m_prime = _prehash_message(digest, algorithm, context)
+        m_prime = prehash_m_prime(digest, algorithm, context)
         scheme = _scheme(self.algorithm.name)
         addrnd = None if deterministic else draw(rng, self.algorithm.seed_length // 3)
         return cast(bytes, scheme.sign_internal(self._expanded, m_prime, addrnd))

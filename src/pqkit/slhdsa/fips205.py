@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from pqkit import messages
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit.mldsa.prehash import lookup
+from pqkit.prehash import lookup
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, KeyPair, SignatureBase, draw
 from pqkit.slhdsa.adrs import to_int
@@ -21,40 +22,17 @@ from pqkit.slhdsa.hashes import Hashes
 from pqkit.slhdsa.hypertree import ht_root, ht_sign, ht_verify
 from pqkit.slhdsa.params import CATALOG, Params
 
-__all__ = ["MAX_CONTEXT", "SCHEMES", "SLHDSA", "m_prime", "prehash_m_prime"]
-
-MAX_CONTEXT = 255
-"""The longest context string (FIPS 205 §10.2: its length is one byte of M')."""
-
-
-def _context(ctx: Any) -> bytes:
-    data = as_bytes(ctx, "ctx")
-    if len(data) > MAX_CONTEXT:
-        raise ValueError(
-            f"FIPS 205 §10.2 (Algorithm 22 line 1): the context string is at most "
-            f"{MAX_CONTEXT} bytes, got {len(data)}"
-        )
-    return data
-
-
-def prehash_m_prime(digest: Any, prehash: str, ctx: Any) -> bytes:
-    """M' = 1 || |ctx| || ctx || OID || PH(M) of HashSLH-DSA (FIPS 205, Algorithm 23
-    line 24) from ``digest`` = PH(M), which must have the output length of
-    ``prehash`` (an ACVP name such as "SHA2-256"; SHAKE-128 / -256: 32 / 64 bytes)."""
-    context = _context(ctx)
-    ph = lookup(prehash)
-    value = as_bytes_len(digest, f"{ph.name} digest", len(ph.function(b"")))
-    return b"\x01" + bytes([len(context)]) + context + ph.der + value
+__all__ = ["SCHEMES", "SLHDSA", "m_prime"]
 
 
 def m_prime(message: Any, ctx: Any, prehash: str | None) -> bytes:
-    """M' of FIPS 205: 0 || |ctx| || ctx || M (Algorithm 22 line 8) or, with a
-    pre-hash, 1 || |ctx| || ctx || OID || PH(M) (Algorithm 23 line 24)."""
-    msg = as_bytes(message, "message")
-    context = _context(ctx)
+    """M' of FIPS 205: ``0 || |ctx| || ctx || M`` (Algorithm 22 line 8) or, with a
+    pre-hash, ``1 || |ctx| || ctx || OID || PH(M)`` (Algorithm 23 line 24); the layout
+    and the context check are :mod:`pqkit.messages`' (shared with FIPS 204)."""
     if prehash is None:
-        return b"\x00" + bytes([len(context)]) + context + msg
-    return prehash_m_prime(lookup(prehash).function(msg), prehash, context)
+        return messages.m_prime(message, ctx)
+    msg = as_bytes(message, "message")
+    return messages.prehash_m_prime(lookup(prehash).function(msg), prehash, ctx)
 
 
 class SLHDSA(SignatureBase):
@@ -193,7 +171,7 @@ class SLHDSA(SignatureBase):
     ) -> bytes:
         """FIPS 205, Algorithm 22 (slh_sign), or Algorithm 23 (hash_slh_sign) with
         ``prehash`` (an ACVP name such as "SHA2-256"; see
-        :data:`pqkit.mldsa.prehash.PREHASHES`). ``rnd`` gives addrnd (n bytes)."""
+        :data:`pqkit.prehash.PREHASHES`). ``rnd`` gives addrnd (n bytes)."""
         sk = self._secret_key(secret_key)
         m = m_prime(message, ctx, prehash)
         return self._sign(sk, m, self._opt_rand(sk, deterministic, rnd, rng))
