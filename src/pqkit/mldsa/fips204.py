@@ -30,6 +30,8 @@ class MLDSA(DilithiumScheme):
     """ML-DSA-44/65/87 (FIPS 204): pure and HashML-DSA signing, contexts, hedged
     and deterministic signing, external mu. See :class:`pqkit.schemes.Signature`."""
 
+    BATCH = "pqkit.mldsa.batch:MLDSABatch"
+
     def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
         super().__init__(algorithm, SHAKE_SUITE, arith=arith)
 

@@ -19,6 +19,8 @@ __all__ = ["MLKEM", "SCHEMES"]
 class MLKEM(KpkeKem):
     """ML-KEM-512/768/1024 (FIPS 203, Algorithms 16-21)."""
 
+    BATCH = "pqkit.mlkem.batch:MLKEMBatch"
+
     def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
         super().__init__(algorithm, FIPS203, arith=arith)
 
