@@ -270,22 +270,28 @@ def _pqcrypto() -> Peer:
         m = module("kem", name)
         if m is None:
             return None
-        pk, sk = m.generate_keypair()
-        ct, _ = m.encrypt(pk)
+        # pqcrypto >= 1.0: keygen / encaps -> (ct, ss) / decaps; 0.x: generate_keypair /
+        # encrypt / decrypt.
+        keygen = getattr(m, "keygen", None) or m.generate_keypair
+        encaps = getattr(m, "encaps", None) or m.encrypt
+        decaps = getattr(m, "decaps", None) or m.decrypt
+        pk, sk = keygen()
+        ct, _ = encaps(pk)
         return {
-            "keygen": m.generate_keypair,
-            "encaps": lambda: m.encrypt(pk),
-            "decaps": lambda: m.decrypt(sk, ct),
+            "keygen": keygen,
+            "encaps": lambda: encaps(pk),
+            "decaps": lambda: decaps(sk, ct),
         }
 
     def sig(name: str) -> Ops | None:
         m = module("sign", name)
         if m is None:
             return None
-        pk, sk = m.generate_keypair()
+        keygen = getattr(m, "keygen", None) or m.generate_keypair
+        pk, sk = keygen()
         s = m.sign(sk, MESSAGE)
         return {
-            "keypair": m.generate_keypair,
+            "keypair": keygen,
             "sign": lambda: m.sign(sk, MESSAGE),
             "verify": lambda: m.verify(pk, MESSAGE, s),
         }

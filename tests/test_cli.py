@@ -30,9 +30,17 @@ def test_demo_round_trips_every_scheme(capsys: pytest.CaptureFixture[str]) -> No
         assert status == 2
         return
     assert status == 0
+    slow = [n for n in pqkit.sigs() if n.startswith("SLH-DSA-") and n.endswith("s")]
     for name in names:
-        assert f"{name} " in out
+        assert f"{name} " in out or (name in slow and name in out)
+    assert "not run by default" in out and all(n in out for n in slow)
     assert " NO" not in out
+
+
+def test_demo_runs_a_named_slow_set(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "SLH-DSA-SHAKE-128s"]) == 0
+    out = capsys.readouterr().out
+    assert "SLH-DSA-SHAKE-128s " in out and "not run by default" not in out
 
 
 def test_demo_unknown_name_matches_nothing(capsys: pytest.CaptureFixture[str]) -> None:

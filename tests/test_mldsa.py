@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import pqkit
 from pqkit.mldsa import SCHEMES
 from pqkit.mldsa.fips204 import MLDSA
-from pqkit.mldsa.prehash import PREHASHES
+from pqkit.prehash import PREHASHES
 from pqkit.schemes import Signature
 
 _SIZES = {

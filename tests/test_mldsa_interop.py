@@ -8,13 +8,11 @@ from typing import Any
 
 import pytest
 from helpers import ARITH_BACKENDS
+from pyca_features import pyca_module
 
 import pqkit
 
-mldsa = pytest.importorskip(
-    "cryptography.hazmat.primitives.asymmetric.mldsa",
-    reason="pyca/cryptography with ML-DSA (>= 47) is not installed",
-)
+mldsa = pyca_module("mldsa")
 
 _PYCA: dict[str, Any] = {
     "ML-DSA-44": getattr(mldsa, "MLDSA44PrivateKey", None),

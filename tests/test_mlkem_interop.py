@@ -7,13 +7,11 @@ from typing import Any
 
 import pytest
 from helpers import ARITH_BACKENDS
+from pyca_features import pyca_module
 
 import pqkit
 
-mlkem = pytest.importorskip(
-    "cryptography.hazmat.primitives.asymmetric.mlkem",
-    reason="this cryptography has no ML-KEM (needs cryptography >= 47 with OpenSSL ML-KEM)",
-)
+mlkem = pyca_module("mlkem")
 
 
 def _classes(name: str) -> tuple[Any, Any]:

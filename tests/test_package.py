@@ -32,3 +32,23 @@ def test_unknown_arith_backend() -> None:
 
     with pytest.raises(ValueError, match="available"):
         arith.kernels("mlkem", backend="nope")
+
+
+def test_dir_lists_only_the_api() -> None:
+    names = dir(pqkit)
+    for helper in ("Any", "TYPE_CHECKING", "annotations", "_LAZY", "importlib"):
+        assert helper not in names
+    assert set(pqkit.__all__) <= set(names)
+    extra = set(names) - set(pqkit.__all__)
+    assert extra, "the public submodules are listed too"
+    for name in names:  # every listed name resolves, the submodules lazily
+        assert getattr(pqkit, name) is not None
+    assert {"common", "keys", "mlkem", "mldsa", "serialization"} <= extra
+    assert all(not name.startswith("_") for name in extra)
+
+
+def test_unknown_attribute_is_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no_such_thing"):
+        pqkit.no_such_thing  # noqa: B018
+    with pytest.raises(AttributeError):
+        pqkit._checks_not_there  # noqa: B018

@@ -33,6 +33,30 @@ if TYPE_CHECKING:
         MLKEM768PublicKey,
         MLKEM1024PrivateKey,
         MLKEM1024PublicKey,
+        SLHDSASHA2_128fPrivateKey,
+        SLHDSASHA2_128fPublicKey,
+        SLHDSASHA2_128sPrivateKey,
+        SLHDSASHA2_128sPublicKey,
+        SLHDSASHA2_192fPrivateKey,
+        SLHDSASHA2_192fPublicKey,
+        SLHDSASHA2_192sPrivateKey,
+        SLHDSASHA2_192sPublicKey,
+        SLHDSASHA2_256fPrivateKey,
+        SLHDSASHA2_256fPublicKey,
+        SLHDSASHA2_256sPrivateKey,
+        SLHDSASHA2_256sPublicKey,
+        SLHDSASHAKE_128fPrivateKey,
+        SLHDSASHAKE_128fPublicKey,
+        SLHDSASHAKE_128sPrivateKey,
+        SLHDSASHAKE_128sPublicKey,
+        SLHDSASHAKE_192fPrivateKey,
+        SLHDSASHAKE_192fPublicKey,
+        SLHDSASHAKE_192sPrivateKey,
+        SLHDSASHAKE_192sPublicKey,
+        SLHDSASHAKE_256fPrivateKey,
+        SLHDSASHAKE_256fPublicKey,
+        SLHDSASHAKE_256sPrivateKey,
+        SLHDSASHAKE_256sPublicKey,
     )
     from pqkit.keys.loaders import (
         load_der_private_key,
@@ -58,6 +82,12 @@ _LAZY = {
         for kind in ("Private", "Public")
     },
     **{
+        f"SLHDSA{family}_{size}{kind}Key": "pqkit.keys"
+        for family in ("SHA2", "SHAKE")
+        for size in ("128s", "128f", "192s", "192f", "256s", "256f")
+        for kind in ("Private", "Public")
+    },
+    **{
         name: "pqkit.serialization"
         for name in (
             "BestAvailableEncryption",
@@ -79,19 +109,30 @@ _LAZY = {
 }
 
 
+def _submodules() -> list[str]:
+    """pqkit's public modules and subpackages (``common``, ``keys``, ``mlkem`` ...)."""
+    import pkgutil
+
+    return [info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")]
+
+
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'pqkit' has no attribute {name!r}")
     import importlib
 
+    module = _LAZY.get(name)
+    if module is None:
+        if name in _submodules():  # ``pqkit.common`` works without an explicit import
+            return importlib.import_module(f"pqkit.{name}")
+        raise AttributeError(f"module 'pqkit' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    # Only the API: the names in __all__ and the public submodules, not the helpers
+    # this file imports for itself (Any, TYPE_CHECKING, annotations) (issue 14 item 14).
+    return sorted(set(__all__) | set(_submodules()))
 
 
 __all__ = [
@@ -115,6 +156,30 @@ __all__ = [
     "NoEncryption",
     "PrivateFormat",
     "PublicFormat",
+    "SLHDSASHA2_128fPrivateKey",
+    "SLHDSASHA2_128fPublicKey",
+    "SLHDSASHA2_128sPrivateKey",
+    "SLHDSASHA2_128sPublicKey",
+    "SLHDSASHA2_192fPrivateKey",
+    "SLHDSASHA2_192fPublicKey",
+    "SLHDSASHA2_192sPrivateKey",
+    "SLHDSASHA2_192sPublicKey",
+    "SLHDSASHA2_256fPrivateKey",
+    "SLHDSASHA2_256fPublicKey",
+    "SLHDSASHA2_256sPrivateKey",
+    "SLHDSASHA2_256sPublicKey",
+    "SLHDSASHAKE_128fPrivateKey",
+    "SLHDSASHAKE_128fPublicKey",
+    "SLHDSASHAKE_128sPrivateKey",
+    "SLHDSASHAKE_128sPublicKey",
+    "SLHDSASHAKE_192fPrivateKey",
+    "SLHDSASHAKE_192fPublicKey",
+    "SLHDSASHAKE_192sPrivateKey",
+    "SLHDSASHAKE_192sPublicKey",
+    "SLHDSASHAKE_256fPrivateKey",
+    "SLHDSASHAKE_256fPublicKey",
+    "SLHDSASHAKE_256sPrivateKey",
+    "SLHDSASHAKE_256sPublicKey",
     "UnknownAlgorithm",
     "UnknownBackend",
     "__version__",

@@ -43,6 +43,7 @@ Kind = Literal["kem", "sig"]
 FAMILY_CATALOGS: tuple[str, ...] = (
     "pqkit.mlkem.params",
     "pqkit.mldsa.params",
+    "pqkit.slhdsa.params",
     "pqkit.hybrid.params",
 )
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, TypeVar, 
 from pqkit._checks import as_rng_output
 
 if TYPE_CHECKING:
+    from pqkit.batch import KemBatch, SignatureBatch
     from pqkit.registry import Algorithm
 
 __all__ = [
@@ -146,6 +147,9 @@ class SchemeBase:
     """
 
     KERNELS: ClassVar[str | None] = None
+    BATCH: ClassVar[str | None] = None
+    """``"module:Class"`` of the family's vectorised batch view (None: the loop
+    views of :mod:`pqkit.batch`)."""
     _LENGTHS: ClassVar[tuple[str, ...]] = ("length_public_key", "length_secret_key")
 
     name: str
@@ -199,6 +203,13 @@ class KemBase(SchemeBase):
     length_ciphertext: int
     length_shared_secret: int
 
+    @property
+    def batch(self) -> KemBatch:
+        """Many operations per call, one row per item (:mod:`pqkit.batch`)."""
+        from pqkit.batch import kem_batch
+
+        return kem_batch(self)
+
 
 class SignatureBase(SchemeBase):
     """A scheme object for a signature scheme: adds the signature size."""
@@ -206,3 +217,28 @@ class SignatureBase(SchemeBase):
     _LENGTHS = (*SchemeBase._LENGTHS, "length_signature")
 
     length_signature: int
+
+    @property
+    def batch(self) -> SignatureBatch:
+        """Many operations per call, one row per item (:mod:`pqkit.batch`)."""
+        from pqkit.batch import signature_batch
+
+        return signature_batch(self)
+
+    def _refuse_swapped(self, message: bytes, signature: bytes) -> None:
+        """TypeError for ``verify(pk, signature, message)``, the likely argument swap.
+
+        The scheme API takes ``verify(public_key, message, signature)`` while the key
+        objects take pyca's ``verify(signature, data)``. A "signature" of a length no
+        signature of this scheme has next to a "message" of exactly a signature's
+        length is that swap: raise instead of returning False (issue 14 item 15).
+        A wrong-length signature over a message of any other length stays False.
+        """
+        n = self.length_signature
+        if len(signature) != n and len(message) == n:
+            raise TypeError(
+                f"{self.name} verify(public_key, message, signature): the signature is "
+                f"{len(signature)} bytes and the message is {n} bytes, the length of a "
+                f"{self.name} signature; are message and signature swapped? (key objects "
+                "take verify(signature, data), the scheme API verify(pk, message, signature))"
+            )

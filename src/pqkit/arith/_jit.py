@@ -96,3 +96,58 @@ def bcast_rows(
     ia = np.ascontiguousarray(np.broadcast_to(rows_a, lead)).reshape(-1)
     ib = np.ascontiguousarray(np.broadcast_to(rows_b, lead)).reshape(-1)
     return lead, ia, ib
+
+
+# --- little-endian bit packing, shared by ML-KEM ByteEncode_d / ByteDecode_d and
+# --- ML-DSA SimpleBitPack / SimpleBitUnpack (the same layout) ------------------------
+
+
+@jit
+def pack_le(a: Any, width: int) -> Any:
+    """(rows, 256) ints -> (rows, 32 width) bytes: coefficient i (its low ``width``
+    bits) at bits [i width, i width + width), least significant first. The loop
+    shape depends on ``width`` only."""
+    rows = a.shape[0]
+    out = np.empty((rows, 32 * width), dtype=np.uint8)
+    mask = (1 << width) - 1
+    for r in range(rows):
+        acc = 0
+        bits = 0
+        o = 0
+        for i in range(256):
+            acc |= (a[r, i] & mask) << bits
+            bits += width
+            while bits >= 8:  # depends on width only
+                out[r, o] = acc & 255
+                o += 1
+                acc >>= 8
+                bits -= 8
+    return out
+
+
+@jit
+def unpack_le(b: Any, width: int) -> Any:
+    """The inverse of :func:`pack_le` for ``width`` <= 24: coefficient i is bits
+    [i w, i w + w), read as the little-endian 4-byte word at byte (i w) >> 3, shifted
+    by (i w) & 7 and masked. Positions are public and the iterations independent
+    (vectorisable); each row is copied into a buffer with 3 zero bytes after it for
+    the last reads."""
+    rows, n = b.shape
+    out = np.empty((rows, 256), dtype=np.int64)
+    mask = (1 << width) - 1
+    buf = np.zeros(n + 3, dtype=np.int64)
+    for r in range(rows):
+        for k in range(n):
+            buf[k] = b[r, k]
+        for i in range(256):
+            off = i * width
+            k = off >> 3
+            word = buf[k] | (buf[k + 1] << 8) | (buf[k + 2] << 16) | (buf[k + 3] << 24)
+            out[r, i] = (word >> (off & 7)) & mask
+    return out
+
+
+def check_width(width: int, low: int, high: int, name: str = "bit width") -> None:
+    """ValueError unless ``low <= width <= high``."""
+    if not low <= width <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {width}")

@@ -1,4 +1,4 @@
-"""The arithmetic kernel contract (DESIGN.md §4).
+"""The arithmetic kernel contract (docs/architecture.md §6).
 
 Modelled on mlkem-native's native-backend interface: few kernels, each with a
 written contract, a reference twin (the ``ref`` backend) and a differential test.
@@ -235,7 +235,7 @@ class MLDSAKernels(Protocol):
 
     def infinity_norm(self, a: Poly) -> npt.NDArray[np.int64]:
         """FIPS 204 §2.3 infinity norm per polynomial: (..., 256) ints in (-q, q)
-        -> (...,) max |a mod± q|. The caller compares it with the bound (the norm
+        -> (...,) max ``|a mod± q|``. The caller compares it with the bound (the norm
         checks of Algorithms 7 and 8)."""
         ...
 

@@ -4,7 +4,7 @@ Contracts: :class:`pqkit.arith.api.MLDSAKernels`, the same as the ``numpy`` and
 ``ref`` backends; thin Python wrappers flatten the leading batch axes to rows
 (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest per kernel.
 
-Secret-data rules (DESIGN.md §5): no ``%``, ``//`` or branches on coefficient
+Secret-data rules (docs/architecture.md §8): no ``%``, ``//`` or branches on coefficient
 values. Pointwise products are reduced by Montgomery multiplication with R = 2^32 on
 int64 (:func:`_mont`, the signed low 32 bits taken with masks), the NTTs by a
 floating-point quotient on exact float64 integers (:func:`_reduce_f64`), sums by
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, jit
+from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, check_width, jit, pack_le, unpack_le
 from pqkit.arith.api import Poly
 from pqkit.arith.tables import MLDSA_DECOMPOSE, N
 from pqkit.arith.tables import MLDSA_Q as Q
@@ -495,65 +495,19 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
 # --- FIPS 204, Algorithms 16 and 18 (SimpleBitPack, SimpleBitUnpack) ------------------
 
 
-@jit
-def _bit_pack(a: Any, width: int) -> Any:
-    rows = a.shape[0]
-    out = np.empty((rows, 32 * width), dtype=np.uint8)
-    mask = (1 << width) - 1
-    for r in range(rows):
-        acc = 0
-        bits = 0
-        o = 0
-        for i in range(256):
-            acc |= (a[r, i] & mask) << bits
-            bits += width
-            while bits >= 8:  # depends on width only
-                out[r, o] = acc & 255
-                o += 1
-                acc >>= 8
-                bits -= 8
-    return out
-
-
-@jit
-def _bit_unpack(b: Any, width: int) -> Any:
-    """Coefficient i is bits [i w, i w + w): read the 4 bytes from byte (i w) >> 3 as
-    a little-endian word (w <= 24, so they hold it), shift by (i w) & 7 and mask.
-    Positions are public; the iterations are independent (vectorisable). The row is
-    copied into a buffer with 3 zero bytes after it for the last reads."""
-    rows, n = b.shape
-    out = np.empty((rows, 256), dtype=np.int64)
-    mask = (1 << width) - 1
-    buf = np.zeros(n + 3, dtype=np.int64)
-    for r in range(rows):
-        for k in range(n):
-            buf[k] = b[r, k]
-        for i in range(256):
-            off = i * width
-            k = off >> 3
-            word = buf[k] | (buf[k + 1] << 8) | (buf[k + 2] << 16) | (buf[k + 3] << 24)
-            out[r, i] = (word >> (off & 7)) & mask
-    return out
-
-
-def _check_width(width: int) -> None:
-    if not 1 <= width <= 24:
-        raise ValueError(f"bit width must be in 1..24, got {width}")
-
-
 def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
     # FIPS 204, Algorithm 16: coefficient bits, least significant first, packed LE
-    _check_width(width)
+    check_width(width, 1, 24)
     x, lead = as_polys(a)
-    out: npt.NDArray[np.uint8] = _bit_pack(x, width).reshape(*lead, 32 * width)
+    out: npt.NDArray[np.uint8] = pack_le(x, width).reshape(*lead, 32 * width)
     return out
 
 
 def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     # FIPS 204, Algorithm 18
-    _check_width(width)
+    check_width(width, 1, 24)
     raw, lead = as_bytes(b, 32 * width)
-    out: Poly = _bit_unpack(raw, width).reshape(*lead, N)
+    out: Poly = unpack_le(raw, width).reshape(*lead, N)
     return out
 
 

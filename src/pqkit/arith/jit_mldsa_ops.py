@@ -33,9 +33,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import jit
+from pqkit.arith._jit import pack_le as _bit_pack
+from pqkit.arith._jit import unpack_le as _bit_unpack
 from pqkit.arith.jit_mldsa import (
-    _bit_pack,
-    _bit_unpack,
     _decompose,
     _half_byte,
     _infinity_norm,

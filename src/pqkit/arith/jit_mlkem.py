@@ -4,7 +4,7 @@ Contracts: :class:`pqkit.arith.api.MLKEMKernels`, the same as the ``numpy`` and
 ``ref`` backends. Each kernel is a thin Python wrapper that flattens the leading
 batch axes to rows (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest.
 
-How the secret-dependent arithmetic stays branch-free (DESIGN.md §5):
+How the secret-dependent arithmetic stays branch-free (docs/architecture.md §8):
 
 - No ``%``, ``//`` or branches on secret values. Every reduction is Barrett
   multiply-and-shift (:func:`_barrett`, m = ceil(2^40 / q), exact for
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, jit
+from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, check_width, jit, pack_le, unpack_le
 from pqkit.arith.api import Poly, kpke_check
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.arith.tables import MLKEM_N_INV as _N_INV
@@ -281,9 +281,9 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
 
 @jit
 def _byte_encode(f: Any, d: int) -> Any:
-    rows = f.shape[0]
-    out = np.empty((rows, 32 * d), dtype=np.uint8)
     if d == 12:  # two coefficients in three bytes
+        rows = f.shape[0]
+        out = np.empty((rows, 32 * d), dtype=np.uint8)
         for r in range(rows):
             for i in range(128):
                 x = f[r, 2 * i] & 0xFFF
@@ -292,27 +292,14 @@ def _byte_encode(f: Any, d: int) -> Any:
                 out[r, 3 * i + 1] = (x >> 8) | ((y & 15) << 4)
                 out[r, 3 * i + 2] = y >> 4
         return out
-    mask = (1 << d) - 1
-    for r in range(rows):
-        acc = 0
-        bits = 0
-        o = 0
-        for i in range(256):
-            acc |= (f[r, i] & mask) << bits
-            bits += d
-            while bits >= 8:  # depends on d only
-                out[r, o] = acc & 255
-                o += 1
-                acc >>= 8
-                bits -= 8
-    return out
+    return pack_le(f, d)
 
 
 @jit
 def _byte_decode(b: Any, d: int) -> Any:
-    rows = b.shape[0]
-    out = np.empty((rows, 256), dtype=np.int64)
     if d == 12:  # three bytes give two coefficients, each reduced mod q (< 2q)
+        rows = b.shape[0]
+        out = np.empty((rows, 256), dtype=np.int64)
         for r in range(rows):
             for i in range(128):
                 b0 = np.int64(b[r, 3 * i])
@@ -321,37 +308,19 @@ def _byte_decode(b: Any, d: int) -> Any:
                 out[r, 2 * i] = _csub(b0 | ((b1 & 15) << 8))
                 out[r, 2 * i + 1] = _csub((b1 >> 4) | (b2 << 4))
         return out
-    # d < 12: coefficient i is bits [i d, i d + d); read 3 bytes from byte (i d) >> 3
-    # (d + 7 <= 18 bits fit), shift and mask. Positions are public, iterations
-    # independent; the row is copied into a buffer with 2 zero bytes after it.
-    n = b.shape[1]
-    mask = (1 << d) - 1
-    buf = np.zeros(n + 2, dtype=np.int64)
-    for r in range(rows):
-        for k in range(n):
-            buf[k] = b[r, k]
-        for i in range(256):
-            off = i * d
-            k = off >> 3
-            word = buf[k] | (buf[k + 1] << 8) | (buf[k + 2] << 16)
-            out[r, i] = (word >> (off & 7)) & mask
-    return out
-
-
-def _check_d(d: int) -> None:
-    if not 1 <= d <= 12:
-        raise ValueError(f"d must be in 1..12, got {d}")
+    # d < 12: the shared little-endian unpacker (public positions, independent reads).
+    return unpack_le(b, d)
 
 
 def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
-    _check_d(d)
+    check_width(d, 1, 12, "d")
     a, lead = as_polys(f)
     out: npt.NDArray[np.uint8] = _byte_encode(a, d).reshape(*lead, 32 * d)
     return out
 
 
 def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
-    _check_d(d)
+    check_width(d, 1, 12, "d")
     raw, lead = as_bytes(b, 32 * d)
     out: Poly = _byte_decode(raw, d).reshape(*lead, N)
     return out
@@ -381,16 +350,14 @@ def _decompress(y: Any, d: int) -> Any:
 
 
 def compress(f: Poly, d: int) -> Poly:
-    if not 1 <= d <= 11:
-        raise ValueError(f"d must be in 1..11, got {d}")
+    check_width(d, 1, 11, "d")
     a, lead = as_polys(f)
     out: Poly = _compress(a.reshape(-1), d).reshape(*lead, N)
     return out
 
 
 def decompress(y: Poly, d: int) -> Poly:
-    if not 1 <= d <= 11:
-        raise ValueError(f"d must be in 1..11, got {d}")
+    check_width(d, 1, 11, "d")
     a, lead = as_polys(y)
     out: Poly = _decompress(a.reshape(-1), d).reshape(*lead, N)
     return out

@@ -142,7 +142,7 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     seed = np.empty(33, dtype=np.uint8)
     seed[:32] = d
     seed[32] = k
-    rs = _sponge1(seed, RATE_512, SHA3_PAD, 64)  # Alg. 13 line 1: G(d || k)
+    rs = _sponge1(seed, RATE_512, SHA3_PAD, 64)  # Algorithm 13 line 1: G(d || k)
     rho = rs[:32].copy()
     sigma = rs[32:].copy()
     a_hat = _sample_matrix(rho, k)  # lines 3-7
@@ -163,7 +163,7 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     ek[384 * k :] = rho
     dk = np.empty(768 * k + 96, dtype=np.uint8)
     dk[: 384 * k] = _byte_encode(s_hat, 12).reshape(-1)  # line 20
-    dk[384 * k : 384 * k + n_ek] = ek  # Alg. 16 line 3: dk_PKE || ek || H(ek) || z
+    dk[384 * k : 384 * k + n_ek] = ek  # Algorithm 16 line 3: dk_PKE || ek || H(ek) || z
     dk[384 * k + n_ek : 384 * k + n_ek + 32] = _sponge1(ek, RATE_256, SHA3_PAD, 32)
     dk[384 * k + n_ek + 32 :] = z
     return ek, dk

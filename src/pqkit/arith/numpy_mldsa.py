@@ -1,6 +1,6 @@
 """The ``numpy`` backend for q = 8380417: vectorised int64 kernels.
 
-Secret-data rules (DESIGN.md §5): no ``%``, ``//``, branches or data-dependent
+Secret-data rules (docs/architecture.md §8): no ``%``, ``//``, branches or data-dependent
 indexing on coefficient values. Reduction is Montgomery (R = 2^32) for products
 and the folding 2^23 = 2^13 - 1 (mod q) for sums; conditional corrections are
 sign-mask arithmetic (``x += (x >> 63) & q``). Decompose and Power2Round use the
@@ -37,6 +37,7 @@ _F_MONT = (pow(256, -1, Q) * _R) % Q  # 256^-1 * R: one Montgomery step gives x 
 
 
 def _montgomery(x: npt.NDArray[Any]) -> Poly:
+    # FIPS 204, Algorithm 49 (MontgomeryReduce), on int64 arrays
     """x * 2^-32 mod q for |x| < q * 2^31, result in (-q - 2^22, 2^22), in place.
 
     m = x * q^-1 mod 2^32 (int64 products wrap mod 2^64, which keeps the low 32

@@ -3,7 +3,7 @@
 Contracts: :class:`pqkit.arith.api.MLKEMKernels`. Leading axes are batch axes, so
 a whole vector or matrix is one call.
 
-How the secret-dependent arithmetic stays branch-free (DESIGN.md §5):
+How the secret-dependent arithmetic stays branch-free (docs/architecture.md §8):
 
 - No ``%``, ``//``, branches or data-dependent indexing on secret values. Reductions
   are Barrett multiply-and-shift on int64 (:func:`_barrett`), or, for the float64

@@ -97,7 +97,8 @@ def intt(a_hat: Poly) -> Poly:
 
 
 def pointwise_mul(a_hat: Poly, b_hat: Poly) -> Poly:
-    # FIPS 204, Algorithm 45 (MultiplyNTT)
+    # FIPS 204, Algorithm 45 (MultiplyNTT), broadcast over leading axes: a scalar times
+    # a vector is FIPS 204, Algorithm 47 (ScalarVectorNTT).
     a, b = np.broadcast_arrays(np.asarray(a_hat, np.int64), np.asarray(b_hat, np.int64))
     shape, ra = _rows(a)
     _, rb = _rows(b)
@@ -108,7 +109,8 @@ def pointwise_mul(a_hat: Poly, b_hat: Poly) -> Poly:
 
 
 def pointwise_acc(a_hat: Poly, b_hat: Poly) -> Poly:
-    # FIPS 204 §2.5: (A_hat ∘ v_hat)[i] = sum_j A_hat[i, j] ∘ v_hat[j]
+    # FIPS 204, Algorithm 48 (MatrixVectorNTT): (A_hat ∘ v_hat)[i] = sum_j A_hat[i, j] ∘
+    # v_hat[j], the sum being FIPS 204, Algorithm 44 (AddNTT) applied term by term.
     a, b = np.broadcast_arrays(np.asarray(a_hat, np.int64), np.asarray(b_hat, np.int64))
     m = a.shape[-2]
     shape = a.shape[:-2]
@@ -308,7 +310,9 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
 
 
 def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
-    # FIPS 204, Algorithm 16 (SimpleBitPack): z = sum w_i 2^(i*width), little-endian
+    # FIPS 204, Algorithm 16 (SimpleBitPack): z = sum w_i 2^(i*width), little-endian;
+    # the bit string of FIPS 204, Algorithm 9 (IntegerToBits) for each w_i, turned into
+    # bytes by FIPS 204, Algorithm 12 (BitsToBytes), is exactly z's little-endian bytes.
     shape, rows = _rows(a)
     out = []
     for w in rows:
@@ -320,7 +324,9 @@ def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
 
 
 def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
-    # FIPS 204, Algorithm 18 (SimpleBitUnpack)
+    # FIPS 204, Algorithm 18 (SimpleBitUnpack): FIPS 204, Algorithm 13 (BytesToBits)
+    # then FIPS 204, Algorithm 10 (BitsToInteger) per coefficient, read here as the
+    # width-bit fields of one little-endian integer.
     shape, rows = _rows_u8(b)
     mask = (1 << width) - 1
     out = []

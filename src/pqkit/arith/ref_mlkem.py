@@ -207,7 +207,7 @@ def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
             for j in range(d):
                 b[i * d + j] = a % 2
                 a = (a - b[i * d + j]) // 2
-        # BitsToBytes (Algorithm 3)
+        # FIPS 203, Algorithm 3 (BitsToBytes)
         B = [0] * (32 * d)
         for i in range(N * d):
             B[i // 8] += b[i] * 2 ** (i % 8)

@@ -41,7 +41,7 @@ def bitrev7(i: int) -> int:
 
 
 def bitrev8(m: int) -> int:
-    """BitRev8(m): the 8-bit reversal of ``m`` (FIPS 204 §2.3)."""
+    """BitRev8(m): the 8-bit reversal of ``m`` (FIPS 204, Algorithm 43 (BitRev8))."""
     return _bitrev(m, 8)
 
 

@@ -103,6 +103,14 @@ def _add_commands(speed: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             action="store_true",
             help=f"time {cycle} together, as one 'fullcycle' row",
         )
+        p.add_argument(
+            "--batch",
+            type=non_negative_int("--batch"),
+            default=0,
+            metavar="N",
+            help="time the batch view (scheme.batch) on N items per call and add "
+            "per-item time and items/s columns (0: single operations, the default)",
+        )
         p.set_defaults(func=_run_schemes, kind=kind)
 
     p = speed.add_parser(
@@ -246,14 +254,22 @@ def _run_schemes(args: argparse.Namespace) -> int:
         return EXIT_UNKNOWN_ALGORITHM
     build = suites.kem_groups if args.kind == "kem" else suites.sig_groups
     infos = {s.name: suites.scheme_info(s) for s in schemes}
+    parameters: dict[str, Any] = (
+        {"message_bytes": len(suites.MESSAGE)} if args.kind == "sig" else {}
+    )
+    batch = getattr(args, "batch", 0)
+    if batch and args.fullcycle:
+        print("pqkit speed: --batch and --fullcycle cannot be combined", file=sys.stderr)
+        return 2
     with _providers(args):
-        report = _timed(
-            args,
-            args.kind,
-            build(schemes, fullcycle=args.fullcycle),
-            algorithms=infos,
-            parameters={"message_bytes": len(suites.MESSAGE)} if args.kind == "sig" else {},
+        groups = (
+            suites.batch_groups(schemes, args.kind, batch)
+            if batch
+            else build(schemes, fullcycle=args.fullcycle)
         )
+        if batch:
+            parameters["batch"] = batch
+        report = _timed(args, args.kind, groups, algorithms=infos, parameters=parameters)
     if not args.info and args.format == "table":
         report.algorithms = {}
     return _emit(args, report)

@@ -87,11 +87,28 @@ def format_table(report: Report, *, percentiles: bool = False) -> list[str]:
                     f"{s.precise.stdev:.0f}",
                 ]
             )
+    batch = int(report.parameters.get("batch", 0) or 0)
+    if batch:
+        # ``--batch N``: each timed call handled N items; add per-item figures.
+        header += ["Per item (us)", "Items/s"]
+        for cells in body:
+            cells += ["", ""]
+        for cells, i in zip(_row_cells(body), range(len(report.rows)), strict=True):
+            per_item_us = report.rows[i].stats.wall.mean / 1e3 / batch
+            cells[-2:] = [
+                f"{per_item_us:.3f}",
+                f"{1e6 / per_item_us:.0f}" if per_item_us else "inf",
+            ]
     lines += markdown_table(header, body)
     if percentiles:
         lines += ["", *_percentile_table(report)]
     lines.append(f"Ended at {report.ended.strftime(_TIME_FORMAT)}")
     return lines
+
+
+def _row_cells(body: list[list[str]]) -> list[list[str]]:
+    """The operation rows of a table body (not the group title rows), in order."""
+    return [cells for cells in body if any(cells[1:])]
 
 
 def _percentile_table(report: Report) -> list[str]:
@@ -157,4 +174,23 @@ def to_json(report: Report) -> dict[str, Any]:
             {"group": row.group, "operation": row.operation, **row.stats.as_dict()}
             for row in report.rows
         ],
+        **_batch_json(report),
+    }
+
+
+def _batch_json(report: Report) -> dict[str, Any]:
+    """With ``--batch N``: per-item mean time (us) and items per second of each row."""
+    batch = int(report.parameters.get("batch", 0) or 0)
+    if not batch:
+        return {}
+    return {
+        "per_item": [
+            {
+                "group": row.group,
+                "operation": row.operation,
+                "mean_us": row.stats.wall.mean / 1e3 / batch,
+                "items_per_s": batch * 1e9 / row.stats.wall.mean if row.stats.wall.mean else None,
+            }
+            for row in report.rows
+        ]
     }

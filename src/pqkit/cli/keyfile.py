@@ -63,17 +63,78 @@ def _hybrid_keygen(args: argparse.Namespace) -> int:
     return 0
 
 
+def _batch_keygen(args: argparse.Namespace) -> int:
+    """``pqkit keygen ALG --count N -o DIR``: N key pairs through the batch path,
+    written as ``DIR/public_keys.npy`` and ``DIR/secret_keys.npy`` (mode 0600)."""
+    import contextlib
+    import os
+    import time
+
+    from pqkit import arith, batch, registry
+    from pqkit.cli.progress import Bar
+
+    conflicting = [
+        option
+        for option, used in (
+            ("--pub", args.pub),
+            ("--der", args.der),
+            ("--form", args.form != "seed"),
+            ("--passout", args.passout),
+            ("--password-file", args.password_file),
+        )
+        if used
+    ]
+    if conflicting:
+        raise ValueError(
+            f"--count writes raw .npy key files: {', '.join(conflicting)} do not apply"
+        )
+    if args.out == "-":
+        raise ValueError("--count needs -o DIR (a directory), not standard output")
+    scheme = registry.algorithm(args.algorithm).scheme()
+    names = ["public_keys.npy", "secret_keys.npy"] + (["seeds.npy"] if args.seeds else [])
+    check_outputs([os.path.join(args.out, name) for name in names], args.force)
+    scope = arith.use(args.arith) if args.arith else contextlib.nullcontext()
+    start = time.perf_counter()
+    with scope, Bar(args.count, f"keygen {scheme.name}", unit="key", show=not args.quiet) as bar:
+        batch.write_keypairs(
+            scheme,
+            args.count,
+            args.out,
+            workers=args.workers,
+            seeds=args.seeds,
+            progress=bar.update,
+        )
+    seconds = time.perf_counter() - start
+    print(
+        f"wrote {args.count} {scheme.name} key pairs to {args.out} ({', '.join(names)}) "
+        f"in {seconds:.1f} s"
+    )
+    return 0
+
+
 def cmd_keygen(args: argparse.Namespace) -> int:
-    """``pqkit keygen ALG -o KEY [--pub PUB]``."""
+    """``pqkit keygen ALG -o KEY [--pub PUB]``, or ``--count N -o DIR``."""
     from pqkit import registry
     from pqkit.keys import private_key_class
 
+    if args.count is not None:
+        try:
+            return _batch_keygen(args)
+        except KeyError as exc:  # UnknownAlgorithm: keep its full message
+            raise ValueError(str(exc)) from None
+    if args.seeds or args.arith or args.workers or args.quiet:
+        raise ValueError("--seeds, --arith, --workers and --quiet go with --count")
     try:
         if registry.algorithm(args.algorithm).family == "hybrid":
             return _hybrid_keygen(args)
         cls = private_key_class(args.algorithm)
     except KeyError as exc:  # UnknownAlgorithm: keep its full message
         raise ValueError(str(exc)) from None
+    if cls.algorithm.family == "SLH-DSA" and args.form != "seed":
+        raise ValueError(
+            f"{cls.algorithm.name} private keys have a single form (the 4n-byte sk of "
+            "RFC 9909); --form does not apply"
+        )
     outputs = [args.out] + ([args.pub] if args.pub else [])
     check_outputs(outputs, args.force)
     secret = _passout(args)
@@ -158,13 +219,17 @@ def cmd_show(args: argparse.Namespace) -> int:
             ("algorithm", f"{alg.name} (OID {alg.oid})"),
             ("type", kind + (", password-encrypted" if loaded.encrypted else "")),
         ]
+        single_form = alg.family == "SLH-DSA"
         if loaded.private:
-            lines.append(("form", str(loaded.form)))
+            form = "single (RFC 9909 raw sk)" if single_form else str(loaded.form)
+            lines.append(("form", form))
         lines += [
             ("fingerprint", f"SHA256:{_fingerprint(public)}"),
             ("public key", f"{alg.public_key_length} bytes"),
         ]
-        if loaded.private:
+        if loaded.private and single_form:
+            lines.append(("private key", f"{alg.expanded_key_length} bytes"))
+        elif loaded.private:
             lines.append(("seed", f"{alg.seed_length} bytes"))
             lines.append(("expanded key", f"{alg.expanded_key_length} bytes"))
         what = "ciphertext" if alg.family == "ML-KEM" else "signature"
@@ -199,7 +264,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     names = [alg.name for alg in ALGORITHMS]
     names += [name for name in kems + sigs if name not in names]
     print(
-        f"{'Algorithm':<16} {'Type':<4} {'OID (key files)':<26} {'pk':>5} {'sk':>5} {'ct/sig':>6}"
+        f"{'Algorithm':<18} {'Type':<4} {'OID (key files)':<26} {'pk':>5} {'sk':>5} {'ct/sig':>6}"
     )
     for name in names:
         alg = by_name(name)
@@ -217,5 +282,5 @@ def cmd_list(args: argparse.Namespace) -> int:
             sizes = (scheme.length_public_key, scheme.length_secret_key, out)
         oid = alg.oid if alg is not None else "-"
         note = "" if scheme is not None else "  (not available in this build)"
-        print(f"{name:<16} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}{note}")
+        print(f"{name:<18} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}{note}")
     return 0

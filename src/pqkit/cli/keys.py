@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from pqkit.cli.args import positive_int
 from pqkit.cli.kem import cmd_decaps, cmd_encaps
 from pqkit.cli.keyfile import cmd_keygen, cmd_list, cmd_pub, cmd_show
 from pqkit.cli.sig import cmd_sign, cmd_verify
@@ -55,7 +56,7 @@ def _add_passin(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_message_options(parser: argparse.ArgumentParser) -> None:
-    from pqkit.mldsa.prehash import PREHASHES
+    from pqkit.prehash import PREHASHES
 
     parser.add_argument("--context", metavar="HEX", help="ML-DSA context string, hexadecimal")
     parser.add_argument(
@@ -73,7 +74,7 @@ def _register_key_files(subparsers: Any) -> None:
         "Files written with --form expanded or --form both are refused by "
         "pyca/cryptography; keep the default (seed) for keys other tools read.",
     )
-    p.add_argument("algorithm", metavar="ALG", help="ML-KEM-512/768/1024 or ML-DSA-44/65/87")
+    p.add_argument("algorithm", metavar="ALG", help="an algorithm name (see pqkit list)")
     p.add_argument(
         "-o", "--out", required=True, metavar="KEY", help="private key file ('-': stdout)"
     )
@@ -82,6 +83,21 @@ def _register_key_files(subparsers: Any) -> None:
     p.add_argument("--der", action="store_true", help="write DER instead of PEM")
     p.add_argument("--passout", metavar="SOURCE", help=_PASSOUT_HELP)
     p.add_argument("--password-file", metavar="FILE", help="same as --passout file:FILE")
+    p.add_argument(
+        "--count",
+        type=positive_int("--count"),
+        metavar="N",
+        help="write N key pairs through the batch path: -o names a directory that gets "
+        "public_keys.npy and secret_keys.npy (one row per key, raw bytes)",
+    )
+    p.add_argument(
+        "--seeds", action="store_true", help="with --count: also write seeds.npy (keygen seeds)"
+    )
+    p.add_argument("--arith", metavar="BACKEND", help="with --count: arithmetic backend")
+    p.add_argument(
+        "--workers", type=positive_int("--workers"), metavar="W", help="with --count: threads"
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="with --count: no progress bar")
     _add_force(p)
     p.set_defaults(func=cmd_keygen)
 

@@ -1,8 +1,12 @@
-"""``pqkit sign`` and ``pqkit verify``: ML-DSA and HashML-DSA with key files.
+"""``pqkit sign`` and ``pqkit verify``: ML-DSA, SLH-DSA and their pre-hash variants
+with key files.
 
-The message is streamed: pure ML-DSA through the key's mu hasher, HashML-DSA
-through the pre-hash's incremental hasher (:meth:`pqkit.mldsa.prehash.PreHash.new`),
-so files of any size work in constant memory.
+The message is streamed where the scheme allows: pure ML-DSA through the key's mu
+hasher, HashML-DSA and HashSLH-DSA through the pre-hash's incremental hasher
+(:meth:`pqkit.prehash.PreHash.new`), so files of any size work in constant memory.
+Pure SLH-DSA reads its message twice (PRF_msg, then H_msg: FIPS 205, Algorithm 19),
+so it is read whole, up to :data:`PURE_SLHDSA_LIMIT` bytes; sign larger files with
+``--prehash``.
 """
 
 from __future__ import annotations
@@ -15,11 +19,14 @@ from pqkit.cli.files import check_outputs, open_input, read_input, stream_into, 
 from pqkit.cli.loading import load_private, load_public, need
 from pqkit.cli.status import FAILURE, OK
 
-__all__ = ["cmd_sign", "cmd_verify"]
+__all__ = ["PURE_SLHDSA_LIMIT", "cmd_sign", "cmd_verify"]
+
+PURE_SLHDSA_LIMIT = 1 << 30
+"""The largest message pure SLH-DSA signs or verifies from a file (held in memory)."""
 
 
 def _context(args: argparse.Namespace) -> bytes:
-    from pqkit.mldsa.message import context
+    from pqkit.messages import context
 
     text = args.context or ""
     try:
@@ -31,7 +38,7 @@ def _context(args: argparse.Namespace) -> bytes:
 
 def _prehash(name: str | None) -> Any:
     """The pre-hash called ``name`` (any case), or None."""
-    from pqkit.mldsa.prehash import lookup
+    from pqkit.prehash import lookup
 
     return None if name is None else lookup(name, ignore_case=True)
 
@@ -45,13 +52,18 @@ def _digest(source: IO[bytes], prehash: Any) -> bytes:
 
 def cmd_sign(args: argparse.Namespace) -> int:
     """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA."""
-    from pqkit.keys import MLDSAPrivateKey
+    from pqkit.keys import MLDSAPrivateKey, SLHDSAPrivateKey
 
     check_outputs([args.out], args.force, inputs=[args.key, args.file])
     ctx = _context(args)
     prehash = _prehash(args.prehash)
     key = load_private(args.key, args, stdin_in_use=args.file == "-").key
-    need(key, MLDSAPrivateKey, "sign", "an ML-DSA private key")
+    need(key, (MLDSAPrivateKey, SLHDSAPrivateKey), "sign", "an ML-DSA or SLH-DSA private key")
+    if isinstance(key, SLHDSAPrivateKey) and prehash is None:
+        data = read_input(args.file, "message file", PURE_SLHDSA_LIMIT)
+        signature = key.sign(data, ctx, deterministic=args.deterministic)
+        write_output(args.out, signature, secret=False, force=args.force, binary=True)
+        return OK
     with open_input(args.file, "message file") as source:
         if prehash is None:
             hasher = key.public_key().mu_hasher(ctx)
@@ -68,18 +80,23 @@ def cmd_sign(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """``pqkit verify KEY FILE SIG``: 0 valid, 1 invalid, 2 for any other error."""
     from pqkit.errors import InvalidSignature
-    from pqkit.keys import MLDSAPublicKey
+    from pqkit.keys import MLDSAPublicKey, SLHDSAPublicKey
 
     check_outputs([], False, inputs=[args.pub, args.file, args.signature])
     ctx = _context(args)
     prehash = _prehash(args.prehash)
     stdin_in_use = "-" in (args.file, args.signature)
     key = load_public(args.pub, args, stdin_in_use=stdin_in_use)
-    need(key, MLDSAPublicKey, "verify", "an ML-DSA key")
+    need(key, (MLDSAPublicKey, SLHDSAPublicKey), "verify", "an ML-DSA or SLH-DSA key")
     length = key.algorithm.output_length
     # one byte more than a signature is enough to know it is not one (exit 1)
     signature = read_input(args.signature, "signature file", length, oversize_ok=True)
     try:
+        if isinstance(key, SLHDSAPublicKey) and prehash is None:
+            key.verify(signature, read_input(args.file, "message file", PURE_SLHDSA_LIMIT), ctx)
+            if not args.quiet:
+                print("signature valid")
+            return OK
         with open_input(args.file, "message file") as source:
             if prehash is None:
                 hasher = key.mu_hasher(ctx)

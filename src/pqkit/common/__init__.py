@@ -1,4 +1,4 @@
-"""The shared symmetric layer ("common code", DESIGN.md §3).
+"""The shared symmetric layer ("common code", docs/architecture.md §5).
 
 SHA-3/SHAKE (FIPS 202), TurboSHAKE (RFC 9861), SHA-2 (FIPS 180-4), AES-256
 (FIPS 197, ECB and CTR) and the SP 800-90A CTR_DRBG of the NIST KATs

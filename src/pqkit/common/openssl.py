@@ -112,6 +112,43 @@ class _BufferedXof(_AbsorbingXof):
         return twin
 
 
+class _PrefixedShake:
+    """SHAKE with a prefix absorbed once; each input continues from a copy."""
+
+    __slots__ = ("_copy",)
+
+    def __init__(self, bits: int, prefix: bytes) -> None:
+        self._copy = _SHAKE[bits](prefix).copy
+
+    def many(self, inputs: Sequence[bytes], n: int) -> list[bytes]:
+        copy = self._copy
+        out = []
+        for x in inputs:
+            state = copy()
+            state.update(x)
+            out.append(state.digest(n))
+        return out
+
+
+class _PrefixedSha2:
+    """A SHA-2 function with a prefix absorbed once (the midstate after a full
+    prefix block is computed once); each input continues from a copy."""
+
+    __slots__ = ("_copy",)
+
+    def __init__(self, name: str, prefix: bytes) -> None:
+        self._copy = hashlib.new(name, prefix).copy
+
+    def many(self, inputs: Sequence[bytes], n: int) -> list[bytes]:
+        copy = self._copy
+        out = []
+        for x in inputs:
+            state = copy()
+            state.update(x)
+            out.append(state.digest()[:n])
+        return out
+
+
 class _Sha3:
     name = "openssl"
 
@@ -140,12 +177,18 @@ class _Sha3:
 
         return turboshake(bits, data, domain)
 
+    def shake_prefixed(self, bits: int, prefix: bytes) -> _PrefixedShake:
+        return _PrefixedShake(bits, prefix)
+
 
 class _Sha2:
     name = "openssl"
 
     def sha2(self, name: str, data: bytes) -> bytes:
         return hashlib.new(name, data).digest()
+
+    def sha2_prefixed(self, name: str, prefix: bytes) -> _PrefixedSha2:
+        return _PrefixedSha2(name, prefix)
 
 
 class _Ecb:

@@ -1,4 +1,4 @@
-"""What a symmetric backend provides (DESIGN.md §3).
+"""What a symmetric backend provides (docs/architecture.md §5).
 
 A backend is a module-level object implementing one or more of the three
 families below. ``pqkit.common`` picks one provider per family for each call
@@ -7,20 +7,31 @@ families below. ``pqkit.common`` picks one provider per family for each call
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["AesEcb", "AesProvider", "Keystream", "Sha2Provider", "Sha3Provider", "Xof"]
+__all__ = [
+    "AesEcb",
+    "AesProvider",
+    "Keystream",
+    "OneShotPrefixed",
+    "PrefixedHash",
+    "Sha2Provider",
+    "Sha3Provider",
+    "Xof",
+]
 
 SHA2_NAMES = ("sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256")
 """The SHA-2 functions of FIPS 180-4 that pqkit offers, in hashlib's spelling."""
 
 
 class Xof(Protocol):
-    """An extendable-output function (SHAKE128/256) in the absorb-then-squeeze style.
+    """An extendable-output function (SHAKE128/256) in the absorb-then-squeeze style:
+    the incremental API of FIPS 203, Algorithm 2 (SHAKE128example), ``update`` being
+    Absorb and ``read`` Squeeze.
 
     ``update`` may be called until the first ``read``; after that it raises
     ``ValueError``. ``read(a) + read(b)`` equals ``read(a + b)`` on a fresh copy:
@@ -52,6 +63,35 @@ class AesEcb(Protocol):
         ...
 
 
+class PrefixedHash(Protocol):
+    """One hash function with a fixed prefix absorbed, applied to many inputs.
+
+    The batched primitive of the hash-based signatures (SLH-DSA's tweakable hash
+    functions): the prefix (PK.seed, padded to a block for SHA-2) is absorbed
+    once, and ``many`` hashes each input after it. This is the one place where a
+    per-input loop runs; a compiled batched kernel replaces it wholesale.
+    """
+
+    def many(self, inputs: Sequence[bytes], n: int) -> list[bytes]:
+        """Row i: the first ``n`` bytes of Hash(prefix || inputs[i])."""
+        ...
+
+
+class OneShotPrefixed:
+    """A :class:`PrefixedHash` over a one-shot ``digest(data, n)`` function (for
+    backends without a copyable state: the prefix is hashed again for each input)."""
+
+    __slots__ = ("_digest", "_prefix")
+
+    def __init__(self, digest: Callable[[bytes, int], bytes], prefix: bytes) -> None:
+        self._digest = digest
+        self._prefix = prefix
+
+    def many(self, inputs: Sequence[bytes], n: int) -> list[bytes]:
+        digest, prefix = self._digest, self._prefix
+        return [digest(prefix + x, n) for x in inputs]
+
+
 class Sha3Provider(Protocol):
     """SHA3-224/256/384/512 and SHAKE128/256 (FIPS 202)."""
 
@@ -78,6 +118,10 @@ class Sha3Provider(Protocol):
         absorbed; ``bits`` is 128 or 256, ``domain`` in 0x01-0x7F."""
         ...
 
+    def shake_prefixed(self, bits: int, prefix: bytes) -> PrefixedHash:
+        """SHAKE``bits`` with ``prefix`` absorbed, for many inputs (:class:`PrefixedHash`)."""
+        ...
+
 
 class Sha2Provider(Protocol):
     """The SHA-2 family of FIPS 180-4, by hashlib name (see ``SHA2_NAMES``)."""
@@ -85,6 +129,11 @@ class Sha2Provider(Protocol):
     name: str
 
     def sha2(self, name: str, data: bytes) -> bytes: ...
+
+    def sha2_prefixed(self, name: str, prefix: bytes) -> PrefixedHash:
+        """SHA-2 function ``name`` with ``prefix`` absorbed, for many inputs; the output
+        of ``many`` is truncated to its ``n`` (:class:`PrefixedHash`)."""
+        ...
 
 
 class AesProvider(Protocol):

@@ -1,4 +1,4 @@
-"""Which provider serves each family of symmetric primitives (DESIGN.md §3).
+"""Which provider serves each family of symmetric primitives (docs/architecture.md §5).
 
 Order of precedence, per family (``sha3``, ``sha2``, ``aes``):
 

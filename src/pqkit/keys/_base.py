@@ -39,6 +39,21 @@ PublicT = TypeVar("PublicT", bound="PublicKey")
 PrivateT = TypeVar("PrivateT", bound="PrivateKey")
 
 
+def as_context(context: Any) -> bytes:
+    """The checked context string of a signing key method (the check of
+    :mod:`pqkit.messages`, imported lazily: it needs NumPy)."""
+    from pqkit.messages import context as check_context
+
+    return check_context(context, "context")
+
+
+def prehash_m_prime(digest: Any, algorithm: Any, context: Any) -> bytes:
+    """M' of HashML-DSA / HashSLH-DSA from PH(M) (:func:`pqkit.messages.prehash_m_prime`)."""
+    from pqkit.messages import prehash_m_prime as build
+
+    return build(digest, algorithm, as_context(context))
+
+
 def algorithm_named(name: str) -> KeyAlgorithm:
     """The table entry of parameter set ``name`` (for the concrete key classes)."""
     alg = by_name(name)
@@ -105,6 +120,17 @@ class PublicKey:
             return self._public
         spki = encode_spki(self.algorithm, self._public)
         return spki if enc is Encoding.DER else pem_encode(spki, "PUBLIC KEY")
+
+    def to_cryptography_key(self) -> Any:
+        """The same public key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`)."""
+        from pqkit.keys.pyca import to_cryptography_key
+
+        return to_cryptography_key(self)
+
+    @classmethod
+    def from_cryptography_key(cls: type[PublicT], key: Any) -> PublicT:
+        """The pqkit public key of a pyca/cryptography public key of this class's set."""
+        return _converted(cls, key)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PublicKey):
@@ -282,12 +308,42 @@ class PrivateKey(Uncopyable):
             label = "ENCRYPTED PRIVATE KEY"
         return der if enc is Encoding.DER else pem_encode(der, label)
 
+    def to_cryptography_key(self) -> Any:
+        """The same private key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`).
+
+        Goes over as the seed: ``ValueError`` for a key loaded from an expanded key alone.
+        """
+        from pqkit.keys.pyca import to_cryptography_key
+
+        return to_cryptography_key(self)
+
+    @classmethod
+    def from_cryptography_key(cls: type[PrivateT], key: Any) -> PrivateT:
+        """The pqkit private key of a pyca/cryptography private key of this class's set."""
+        return _converted(cls, key)
+
     def __repr__(self) -> str:
         has = "seed" if self._seed is not None else "expanded key only"
         return f"<{type(self).__name__} ({has}; secret not shown)>"
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+
+KeyT = TypeVar("KeyT", bound="PublicKey | PrivateKey")
+
+
+def _converted(cls: type[KeyT], key: Any) -> KeyT:
+    """``from_cryptography_key`` of a key class: convert, then check the class."""
+    from pqkit.keys.pyca import from_cryptography_key
+
+    ours = from_cryptography_key(key)
+    if not isinstance(ours, cls):
+        raise TypeError(
+            f"{cls.__name__}.from_cryptography_key got a {type(key).__name__}, which "
+            f"converts to {type(ours).__name__}"
+        )
+    return ours
 
 
 def _rfc(alg: KeyAlgorithm) -> str:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.errors import InvalidSignature
-from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named
+from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named, as_context, prehash_m_prime
 from pqkit.schemes import RNG, Signature
 
 if TYPE_CHECKING:
@@ -35,24 +35,11 @@ def _scheme(name: str) -> Signature:
     return sig(name)
 
 
-def _context(context: Any) -> bytes:
-    """The checked context string (the check of :mod:`pqkit.mldsa.message`)."""
-    from pqkit.mldsa.message import context as check_context  # lazy: pqkit.mldsa needs numpy
-
-    return check_context(context, "context")
-
-
-def _prehash_m_prime(digest: Any, algorithm: Any, context: Any) -> bytes:
-    from pqkit.mldsa.message import prehash_m_prime
-
-    return prehash_m_prime(digest, algorithm, _context(context))
-
-
 class MuHasher:
-    """Incremental mu = SHAKE256(tr || M', 64) for pure ML-DSA (FIPS 204 Alg. 7 line 6).
+    """Incremental mu = SHAKE256(tr || M', 64) for pure ML-DSA (FIPS 204, Algorithm 7 line 6).
 
-    tr = SHAKE256(pk, 64) and M' = 0 || |ctx| || ctx || M (Alg. 2 line 10). Feed M
-    with ``update`` in pieces of any size; ``copy`` forks the state; ``finalize``
+    tr = SHAKE256(pk, 64) and ``M' = 0 || |ctx| || ctx || M`` (FIPS 204, Algorithm 2 line 10).
+    Feed M with ``update`` in pieces of any size; ``copy`` forks the state; ``finalize``
     returns the 64-byte mu for ``sign_mu`` / ``verify_mu`` and ends the hasher.
     """
 
@@ -64,9 +51,9 @@ class MuHasher:
                 f"public_key must be an ML-DSA public key, not {type(public_key).__name__}"
             )
         from pqkit.common import shake256, shake256_digest
-        from pqkit.mldsa.message import m_prime_prefix
+        from pqkit.messages import m_prime_prefix
 
-        ctx = _context(context)
+        ctx = as_context(context)
         tr = shake256_digest(public_key.public_bytes_raw(), 64)
         self._xof: Xof = shake256(tr + m_prime_prefix(ctx))
         self._done = False
@@ -104,21 +91,21 @@ class MLDSAPublicKey(PublicKey):
         return sig if len(sig) == self.algorithm.output_length else None
 
     def verify(self, signature: Any, data: Any, context: Any = None) -> None:
-        """Check a pure ML-DSA signature (FIPS 204 Alg. 3); raise InvalidSignature if bad."""
+        """Check a pure ML-DSA signature (FIPS 204, Algorithm 3); raise InvalidSignature if bad."""
         sig = self._check_signature(signature)
         msg = as_bytes(data, "data")
-        ctx = _context(context)
+        ctx = as_context(context)
         if sig is None or not _scheme(self.algorithm.name).verify(self._public, msg, sig, ctx):
             raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
 
     def verify_prehashed(
         self, signature: Any, digest: Any, algorithm: str, context: Any = None
     ) -> None:
-        """Check a HashML-DSA signature (FIPS 204 Alg. 5) over ``digest`` = PH(M).
+        """Check a HashML-DSA signature (FIPS 204, Algorithm 5) over ``digest`` = PH(M).
 
         ``algorithm`` names PH as ACVP does (``"SHA2-512"``, ``"SHAKE-256"``, ...).
         """
-        m_prime = _prehash_m_prime(digest, algorithm, context)
+        m_prime = prehash_m_prime(digest, algorithm, context)
         sig = self._check_signature(signature)
         scheme = _scheme(self.algorithm.name)
         if sig is None or not scheme.verify_internal(self._public, m_prime, sig):
@@ -143,7 +130,7 @@ class MLDSAPrivateKey(PrivateKey):
 
     @classmethod
     def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
-        # FIPS 204 Alg. 6 (ML-DSA.KeyGen_internal) on xi = seed
+        # FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal) on xi = seed
         pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
         return pk, sk
 
@@ -171,9 +158,9 @@ class MLDSAPrivateKey(PrivateKey):
         deterministic: bool = False,
         rng: RNG | None = None,
     ) -> bytes:
-        """A pure ML-DSA signature (FIPS 204 Alg. 2), hedged unless ``deterministic``."""
+        """A pure ML-DSA signature (FIPS 204, Algorithm 2), hedged unless ``deterministic``."""
         msg = as_bytes(data, "data")
-        ctx = _context(context)
+        ctx = as_context(context)
         return _scheme(self.algorithm.name).sign(
             self._expanded, msg, ctx, deterministic=deterministic, rng=rng
         )
@@ -187,14 +174,14 @@ class MLDSAPrivateKey(PrivateKey):
         deterministic: bool = False,
         rng: RNG | None = None,
     ) -> bytes:
-        """A HashML-DSA signature (FIPS 204 Alg. 4) over ``digest`` = PH(M).
+        """A HashML-DSA signature (FIPS 204, Algorithm 4) over ``digest`` = PH(M).
 
         ``algorithm`` names PH as ACVP does (``"SHA2-512"``, ``"SHAKE-256"``, ...);
         the caller hashes M (for SHAKE, 32 / 64 bytes of output).
         """
-        from pqkit.mldsa.message import signing_rnd
+        from pqkit.messages import signing_rnd
 
-        m_prime = _prehash_m_prime(digest, algorithm, context)
+        m_prime = prehash_m_prime(digest, algorithm, context)
         rnd = signing_rnd(deterministic, rng)
         return _scheme(self.algorithm.name).sign_internal(self._expanded, m_prime, rnd)
 

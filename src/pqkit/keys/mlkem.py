@@ -42,7 +42,7 @@ class MLKEMPublicKey(PublicKey):
         _scheme(cls.algorithm.name).check_encapsulation_key(raw)
 
     def encapsulate(self, *, rng: RNG | None = None) -> Encapsulation:
-        """``(shared_secret, ciphertext)``: FIPS 203 Alg. 20 (ML-KEM.Encaps)."""
+        """``(shared_secret, ciphertext)``: FIPS 203, Algorithm 20 (ML-KEM.Encaps)."""
         return _scheme(self.algorithm.name).encaps(self._public, rng=rng)
 
 
@@ -53,7 +53,7 @@ class MLKEMPrivateKey(PrivateKey):
 
     @classmethod
     def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
-        # FIPS 203 Alg. 16 (ML-KEM.KeyGen_internal) on d = seed[:32], z = seed[32:]
+        # FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) on d = seed[:32], z = seed[32:]
         pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
         return pk, sk
 
@@ -85,7 +85,7 @@ class MLKEMPrivateKey(PrivateKey):
         return ek
 
     def decapsulate(self, ciphertext: Any) -> bytes:
-        """The shared secret: FIPS 203 Alg. 21 (ML-KEM.Decaps), with implicit rejection."""
+        """The shared secret: FIPS 203, Algorithm 21 (ML-KEM.Decaps), with implicit rejection."""
         alg = self.algorithm
         ct = as_bytes_len(ciphertext, f"{alg.name} ciphertext", alg.output_length)
         return _scheme(alg.name).decaps(self._expanded, ct)

@@ -231,7 +231,8 @@ def pk_decode(p: Params, ops: Ops, pk: bytes) -> tuple[bytes, Poly]:
 def sk_encode(
     p: Params, ops: Ops, rho: bytes, key: bytes, tr: bytes, s1: Poly, s2: Poly, t0: Poly
 ) -> bytes:
-    """FIPS 204, Algorithm 24 (skEncode): BitPack(w, a, b) = SimpleBitPack(b - w)."""
+    """FIPS 204, Algorithm 24 (skEncode), with FIPS 204, Algorithm 17 (BitPack):
+    BitPack(w, a, b) = SimpleBitPack(b - w)."""
     s = np.concatenate([s1, s2])
     packed_s = ops.k.bit_pack(p.eta - s, p.eta_bits).tobytes()
     packed_t0 = ops.k.bit_pack((1 << (D - 1)) - t0, D).tobytes()
@@ -304,7 +305,8 @@ def hint_bit_unpack(p: Params, y: bytes) -> Poly | None:
 
 
 def sig_encode(p: Params, ops: Ops, c_tilde: bytes, z: Poly, hint: Poly) -> bytes:
-    """FIPS 204, Algorithm 26 (sigEncode); z signed."""
+    """FIPS 204, Algorithm 26 (sigEncode); z signed, packed by FIPS 204, Algorithm 17
+    (BitPack) and read back by FIPS 204, Algorithm 19 (BitUnpack) in sig_decode."""
     packed_z = ops.k.bit_pack(p.gamma1 - z, p.z_bits).tobytes()
     return c_tilde + packed_z + hint_bit_pack(p, hint)
 
@@ -427,6 +429,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         cs1, cs2, ct0 = cs[:, : p.l], cs[:, p.l : p.l + p.k], cs[:, p.l + p.k :]
         z = kk.mod_q(y + cs1)  # canonical
         w_cs2 = kk.mod_q(w - cs2)
+        # HighBits and FIPS 204, Algorithm 38 (LowBits) of w - cs2 (line 25), together.
         r1_w_cs2, r0 = kk.decompose(w_cs2, gamma2)
         # h = MakeHint(-ct0, w - cs2 + ct0) (Algorithm 7 line 26) is, by Algorithm 39,
         # HighBits(w - cs2 + ct0) != HighBits(w - cs2); the second is at hand.
@@ -474,6 +477,8 @@ def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) 
     hats = kk.ntt(np.concatenate([z, c]))
     z_hat, c_hat = hats[: p.l], hats[p.l]
     t1_hat = t1_hat_cached(p, ops, pk)
+    # Line 9: A_hat z_hat - c_hat t1_hat, the difference being FIPS 204, Algorithm 46
+    # (AddVectorNTT) with the second vector negated.
     w_approx = kk.intt(kk.pointwise_acc(a_hat, z_hat[None]) - kk.pointwise_mul(c_hat, t1_hat))
     w1 = kk.use_hint(hint, w_approx, p.gamma2)
     c_tilde_prime = h(ops, mu + w1_encode(p, ops, w1).tobytes(), p.c_tilde_bytes)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.messages import RND_LENGTH, context, m_prime, prehash_m_prime, signing_rnd
 from pqkit.mldsa import core
-from pqkit.mldsa.message import RND_LENGTH, context, m_prime, prehash_m_prime, signing_rnd
 from pqkit.mldsa.params import CATALOG
-from pqkit.mldsa.prehash import lookup
 from pqkit.mldsa.scheme import DilithiumScheme
 from pqkit.mldsa.symmetric import SHAKE_SUITE
+from pqkit.prehash import lookup
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG
 
@@ -29,6 +29,8 @@ def _m_prime(message: Any, ctx: Any, prehash: str | None) -> bytes:
 class MLDSA(DilithiumScheme):
     """ML-DSA-44/65/87 (FIPS 204): pure and HashML-DSA signing, contexts, hedged
     and deterministic signing, external mu. See :class:`pqkit.schemes.Signature`."""
+
+    BATCH = "pqkit.mldsa.batch:MLDSABatch"
 
     def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
         super().__init__(algorithm, SHAKE_SUITE, arith=arith)
@@ -85,13 +87,15 @@ class MLDSA(DilithiumScheme):
         *,
         prehash: str | None = None,
     ) -> bool:
-        """FIPS 204, Algorithm 3 (ML-DSA.Verify) or 5 (HashML-DSA.Verify). False for
+        """FIPS 204, Algorithm 3 (ML-DSA.Verify), or with ``prehash`` FIPS 204,
+        Algorithm 5 (HashML-DSA.Verify). False for
         any malformed signature; raises only for wrong types, a wrong-length public
-        key, a context over 255 bytes or an unknown prehash name."""
+        key, a context over 255 bytes or an unknown prehash name, and TypeError for
+        the likely swap of message and signature (see ``SignatureBase._refuse_swapped``)."""
         ops = self._ops()
         pk = self._public_key(public_key)
         m_prime = _m_prime(message, ctx, prehash)
-        as_bytes(signature, "signature")
+        self._refuse_swapped(as_bytes(message, "message"), as_bytes(signature, "signature"))
         tr = core.h(ops, pk, self.params.tr_bytes)
         return self._verify_mu(ops, pk, self._mu(ops, tr, m_prime), signature)
 

@@ -150,10 +150,11 @@ class DilithiumR3(DilithiumScheme):
         *,
         prehash: str | None = None,
     ) -> bool:
-        """Dilithium v3.1 Verify; False for any malformed signature."""
+        """Dilithium v3.1 Verify; False for any malformed signature, TypeError for the
+        likely swap of message and signature (``SignatureBase._refuse_swapped``)."""
         _no_context(ctx, prehash, self.name)
         msg = as_bytes(message, "message")
-        as_bytes(signature, "signature")
+        self._refuse_swapped(msg, as_bytes(signature, "signature"))
         return self._verify(
             public_key,
             lambda ops, pk: self._mu(ops, core.h(ops, pk, self.params.tr_bytes), msg),

@@ -85,7 +85,8 @@ class DilithiumScheme(SignatureBase):
     # --- key generation ---------------------------------------------------------------
 
     def keygen(self, *, rng: RNG | None = None) -> KeyPair:
-        """A fresh key pair; draws the 32-byte seed from ``rng`` (default os.urandom)."""
+        """A fresh key pair (FIPS 204, Algorithm 1 (ML-DSA.KeyGen)); draws the 32-byte
+        seed xi from ``rng`` (default os.urandom)."""
         return self.keygen_derand(draw(rng, 32))
 
     def keygen_derand(self, xi: bytes) -> KeyPair:

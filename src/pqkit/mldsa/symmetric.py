@@ -40,6 +40,7 @@ class _ShakeSuite:
     name = "shake"
 
     def stream128(self, seed: bytes, nonces: Sequence[int], n: int) -> npt.NDArray[np.uint8]:
+        # The nonce as FIPS 204, Algorithm 11 (IntegerToBytes) with 2 bytes.
         inputs = [seed + (x & 0xFFFF).to_bytes(2, "little") for x in nonces]
         return provider("sha3").shake_many(128, inputs, n)
 

@@ -63,6 +63,8 @@ def _frozen(a: Any) -> Poly:
 class MLKEM(KpkeKem):
     """ML-KEM-512/768/1024 (FIPS 203, Algorithms 16-21)."""
 
+    BATCH = "pqkit.mlkem.batch:MLKEMBatch"
+
     def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
         super().__init__(algorithm, FIPS203, arith=arith)
         self._ek_cache: LruCache[PublicState] = LruCache(EK_CACHE_SIZE)

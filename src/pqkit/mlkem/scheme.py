@@ -81,7 +81,8 @@ class KpkeKem(KemBase):
     # --- public API ----------------------------------------------------------------
 
     def keygen(self, *, rng: RNG | None = None) -> KeyPair:
-        """A new key pair; asks ``rng`` for d (32 bytes) and then z (32 bytes)."""
+        """A new key pair; asks ``rng`` for d (32 bytes) and then z (32 bytes).
+        For ML-KEM: FIPS 203, Algorithm 19 (ML-KEM.KeyGen)."""
         d = draw(rng, 32)
         z = draw(rng, 32)
         return self._keygen_internal(*self._tools(), d, z)
@@ -93,7 +94,7 @@ class KpkeKem(KemBase):
 
     def encaps(self, public_key: bytes, *, rng: RNG | None = None) -> Encapsulation:
         """(shared_secret, ciphertext) for ``public_key``; asks ``rng`` for m (32 bytes)
-        after checking the key."""
+        after checking the key. For ML-KEM: FIPS 203, Algorithm 20 (ML-KEM.Encaps)."""
         ops, K = self._tools()
         ek, state = self._checked_public_key(public_key, ops, K)
         m = draw(rng, 32)
@@ -108,7 +109,8 @@ class KpkeKem(KemBase):
 
     def decaps(self, secret_key: bytes, ciphertext: bytes) -> bytes:
         """The shared secret of ``ciphertext``; a ciphertext that does not
-        re-encrypt gives the implicit-rejection key, not an error."""
+        re-encrypt gives the implicit-rejection key, not an error. For ML-KEM:
+        FIPS 203, Algorithm 21 (ML-KEM.Decaps)."""
         c = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
         dk = as_bytes_len(secret_key, "secret key", self.length_secret_key)
         ops, K = self._tools()

@@ -2,10 +2,11 @@
 algorithms of :mod:`pqkit.registry` that have an object identifier.
 
 The OIDs and sizes are the registry's (derived there from each family's
-parameters): RFC 9935 §3 (ML-KEM, id-alg-ml-kem-*) and RFC 9881 §2 (ML-DSA,
-id-ml-dsa-*). ``seed_length`` is the private-key seed of the RFCs' ``seed``
-CHOICE: d || z (64 bytes, FIPS 203, Algorithm 16) or xi (32 bytes, FIPS 204,
-Algorithm 6).
+parameters): RFC 9935 §3 (ML-KEM, id-alg-ml-kem-*), RFC 9881 §2 (ML-DSA,
+id-ml-dsa-*) and RFC 9909 §3 (SLH-DSA, id-slh-dsa-*). ``seed_length`` is the
+private-key seed of the RFCs' ``seed`` CHOICE: d || z (64 bytes, FIPS 203,
+Algorithm 16) or xi (32 bytes, FIPS 204, Algorithm 6); for SLH-DSA, which has no
+such CHOICE, the 3n bytes SK.seed || SK.prf || PK.seed of FIPS 205, Algorithm 18.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pqkit.der import oid_to_der
 
 __all__ = ["ALGORITHMS", "KeyAlgorithm", "by_name", "by_oid"]
 
-Family = Literal["ML-KEM", "ML-DSA"]
+Family = Literal["ML-KEM", "ML-DSA", "SLH-DSA"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class KeyAlgorithm:
     seed_length: int
     public_key_length: int
     expanded_key_length: int
-    """FIPS 203 dk / FIPS 204 sk length."""
+    """FIPS 203 dk / FIPS 204 sk / FIPS 205 sk length."""
     output_length: int
     """Ciphertext (ML-KEM) or signature (ML-DSA) length."""
     oid_der: bytes = field(init=False, repr=False)
@@ -44,7 +45,10 @@ class KeyAlgorithm:
 
     @property
     def class_stem(self) -> str:
-        """``"MLKEM768"``: the key classes are ``<stem>PrivateKey`` and ``<stem>PublicKey``."""
+        """``"MLKEM768"``, ``"SLHDSASHA2_128s"``: the key classes are ``<stem>PrivateKey``
+        and ``<stem>PublicKey``."""
+        if self.family == "SLH-DSA":
+            return "SLHDSA" + self.name.split("-", 2)[2].replace("-", "_")
         return self.name.replace("-", "")
 
 

@@ -1,4 +1,4 @@
-"""SubjectPublicKeyInfo and PKCS#8 OneAsymmetricKey for ML-KEM and ML-DSA.
+"""SubjectPublicKeyInfo and PKCS#8 OneAsymmetricKey for ML-KEM, ML-DSA and SLH-DSA.
 
 The ASN.1, from RFC 5280 §4.1 (SPKI), RFC 5958 §2 (OneAsymmetricKey), RFC 9935
 §6 (ML-KEM) and RFC 9881 §6 (ML-DSA)::
@@ -18,6 +18,9 @@ The ASN.1, from RFC 5280 §4.1 (SPKI), RFC 5958 §2 (OneAsymmetricKey), RFC 9935
         seed         [0] IMPLICIT OCTET STRING (SIZE (64 | 32)),
         expandedKey  OCTET STRING,
         both         SEQUENCE { seed OCTET STRING, expandedKey OCTET STRING } }
+
+    SLH-DSA (RFC 9909 §6): privateKey holds the raw FIPS 205 sk (4n bytes,
+    SK.seed || SK.prf || PK.seed || PK.root) directly, with no CHOICE.
 
 The RFCs require AlgorithmIdentifier parameters to be absent; the parser refuses
 them. The CHOICE is told apart by its tag, never by length, and every length is
@@ -71,12 +74,12 @@ def _read_algorithm(reader: der.DerReader) -> KeyAlgorithm:
     if alg is None:
         raise ValueError(
             f"{reader.what}: unsupported algorithm OID {oid} "
-            "(pqkit reads ML-KEM and ML-DSA keys: RFC 9935 / RFC 9881)"
+            "(pqkit reads ML-KEM, ML-DSA and SLH-DSA keys: RFC 9935 / RFC 9881 / RFC 9909)"
         )
     if not inner.at_end():
         raise ValueError(
             f"{reader.what}: {alg.name} AlgorithmIdentifier parameters must be absent "
-            "(RFC 9935 / RFC 9881)"
+            "(RFC 9935 / RFC 9881 / RFC 9909)"
         )
     return alg
 
@@ -112,9 +115,20 @@ def decode_spki(data: bytes) -> tuple[KeyAlgorithm, bytes]:
 def encode_private_key_info(
     alg: KeyAlgorithm, form: Form, seed: bytes | None, expanded: bytes | None
 ) -> bytes:
-    """The DER OneAsymmetricKey (v1, no attributes) holding the chosen CHOICE form."""
+    """The DER OneAsymmetricKey (v1, no attributes) holding the chosen CHOICE form.
+
+    SLH-DSA has one form (RFC 9909 §6, the raw sk): ``form`` "seed" or "expanded"
+    both give it."""
     if form not in ("seed", "expanded", "both"):
         raise ValueError(f"unknown private key form {form!r}; use 'seed', 'expanded' or 'both'")
+    if alg.family == "SLH-DSA":
+        if form == "both":
+            raise ValueError("RFC 9909 has a single SLH-DSA private key form, not 'both'")
+        if expanded is None or len(expanded) != alg.expanded_key_length:
+            raise ValueError(f"{alg.name} private key must be {alg.expanded_key_length} bytes")
+        return der.encode_sequence(
+            der.encode_integer(0), _algorithm_identifier(alg), der.encode_octet_string(expanded)
+        )
     parts: list[bytes] = []
     if form in ("seed", "both"):
         if seed is None or len(seed) != alg.seed_length:
@@ -142,6 +156,9 @@ def _check_length(alg: KeyAlgorithm, name: str, got: int, want: int, what: str) 
 
 def _decode_choice(alg: KeyAlgorithm, data: bytes) -> tuple[Form, bytes | None, bytes | None]:
     what = f"{alg.name} private key"
+    if alg.family == "SLH-DSA":  # RFC 9909 §6: the raw sk, no CHOICE
+        _check_length(alg, "private key", len(data), alg.expanded_key_length, what)
+        return "expanded", None, data
     reader = der.DerReader(data, what)
     tag, content = reader.read()
     reader.finish()
@@ -166,7 +183,7 @@ def _decode_choice(alg: KeyAlgorithm, data: bytes) -> tuple[Form, bytes | None, 
 
 
 def decode_private_key_info(data: bytes) -> PrivateKeyInfo:
-    """Parse a DER OneAsymmetricKey (PKCS#8 PrivateKeyInfo) for ML-KEM or ML-DSA."""
+    """Parse a DER OneAsymmetricKey (PKCS#8 PrivateKeyInfo) for ML-KEM, ML-DSA or SLH-DSA."""
     what = "PKCS#8 private key"
     body = der.read_single(data, der.SEQUENCE, "SEQUENCE", what)
     reader = der.DerReader(body, what)

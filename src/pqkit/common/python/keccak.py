@@ -34,6 +34,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from pqkit.common.providers import OneShotPrefixed
+
 __all__ = [
     "RHO_OFFSETS",
     "ROUND_CONSTANTS",
@@ -365,6 +367,9 @@ class _Sha3:
     def shake_many(self, bits: int, inputs: Sequence[bytes], n: int) -> npt.NDArray[np.uint8]:
         joined = b"".join([shake(bits, x).read(n) for x in inputs])
         return np.frombuffer(joined, dtype=np.uint8).reshape(len(inputs), n)
+
+    def shake_prefixed(self, bits: int, prefix: bytes) -> OneShotPrefixed:
+        return OneShotPrefixed(lambda data, n: shake(bits, data).read(n), prefix)
 
 
 SHA3 = _Sha3()

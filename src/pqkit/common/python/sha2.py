@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import struct
 
+from pqkit.common.providers import OneShotPrefixed
+
 __all__ = ["SHA2", "sha2"]
 
 
@@ -147,6 +149,9 @@ class _Sha2:
 
     def sha2(self, name: str, data: bytes) -> bytes:
         return sha2(name, data)
+
+    def sha2_prefixed(self, name: str, prefix: bytes) -> OneShotPrefixed:
+        return OneShotPrefixed(lambda data, n: sha2(name, data)[:n], prefix)
 
 
 SHA2 = _Sha2()

@@ -1,5 +1,5 @@
-"""The FIPS 204 message facts in one place (:mod:`pqkit.mldsa.message`) and the
-incremental pre-hashes of :mod:`pqkit.mldsa.prehash`."""
+"""The FIPS 204 / FIPS 205 message facts in one place (:mod:`pqkit.messages`) and
+the incremental pre-hashes of :mod:`pqkit.prehash`."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ import os
 import pytest
 
 import pqkit
-from pqkit.keys import MLDSA44PrivateKey
-from pqkit.mldsa import message
-from pqkit.mldsa.prehash import PREHASHES, lookup
+from pqkit import messages as message
+from pqkit.keys import MLDSA44PrivateKey, SLHDSASHA2_128fPrivateKey
+from pqkit.prehash import PREHASHES, lookup
 
 
 def test_context_check_is_one_message_everywhere() -> None:
     key = MLDSA44PrivateKey.from_seed_bytes(bytes(32))
     scheme = pqkit.sig("ML-DSA-44")
+    slh = SLHDSASHA2_128fPrivateKey.from_seed_bytes(bytes(48))
     long_ctx = bytes(256)
     errors = []
     for call in (
@@ -25,13 +26,17 @@ def test_context_check_is_one_message_everywhere() -> None:
         lambda: key.sign(b"m", long_ctx),
         lambda: key.sign_prehashed(bytes(32), "SHA2-256", long_ctx),
         lambda: key.public_key().mu_hasher(long_ctx),
+        lambda: pqkit.sig("SLH-DSA-SHA2-128f").sign(slh.private_bytes_raw(), b"m", long_ctx),
+        lambda: slh.sign(b"m", long_ctx),
+        lambda: slh.sign_prehashed(bytes(32), "SHA2-256", long_ctx),
     ):
         with pytest.raises(ValueError) as info:
             call()
         errors.append(str(info.value).replace("(context)", "(ctx)"))
     assert len(set(errors)) == 1, errors
     assert errors[0] == (
-        "FIPS 204 §5.2: the context string (ctx) must be at most 255 bytes, got 256"
+        "FIPS 204 §5.2 / FIPS 205 §10.2: the context string (ctx) must be at most 255 "
+        "bytes, got 256"
     )
     assert message.context(bytes(255)) == bytes(255)
     assert message.context(None) == b""

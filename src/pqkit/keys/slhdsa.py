@@ -1,0 +1,353 @@
+"""SLH-DSA key objects (FIPS 205) in the pyca shape, with RFC 9909 key formats.
+
+A private key is the FIPS 205 sk = SK.seed || SK.prf || PK.seed || PK.root (4n
+bytes): ``private_bytes_raw`` returns it and RFC 9909 puts it, raw, in the
+PKCS#8 privateKey OCTET STRING. ``from_seed_bytes`` takes the 3n-byte
+SK.seed || SK.prf || PK.seed that key generation draws (FIPS 205, Algorithm 18);
+``from_private_bytes`` (= ``from_expanded_bytes``) takes the 4n-byte sk and checks
+that PK.root is the root its seeds give (this recomputes one XMSS tree: about a
+second for the ``s`` sets in Python).
+"""
+
+from __future__ import annotations
+
+import hmac
+from functools import cache
+from typing import Any, TypeVar, cast
+
+from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.errors import InvalidSignature
+from pqkit.keys._base import (
+    PrivateKey,
+    PublicKey,
+    _concrete,
+    algorithm_named,
+    as_context,
+    prehash_m_prime,
+)
+from pqkit.schemes import RNG
+
+__all__ = [
+    "SLHDSAPrivateKey",
+    "SLHDSAPublicKey",
+    "SLHDSASHA2_128fPrivateKey",
+    "SLHDSASHA2_128fPublicKey",
+    "SLHDSASHA2_128sPrivateKey",
+    "SLHDSASHA2_128sPublicKey",
+    "SLHDSASHA2_192fPrivateKey",
+    "SLHDSASHA2_192fPublicKey",
+    "SLHDSASHA2_192sPrivateKey",
+    "SLHDSASHA2_192sPublicKey",
+    "SLHDSASHA2_256fPrivateKey",
+    "SLHDSASHA2_256fPublicKey",
+    "SLHDSASHA2_256sPrivateKey",
+    "SLHDSASHA2_256sPublicKey",
+    "SLHDSASHAKE_128fPrivateKey",
+    "SLHDSASHAKE_128fPublicKey",
+    "SLHDSASHAKE_128sPrivateKey",
+    "SLHDSASHAKE_128sPublicKey",
+    "SLHDSASHAKE_192fPrivateKey",
+    "SLHDSASHAKE_192fPublicKey",
+    "SLHDSASHAKE_192sPrivateKey",
+    "SLHDSASHAKE_192sPublicKey",
+    "SLHDSASHAKE_256fPrivateKey",
+    "SLHDSASHAKE_256fPublicKey",
+    "SLHDSASHAKE_256sPrivateKey",
+    "SLHDSASHAKE_256sPublicKey",
+]
+
+_PrivT = TypeVar("_PrivT", bound="SLHDSAPrivateKey")
+
+
+@cache
+def _scheme(name: str) -> Any:
+    from pqkit.registry import sig
+
+    return sig(name)
+
+
+class SLHDSAPublicKey(PublicKey):
+    """An SLH-DSA verification key (PK.seed || PK.root); base of the set classes."""
+
+    __slots__ = ()
+
+    def _check(self, ok: bool) -> None:
+        if not ok:
+            raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
+
+    def verify(self, signature: Any, data: Any, context: Any = None) -> None:
+        """Check a pure SLH-DSA signature (FIPS 205, Algorithm 24); InvalidSignature if bad."""
+        sig = as_bytes(signature, "signature")
+        msg = as_bytes(data, "data")
+        ctx = as_context(context)
+        self._check(_scheme(self.algorithm.name).verify(self._public, msg, sig, ctx))
+
+    def verify_prehashed(
+        self, signature: Any, digest: Any, algorithm: str, context: Any = None
+    ) -> None:
+        """Check a HashSLH-DSA signature (FIPS 205, Algorithm 25) over ``digest`` = PH(M);
+        ``algorithm`` names PH as ACVP does ("SHA2-256", "SHAKE-128", ...)."""
+        m_prime = prehash_m_prime(digest, algorithm, context)
+        sig = as_bytes(signature, "signature")
+        self._check(_scheme(self.algorithm.name).verify_internal(self._public, m_prime, sig))
+
+
+class SLHDSAPrivateKey(PrivateKey):
+    """An SLH-DSA signing key; base of the parameter-set classes."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
+        # FIPS 205, Algorithm 18 (slh_keygen_internal) on SK.seed || SK.prf || PK.seed
+        pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
+        return pk, sk
+
+    @classmethod
+    def _check_expanded(cls, expanded: bytes) -> bytes:
+        n = len(expanded) // 4
+        public, sk = cls._keygen(expanded[: 3 * n])
+        if not hmac.compare_digest(sk, expanded):
+            raise ValueError(
+                f"inconsistent {cls.algorithm.name} private key: PK.root is not the "
+                "hypertree root of its SK.seed and PK.seed (FIPS 205, Algorithm 18)"
+            )
+        return public
+
+    @classmethod
+    def from_expanded_bytes(cls: type[_PrivT], data: bytes) -> _PrivT:
+        """The key from its 4n-byte FIPS 205 sk (checked: PK.root is recomputed)."""
+        alg = _concrete(cls)
+        sk = as_bytes_len(data, f"{alg.name} private key", alg.expanded_key_length)
+        public = cls._check_expanded(sk)
+        return cls._make(sk[: alg.seed_length], sk, public)
+
+    @classmethod
+    def from_private_bytes(cls: type[_PrivT], data: bytes) -> _PrivT:
+        """The key from its raw 4n-byte sk (what ``private_bytes_raw`` returns)."""
+        return cls.from_expanded_bytes(data)
+
+    def private_bytes_raw(self) -> bytes:
+        """The 4n-byte FIPS 205 sk (SK.seed || SK.prf || PK.seed || PK.root)."""
+        return self._expanded
+
+    def public_key(self) -> SLHDSAPublicKey:
+        """The matching verification key."""
+        return cast(SLHDSAPublicKey, super().public_key())
+
+    def sign(
+        self,
+        data: Any,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A pure SLH-DSA signature (FIPS 205, Algorithm 22), hedged unless ``deterministic``."""
+        msg = as_bytes(data, "data")
+        ctx = as_context(context)
+        return cast(
+            bytes,
+            _scheme(self.algorithm.name).sign(
+                self._expanded, msg, ctx, deterministic=deterministic, rng=rng
+            ),
+        )
+
+    def sign_prehashed(
+        self,
+        digest: Any,
+        algorithm: str,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A HashSLH-DSA signature (FIPS 205, Algorithm 23) over ``digest`` = PH(M): the
+        caller hashes M (in pieces, for a large file) with the pre-hash ``algorithm``
+        ("SHA2-256", "SHA2-512", "SHAKE-128" (32 bytes), "SHAKE-256" (64 bytes), ...)."""
+        from pqkit.schemes import draw
+
+        m_prime = prehash_m_prime(digest, algorithm, context)
+        scheme = _scheme(self.algorithm.name)
+        addrnd = None if deterministic else draw(rng, self.algorithm.seed_length // 3)
+        return cast(bytes, scheme.sign_internal(self._expanded, m_prime, addrnd))
+
+
+class SLHDSASHA2_128sPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHA2-128s verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-128s")
+
+
+class SLHDSASHA2_128sPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-128s signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-128s")
+    _public_class = SLHDSASHA2_128sPublicKey
+
+
+class SLHDSASHA2_128fPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHA2-128f verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-128f")
+
+
+class SLHDSASHA2_128fPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-128f signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-128f")
+    _public_class = SLHDSASHA2_128fPublicKey
+
+
+class SLHDSASHA2_192sPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHA2-192s verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-192s")
+
+
+class SLHDSASHA2_192sPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-192s signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-192s")
+    _public_class = SLHDSASHA2_192sPublicKey
+
+
+class SLHDSASHA2_192fPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHA2-192f verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-192f")
+
+
+class SLHDSASHA2_192fPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-192f signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-192f")
+    _public_class = SLHDSASHA2_192fPublicKey
+
+
+class SLHDSASHA2_256sPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHA2-256s verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-256s")
+
+
+class SLHDSASHA2_256sPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-256s signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-256s")
+    _public_class = SLHDSASHA2_256sPublicKey
+
+
+class SLHDSASHA2_256fPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHA2-256f verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-256f")
+
+
+class SLHDSASHA2_256fPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-256f signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHA2-256f")
+    _public_class = SLHDSASHA2_256fPublicKey
+
+
+class SLHDSASHAKE_128sPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-128s verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-128s")
+
+
+class SLHDSASHAKE_128sPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-128s signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-128s")
+    _public_class = SLHDSASHAKE_128sPublicKey
+
+
+class SLHDSASHAKE_128fPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-128f verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-128f")
+
+
+class SLHDSASHAKE_128fPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-128f signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-128f")
+    _public_class = SLHDSASHAKE_128fPublicKey
+
+
+class SLHDSASHAKE_192sPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-192s verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-192s")
+
+
+class SLHDSASHAKE_192sPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-192s signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-192s")
+    _public_class = SLHDSASHAKE_192sPublicKey
+
+
+class SLHDSASHAKE_192fPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-192f verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-192f")
+
+
+class SLHDSASHAKE_192fPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-192f signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-192f")
+    _public_class = SLHDSASHAKE_192fPublicKey
+
+
+class SLHDSASHAKE_256sPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-256s verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-256s")
+
+
+class SLHDSASHAKE_256sPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-256s signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-256s")
+    _public_class = SLHDSASHAKE_256sPublicKey
+
+
+class SLHDSASHAKE_256fPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-256f verification key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-256f")
+
+
+class SLHDSASHAKE_256fPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-256f signing key."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("SLH-DSA-SHAKE-256f")
+    _public_class = SLHDSASHAKE_256fPublicKey

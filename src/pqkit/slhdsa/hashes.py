@@ -1,0 +1,136 @@
+"""The hash functions of SLH-DSA: FIPS 205 §11.1 (SHAKE) and §11.2 (SHA-2).
+
+:class:`Hashes` is bound to one key (its PK.seed) for one operation. The
+tweakable hash functions F, H, T_l and PRF are offered in batched form: each
+takes a list of ``ADRS || payload`` byte strings (the address already in the
+instantiation's layout, see :class:`pqkit.slhdsa.adrs.AdrsCodec`) and returns
+the n-byte outputs in order. Everything that depends only on PK.seed is absorbed
+once per key: for SHA-2, PK.seed || toByte(0, 64 - n) (and toByte(0, 128 - n)
+for SHA-512) is exactly one compression block, so each hash starts from a copy
+of the midstate after it (as the SPHINCS+ reference does).
+
+The per-input loop lives in the providers' ``PrefixedHash.many``
+(:mod:`pqkit.common.providers`); a compiled batched Keccak / SHA-2 kernel
+replaces that one method.
+
+SHA-2 instantiations (FIPS 205 §11.2.1 / §11.2.2):
+
+==========  ==========================  ==================================
+function    category 1 (n = 16)         categories 3 and 5 (n = 24, 32)
+==========  ==========================  ==================================
+H_msg       MGF1-SHA-256                MGF1-SHA-512
+PRF         SHA-256                     SHA-256
+PRF_msg     HMAC-SHA-256                HMAC-SHA-512
+F           SHA-256                     SHA-256
+H, T_l      SHA-256                     SHA-512
+==========  ==========================  ==================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pqkit import common
+from pqkit.common.providers import PrefixedHash, Sha2Provider
+from pqkit.slhdsa.adrs import AdrsCodec
+from pqkit.slhdsa.params import Params
+
+__all__ = ["Hashes", "hmac_sha2", "mgf1_sha2"]
+
+_BLOCK = {"sha256": 64, "sha512": 128}
+
+
+def mgf1_sha2(sha2: Sha2Provider, name: str, seed: bytes, length: int) -> bytes:
+    """MGF1 (RFC 8017, Appendix B.2.1) over SHA-2 function ``name``."""
+    out = bytearray()
+    counter = 0
+    while len(out) < length:
+        out += sha2.sha2(name, seed + counter.to_bytes(4, "big"))
+        counter += 1
+    return bytes(out[:length])
+
+
+def hmac_sha2(sha2: Sha2Provider, name: str, key: bytes, message: bytes) -> bytes:
+    """HMAC (FIPS 198-1) over SHA-2 function ``name``; ``key`` is at most one block."""
+    block = _BLOCK[name]
+    k0 = key.ljust(block, b"\x00")
+    inner = sha2.sha2(name, bytes(b ^ 0x36 for b in k0) + message)
+    return sha2.sha2(name, bytes(b ^ 0x5C for b in k0) + inner)
+
+
+class Hashes:
+    """H_msg, PRF, PRF_msg, F, H and T_l of one parameter set, bound to PK.seed.
+
+    ``backend`` picks the symmetric provider (None: the usual selection of
+    :mod:`pqkit.common`).
+    """
+
+    __slots__ = (
+        "_big",
+        "_big_name",
+        "_sha2",
+        "_sha3",
+        "_small",
+        "codec",
+        "n",
+        "params",
+        "pk_seed",
+    )
+
+    def __init__(self, params: Params, pk_seed: bytes, backend: str | None = None) -> None:
+        self.params = params
+        self.n = params.n
+        self.pk_seed = pk_seed
+        self.codec = AdrsCodec(compressed=params.is_sha2)
+        self._sha2: Sha2Provider | None = None
+        self._sha3 = common.provider("sha3", backend)
+        if params.is_sha2:
+            sha2 = common.provider("sha2", backend)
+            self._sha2 = sha2
+            # F and PRF: SHA-256 in every category; H and T_l: SHA-512 for n > 16.
+            self._small: PrefixedHash = sha2.sha2_prefixed("sha256", pk_seed + bytes(64 - self.n))
+            self._big_name = "sha256" if self.n == 16 else "sha512"
+            self._big: PrefixedHash = (
+                self._small
+                if self.n == 16
+                else sha2.sha2_prefixed("sha512", pk_seed + bytes(128 - self.n))
+            )
+        else:
+            # §11.1: every tweakable function is SHAKE256(PK.seed || ADRS || ..., 8n).
+            self._big_name = "shake256"
+            self._small = self._big = self._sha3.shake_prefixed(256, pk_seed)
+
+    # --- the tweakable hash functions, batched ----------------------------------------
+
+    def f_many(self, inputs: Sequence[bytes]) -> list[bytes]:
+        """F(PK.seed, ADRS, M1) for each ``ADRS || M1`` of ``inputs`` (M1: n bytes)."""
+        return self._small.many(inputs, self.n)
+
+    def prf_many(self, inputs: Sequence[bytes]) -> list[bytes]:
+        """PRF(PK.seed, SK.seed, ADRS) for each ``ADRS || SK.seed`` of ``inputs``."""
+        return self._small.many(inputs, self.n)
+
+    def h_many(self, inputs: Sequence[bytes]) -> list[bytes]:
+        """H(PK.seed, ADRS, M2) for each ``ADRS || M2`` of ``inputs`` (M2: 2n bytes)."""
+        return self._big.many(inputs, self.n)
+
+    def t_many(self, inputs: Sequence[bytes]) -> list[bytes]:
+        """T_l(PK.seed, ADRS, M_l) for each ``ADRS || M_l`` of ``inputs`` (M_l: l n bytes)."""
+        return self._big.many(inputs, self.n)
+
+    # --- the message functions ----------------------------------------------------------
+
+    def h_msg(self, r: bytes, pk_root: bytes, message: bytes) -> bytes:
+        """H_msg(R, PK.seed, PK.root, M): m bytes (§11.1 / §11.2)."""
+        m = self.params.m
+        if self._sha2 is None:
+            return self._sha3.shake_digest(256, r + self.pk_seed + pk_root + message, m)
+        name = self._big_name
+        inner = self._sha2.sha2(name, r + self.pk_seed + pk_root + message)
+        return mgf1_sha2(self._sha2, name, r + self.pk_seed + inner, m)
+
+    def prf_msg(self, sk_prf: bytes, opt_rand: bytes, message: bytes) -> bytes:
+        """PRF_msg(SK.prf, opt_rand, M): n bytes (§11.1 / §11.2)."""
+        if self._sha2 is None:
+            return self._sha3.shake_digest(256, sk_prf + opt_rand + message, self.n)
+        return hmac_sha2(self._sha2, self._big_name, sk_prf, opt_rand + message)[: self.n]
