@@ -37,6 +37,23 @@ def bytes_equal(a: bytes, b: bytes) -> bool:
     return hmac.compare_digest(a, b)
 
 
+class _LazyOps:
+    """A suite bound on first use, within the operation that made it: the
+    whole-operation kernels (:mod:`pqkit.arith.ops`) hash inside compiled code and
+    never touch it, so they skip resolving the providers (about 1.4 us a call)."""
+
+    __slots__ = ("_ops", "_suite")
+
+    def __init__(self, suite: Suite) -> None:
+        self._suite = suite
+        self._ops: SuiteOps | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._ops is None:
+            self._ops = self._suite.bind()
+        return getattr(self._ops, name)
+
+
 class KpkeKem(KemBase):
     """A KEM built on K-PKE. Stateless apart from its configuration; see
     :class:`pqkit.schemes.Kem` for the public methods."""
@@ -53,7 +70,7 @@ class KpkeKem(KemBase):
     # --- what every operation needs -------------------------------------------------
 
     def _tools(self) -> tuple[SuiteOps, MLKEMKernels]:
-        return self.suite.bind(), cast(MLKEMKernels, self._kernels())
+        return cast(SuiteOps, _LazyOps(self.suite)), cast(MLKEMKernels, self._kernels())
 
     # --- the FO transform, per variant ---------------------------------------------
     # Each gets the suite bound for this operation (ops) and the kernel table (K),
