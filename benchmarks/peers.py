@@ -32,6 +32,7 @@ import importlib.util
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pqkit
@@ -216,13 +217,22 @@ def _bytes_sig(scheme: Any) -> Ops:
 
 
 def _mlkem_rust() -> Peer:
-    from mlkem import ML_KEM, ParameterSet
+    # benchmarks/mlkem.py shadows the package when this script runs from its folder:
+    # import the installed one with this folder off the path.
+    here = Path(__file__).resolve().parent
+    saved = sys.path[:]
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+    sys.modules.pop("mlkem", None)
+    try:
+        module: Any = importlib.import_module("mlkem")
+    finally:
+        sys.path[:] = saved
+    ML_KEM, ParameterSet = module.ML_KEM, module.ParameterSet
 
     def kem(name: str) -> Ops | None:
-        size = {"ML-KEM-512": 512, "ML-KEM-768": 768, "ML-KEM-1024": 1024}.get(name)
-        if size is None:
+        if name not in ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"):
             return None
-        scheme = ML_KEM(ParameterSet(size))
+        scheme = ML_KEM(getattr(ParameterSet, name.replace("-", "_")))
         ek, dk = scheme.key_gen()
         _, ct = scheme.encaps(ek)
         return {
