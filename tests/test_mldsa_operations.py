@@ -117,3 +117,18 @@ def test_jit_cctv_accumulated_100(name: str) -> None:
         assert scheme.verify(pk, b"", sig, b"")
     expected = load_json("cctv/accumulated.json")["ml_dsa"]["digests"][name]["100"]
     assert acc.hexdigest(32) == expected
+
+
+def test_encoded_only_secret_key_signs_on_the_step_path() -> None:
+    """core.secret_key leaves the decoding to the compiled kernels on jit; handed to
+    the step path (another backend), the key is decoded there: the same signature."""
+    fast, slow = pair("ML-DSA-65")
+    p = slow.params  # type: ignore[attr-defined]
+    _, sk = slow.keygen_derand(bytes(range(32)))  # type: ignore[attr-defined]
+    ops_f, ops_s = fast._ops(), slow._ops()  # type: ignore[attr-defined]
+    encoded = core.secret_key(p, ops_f, sk)
+    assert encoded.s1.size == 0 and encoded.raw == sk
+    assert core.secret_key(p, ops_s, sk).s1.shape == (p.l, 256)
+    mu, rho_pp = bytes(range(64)), bytes(64)
+    want = core.sign_mu_internal(p, ops_f, encoded, mu, rho_pp)
+    assert core.sign_mu_internal(p, ops_s, encoded, mu, rho_pp) == want

@@ -274,6 +274,17 @@ def decode_secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
     return SecretKey(rho, key, tr, s[: p.l], s[p.l :], t0, sk)
 
 
+def secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
+    """The secret key sk (right length, already checked consistent, so in range) in
+    the form signing needs: encoded only (rho, K, tr and the bytes) when the backend's
+    whole-operation kernels sign, since they decode it themselves; else decoded
+    (:func:`decode_secret_key`)."""
+    if _fast(ops) is not None:
+        none = np.zeros((0, 256), dtype=np.int64)
+        return SecretKey(sk[:32], sk[32:64], sk[64 : 64 + p.tr_bytes], none, none, none, sk)
+    return decode_secret_key(p, ops, sk)
+
+
 def hint_bit_pack(p: Params, hint: Poly) -> bytes:
     """FIPS 204, Algorithm 20 (HintBitPack); the hint is public (part of sigma)."""
     y = bytearray(p.omega + p.k)
@@ -410,6 +421,8 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         if sigma is None:
             raise _no_signature(p)
         return sigma
+    if sk.s1.size == 0:  # an encoded-only key (secret_key) on a backend without them
+        sk = decode_secret_key(p, ops, sk.raw)
     kk = ops.k
     small_hat = kk.ntt(np.concatenate([sk.s1, sk.s2, sk.t0]))  # s1_hat, s2_hat, t0_hat
     a_hat = expand_a_cached(p, ops, sk.rho)
