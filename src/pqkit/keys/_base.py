@@ -192,8 +192,13 @@ class PrivateKey(Uncopyable):
 
     @classmethod
     def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
-        """``(public key, expanded secret key)`` derived from ``seed``."""
-        raise NotImplementedError
+        """``(public key, expanded secret key)`` derived from ``seed`` by the scheme's
+        ``keygen_derand``: FIPS 203, Algorithm 16 on d || z, FIPS 204, Algorithm 6 on
+        xi, FIPS 205, Algorithm 18 on SK.seed || SK.prf || PK.seed."""
+        from pqkit.registry import algorithm
+
+        pk, sk = algorithm(cls.algorithm.name).scheme().keygen_derand(seed)
+        return bytes(pk), bytes(sk)
 
     @classmethod
     def _check_expanded(cls, expanded: bytes) -> bytes:

@@ -129,12 +129,6 @@ class MLDSAPrivateKey(PrivateKey):
     __slots__ = ()
 
     @classmethod
-    def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
-        # FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal) on xi = seed
-        pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
-        return pk, sk
-
-    @classmethod
     def _check_expanded(cls, expanded: bytes) -> bytes:
         """Recompute pk from (rho, s1, s2) and check tr and t0 (the scheme's check)."""
         scheme: Any = _scheme(cls.algorithm.name)

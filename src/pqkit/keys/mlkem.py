@@ -52,12 +52,6 @@ class MLKEMPrivateKey(PrivateKey):
     __slots__ = ()
 
     @classmethod
-    def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
-        # FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) on d = seed[:32], z = seed[32:]
-        pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
-        return pk, sk
-
-    @classmethod
     def _check_expanded(cls, expanded: bytes) -> bytes:
         """FIPS 203 §7.3 hash check, §7.2 modulus check on the embedded ek, and a
         pairwise consistency test; returns ek.

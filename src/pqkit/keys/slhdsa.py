@@ -98,12 +98,6 @@ class SLHDSAPrivateKey(PrivateKey):
     __slots__ = ()
 
     @classmethod
-    def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
-        # FIPS 205, Algorithm 18 (slh_keygen_internal) on SK.seed || SK.prf || PK.seed
-        pk, sk = _scheme(cls.algorithm.name).keygen_derand(seed)
-        return pk, sk
-
-    @classmethod
     def _check_expanded(cls, expanded: bytes) -> bytes:
         n = len(expanded) // 4
         public, sk = cls._keygen(expanded[: 3 * n])

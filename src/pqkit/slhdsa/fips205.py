@@ -39,17 +39,33 @@ class SLHDSA(SignatureBase):
     """One SLH-DSA parameter set (FIPS 205): pure and HashSLH-DSA signing with
     contexts, hedged or deterministic. See :class:`pqkit.schemes.Signature`.
 
-    SLH-DSA runs on hash functions alone (:mod:`pqkit.common` providers), not on
-    arithmetic kernels, so ``KERNELS`` is None.
+    SLH-DSA runs on hash functions alone. Its kernel family is ``"hash"``: for the
+    SHAKE sets, where the selected backend's hash kernels are compiled (``jit``),
+    every batch of F, H, T_l and PRF is one kernel call; elsewhere the batches go
+    through the :mod:`pqkit.common` providers one input at a time (the ``numpy``
+    and ``ref`` hash kernels are that loop too, without the caller's choice of
+    provider). The SHA-2 sets stay on the providers: OpenSSL's SHA-256 uses the
+    CPU's SHA instructions and measured faster than the compiled compression
+    (docs/decisions.md).
     """
 
-    KERNELS = None
+    KERNELS = "hash"
+    COMPILED_HASH_BACKENDS = frozenset({"jit"})
+    """Backends whose hash kernels run the batches (the others loop per input)."""
 
     params: Params
 
     def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
         super().__init__(algorithm, arith=arith)
         self.params = cast(Params, algorithm.params)
+
+    def _hashes(self, pk_seed: bytes) -> Hashes:
+        """The hash functions of this parameter set bound to PK.seed, on the compiled
+        hash kernels where the selected backend has them."""
+        kernels = self._kernels()
+        compiled = getattr(kernels, "backend", None) in self.COMPILED_HASH_BACKENDS
+        use = compiled and not self.params.is_sha2
+        return Hashes(self.params, pk_seed, kernels=kernels if use else None)
 
     # --- argument checks --------------------------------------------------------------
 
@@ -82,7 +98,7 @@ class SLHDSA(SignatureBase):
         data = as_bytes_len(seed, f"{self.name} seed", self.length_seed)
         n = self.params.n
         sk_seed, pk_seed = data[:n], data[2 * n :]
-        pk_root = ht_root(Hashes(self.params, pk_seed), sk_seed)  # lines 1-3
+        pk_root = ht_root(self._hashes(pk_seed), sk_seed)  # lines 1-3
         return KeyPair(pk_seed + pk_root, data + pk_root)
 
     def public_key_from_secret(self, secret_key: bytes) -> bytes:
@@ -114,7 +130,7 @@ class SLHDSA(SignatureBase):
         """FIPS 205, Algorithm 19 (slh_sign_internal)."""
         n = self.params.n
         sk_seed, sk_prf, pk_seed, pk_root = (sk[i * n : (i + 1) * n] for i in range(4))
-        hs = Hashes(self.params, pk_seed)
+        hs = self._hashes(pk_seed)
         r = hs.prf_msg(sk_prf, opt_rand, m)  # line 3
         digest = hs.h_msg(r, pk_root, m)  # line 5
         md, idx_tree, idx_leaf = self._digest_indices(digest)
@@ -130,7 +146,7 @@ class SLHDSA(SignatureBase):
             return False
         n = p.n
         pk_seed, pk_root = pk[:n], pk[n:]
-        hs = Hashes(p, pk_seed)
+        hs = self._hashes(pk_seed)
         r = sig[:n]
         sig_fors = sig[n : n + p.length_fors_signature]
         sig_ht = sig[n + p.length_fors_signature :]

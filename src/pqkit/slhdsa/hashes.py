@@ -10,8 +10,10 @@ for SHA-512) is exactly one compression block, so each hash starts from a copy
 of the midstate after it (as the SPHINCS+ reference does).
 
 The per-input loop lives in the providers' ``PrefixedHash.many``
-(:mod:`pqkit.common.providers`); a compiled batched Keccak / SHA-2 kernel
-replaces that one method.
+(:mod:`pqkit.common.providers`). Given the compiled hash kernels of
+:mod:`pqkit.arith` (``kernels("hash", "jit")``: n-way Keccak-f[1600] and SHA-2
+compressions), :class:`KernelPrefixed` takes that method's place: one call hashes
+every input of a batch, 8 states per instruction stream.
 
 SHA-2 instantiations (FIPS 205 §11.2.1 / §11.2.2):
 
@@ -29,13 +31,17 @@ H, T_l      SHA-256                     SHA-512
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from pqkit import common
 from pqkit.common.providers import PrefixedHash, Sha2Provider
 from pqkit.slhdsa.adrs import AdrsCodec
 from pqkit.slhdsa.params import Params
 
-__all__ = ["Hashes", "hmac_sha2", "mgf1_sha2"]
+__all__ = ["Hashes", "KernelPrefixed", "hmac_sha2", "mgf1_sha2"]
 
 _BLOCK = {"sha256": 64, "sha512": 128}
 
@@ -58,11 +64,46 @@ def hmac_sha2(sha2: Sha2Provider, name: str, key: bytes, message: bytes) -> byte
     return sha2.sha2(name, bytes(b ^ 0x5C for b in k0) + inner)
 
 
+class KernelPrefixed:
+    """A :class:`~pqkit.common.providers.PrefixedHash` on the batched hash kernels:
+    ``many`` stacks the inputs (of one length, as every batch of F, H, T_l or PRF
+    is) into one (count, length) array and hashes them in one kernel call."""
+
+    __slots__ = ("_function", "_kernels", "_prefix")
+
+    def __init__(self, kernels: Any, function: str, prefix: bytes) -> None:
+        if function not in ("shake256", "sha256", "sha512"):
+            raise ValueError(f"no batched kernel for {function!r}")
+        self._kernels = kernels
+        self._function = function
+        self._prefix = prefix
+
+    def _hash(self, rows: npt.NDArray[np.uint8], n: int) -> npt.NDArray[np.uint8]:
+        k, prefix = self._kernels, self._prefix
+        if self._function == "shake256":
+            out: npt.NDArray[np.uint8] = k.shake_many(256, rows, n, prefix=prefix)
+            return out
+        full: npt.NDArray[np.uint8] = getattr(k, f"{self._function}_many")(rows, prefix=prefix)
+        return full[:, :n]
+
+    def many(self, inputs: Sequence[bytes], n: int) -> list[bytes]:
+        count = len(inputs)
+        if count == 0:
+            return []
+        width = len(inputs[0])
+        rows = np.frombuffer(b"".join(inputs), dtype=np.uint8)
+        if rows.size != count * width:
+            raise ValueError("the inputs of one batched hash call must have one length")
+        out = self._hash(rows.reshape(count, width), n).tobytes()
+        return [out[i : i + n] for i in range(0, count * n, n)]
+
+
 class Hashes:
     """H_msg, PRF, PRF_msg, F, H and T_l of one parameter set, bound to PK.seed.
 
     ``backend`` picks the symmetric provider (None: the usual selection of
-    :mod:`pqkit.common`).
+    :mod:`pqkit.common`). ``kernels``, a compiled hash kernel table
+    (:mod:`pqkit.arith`), takes over the batched F, H, T_l and PRF.
     """
 
     __slots__ = (
@@ -77,7 +118,9 @@ class Hashes:
         "pk_seed",
     )
 
-    def __init__(self, params: Params, pk_seed: bytes, backend: str | None = None) -> None:
+    def __init__(
+        self, params: Params, pk_seed: bytes, backend: str | None = None, kernels: Any = None
+    ) -> None:
         self.params = params
         self.n = params.n
         self.pk_seed = pk_seed
@@ -99,6 +142,16 @@ class Hashes:
             # §11.1: every tweakable function is SHAKE256(PK.seed || ADRS || ..., 8n).
             self._big_name = "shake256"
             self._small = self._big = self._sha3.shake_prefixed(256, pk_seed)
+        if kernels is not None:
+            if params.is_sha2:
+                self._small = KernelPrefixed(kernels, "sha256", pk_seed + bytes(64 - self.n))
+                self._big = (
+                    self._small
+                    if self.n == 16
+                    else KernelPrefixed(kernels, "sha512", pk_seed + bytes(128 - self.n))
+                )
+            else:
+                self._small = self._big = KernelPrefixed(kernels, "shake256", pk_seed)
 
     # --- the tweakable hash functions, batched ----------------------------------------
 
