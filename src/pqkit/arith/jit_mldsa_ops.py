@@ -81,7 +81,13 @@ def _h(data: Any, n: int) -> Any:
 def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
     """FIPS 204, Algorithm 32 (ExpandA) with Algorithm 30 (RejNTTPoly): A_hat[r, s]
     from SHAKE128(rho || s || r), one block of every stream of a group at a time
-    until each entry has 256 coefficients (public data: branches allowed)."""
+    until each entry has 256 coefficients (public data: branches allowed).
+
+    NOTE: this group loop is written out again in :func:`_expand_s` and in
+    :func:`pqkit.arith.jit_mlkem_ops._sample_matrix`, with a different parser each.
+    One loop taking the parser as an argument compiles, but Numba then refuses to
+    cache every function above it ("dynamic globals"): tried and measured, reverted.
+    """
     n = k * l
     nonces = np.empty(n, dtype=np.int64)
     for r in range(k):
