@@ -120,6 +120,18 @@ def test_compile_command(cli: Cli) -> None:
     assert "cache: " in out
 
 
+@needs_numba
+def test_compile_command_in_processes(cli: Cli) -> None:
+    out = cli.ok("compile", "--only", "hash", "mlkem", "--jobs", "2", "-v").decode()
+    assert "compiled the jit kernels of hash, mlkem in" in out
+    assert "hash kernels" in out and "ML-KEM-768 keygen" in out  # the children's steps
+
+
+@needs_numba
+def test_compile_command_refuses_zero_jobs(cli: Cli) -> None:
+    cli.fails("compile", "--jobs", "0", match="--jobs must be at least 1, got 0")
+
+
 def test_compile_command_without_numba(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numba", None)
     message = cli.fails("compile", status=2)
