@@ -3,7 +3,10 @@
     python benchmarks/peers.py                      # ML-KEM-768 and ML-DSA-65, 1 s per operation
     python benchmarks/peers.py --kem ML-KEM-512 Kyber768 --sig ML-DSA-87 --duration 3
 
-Peers: cryptography (OpenSSL), pycryptodome, kyber-py, dilithium-py, and where
+pqkit runs twice: as a user gets it (the automatic backend selection, after its
+background jit warm-up: ``jit`` where numba is installed) and bound to ``numpy``
+(what a user without numba gets). Peers: cryptography (OpenSSL), pycryptodome,
+mlkem (Rust), kyber-py, dilithium-py, and where
 installed pqcrypto and liboqs-python (``oqs``, only when the liboqs shared library
 is already present: importing ``oqs`` without it would try to build liboqs). Peers
 that are not installed, or lack an algorithm, are skipped with a note.
@@ -29,6 +32,7 @@ import importlib.util
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pqkit
@@ -67,10 +71,17 @@ def _version(distribution: str) -> str:
 # --- pqkit ------------------------------------------------------------------------
 
 
-def _pqkit() -> Peer:
+def _pqkit(arith: str | None = None) -> Peer:
+    """pqkit as a user gets it (``arith`` None: the automatic selection, after its
+    background warm-up has finished, so one backend runs every timed call), or bound
+    to one backend (``"numpy"``: what a user without numba gets)."""
+
+    def bound(scheme: Any) -> Any:
+        return scheme if arith is None else scheme.using(arith=arith)
+
     def kem(name: str) -> Ops | None:
         try:
-            scheme = pqkit.kem(name)
+            scheme = bound(pqkit.kem(name))
         except pqkit.UnknownAlgorithm:
             return None
         pk, sk = scheme.keygen()
@@ -83,7 +94,7 @@ def _pqkit() -> Peer:
 
     def sig(name: str) -> Ops | None:
         try:
-            scheme = pqkit.sig(name)
+            scheme = bound(pqkit.sig(name))
         except pqkit.UnknownAlgorithm:
             return None
         pk, sk = scheme.keygen()
@@ -94,10 +105,15 @@ def _pqkit() -> Peer:
             "verify": lambda: scheme.verify(pk, MESSAGE, s),
         }
 
+    from pqkit.arith import auto
+
+    if arith is None and not auto.explicit():
+        pqkit.arith.kernels("mlkem")  # starts the background warm-up if needed
+        auto.wait()
     config = configuration()
-    arith = config["arith"].split()[0]
     sha3 = config["sha3"].split()[0]
-    return Peer(f"pqkit {pqkit.__version__} ({arith}, SHA-3: {sha3})", kem, sig)
+    which = "default: " + pqkit.arith.active() if arith is None else f"{arith} only"
+    return Peer(f"pqkit {pqkit.__version__} ({which}, SHA-3: {sha3})", kem, sig)
 
 
 # --- pyca/cryptography --------------------------------------------------------------
@@ -198,6 +214,34 @@ def _bytes_sig(scheme: Any) -> Ops:
         "sign": lambda: scheme.sign(sk, MESSAGE),
         "verify": lambda: scheme.verify(pk, MESSAGE, s),
     }
+
+
+def _mlkem_rust() -> Peer:
+    # benchmarks/mlkem.py shadows the package when this script runs from its folder:
+    # import the installed one with this folder off the path.
+    here = Path(__file__).resolve().parent
+    saved = sys.path[:]
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+    sys.modules.pop("mlkem", None)
+    try:
+        module: Any = importlib.import_module("mlkem")
+    finally:
+        sys.path[:] = saved
+    ML_KEM, ParameterSet = module.ML_KEM, module.ParameterSet
+
+    def kem(name: str) -> Ops | None:
+        if name not in ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"):
+            return None
+        scheme = ML_KEM(getattr(ParameterSet, name.replace("-", "_")))
+        ek, dk = scheme.key_gen()
+        _, ct = scheme.encaps(ek)
+        return {
+            "keygen": scheme.key_gen,
+            "encaps": lambda: scheme.encaps(ek),
+            "decaps": lambda: scheme.decaps(dk, ct),
+        }
+
+    return Peer(f"mlkem {_version('mlkem')} (Rust)", kem, _none)
 
 
 def _kyber_py() -> Peer:
@@ -302,6 +346,7 @@ def _oqs() -> Peer:
 PEERS: dict[str, Callable[[], Peer]] = {
     "cryptography": _cryptography,
     "pycryptodome": _pycryptodome,
+    "mlkem": _mlkem_rust,
     "kyber-py": _kyber_py,
     "dilithium-py": _dilithium_py,
     "pqcrypto": _pqcrypto,
@@ -345,9 +390,12 @@ def main(argv: list[str] | None = None) -> int:
         "--peers", nargs="*", choices=list(PEERS), default=list(PEERS), metavar="PEER"
     )
     parser.add_argument("--no-config", action="store_true", help="omit the configuration block")
+    parser.add_argument("--no-numpy", action="store_true", help="omit the pqkit numpy-only row")
     args = parser.parse_args(argv)
 
     peers: list[Peer] = [_pqkit()]
+    if not args.no_numpy:
+        peers.append(_pqkit("numpy"))
     notes: list[str] = []
     for name in args.peers:
         try:

@@ -7,14 +7,22 @@
   backend name as the test id, so a registered, installed backend is tested
   without editing any test.
 - ``cli`` runs the ``pqkit`` command in-process in a temporary directory.
+
+The automatic backend selection's background jit warm-up is off for the test
+processes (``PQKIT_JIT_BACKGROUND=0``: the default stays ``numpy``, and no thread
+compiles while tests patch the registry); tests/test_arith_auto.py runs it in
+fresh processes.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from helpers import ARITH_BACKENDS, FAST_BACKENDS, Cli
+
+os.environ.setdefault("PQKIT_JIT_BACKGROUND", "0")
 
 
 @pytest.fixture(params=ARITH_BACKENDS)

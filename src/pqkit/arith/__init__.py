@@ -1,10 +1,12 @@
 """Polynomial arithmetic kernels behind a narrow interface (docs/architecture.md).
 
 Backends: ``ref`` (plain Python ints, reads like the FIPS pseudo-code: the test
-oracle, not constant time), ``numpy`` (vectorised, the default) and ``jit``
-(compiled with Numba, opt-in: ``pip install ".[jit]"``). Choose per call
-(``kernels(scheme, backend=...)``), per scope (``with pqkit.arith.use("ref"):``),
-per process (``PQKIT_ARITH=ref``), else :data:`DEFAULT_BACKEND`.
+oracle, not constant time), ``numpy`` (vectorised) and ``jit`` (compiled with
+Numba: ``pip install ".[jit]"``). Choose per call (``kernels(scheme,
+backend=...)``), per scope (``with pqkit.arith.use("ref"):``), per process
+(``PQKIT_ARITH=ref``), else the automatic default: ``jit`` where Numba is installed
+and its compiled code is ready, ``numpy`` until then (it compiles in a background
+thread, :mod:`pqkit.arith.auto`; ``pqkit compile`` builds the cache ahead of time).
 
 A backend is one :func:`register` call naming the table of kernels for each scheme
 (a module with a ``KERNELS`` dict, or a function returning one) and what it needs
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Literal, overload
 
+from pqkit.arith import auto as _auto
 from pqkit.arith.api import HashKernels, MLDSAKernels, MLKEMKernels, kernel_names
 from pqkit.arith.compose import COMPOSITES
 from pqkit.errors import UnknownBackend
@@ -57,9 +60,9 @@ TableSource = str | Callable[[], Mapping[str, Any]]
 built)."""
 
 DEFAULT_BACKEND = "numpy"
-"""The backend used when nothing selects one. Not ``jit`` even where Numba is
-installed: its first call in a fresh environment compiles (seconds), which an
-unsuspecting caller should not pay; ``jit`` is opt-in."""
+"""The backend used when nothing selects one, until the ``jit`` backend's compiled
+code is ready (:mod:`pqkit.arith.auto`; for good where Numba is not installed). The
+first call in a fresh environment never waits for compilation."""
 
 _CONTRACTS: dict[Scheme, type[Any]] = {
     "mlkem": MLKEMKernels,
@@ -189,12 +192,15 @@ def available(scheme: Scheme = "mlkem") -> list[str]:
     return [b.name for b in _ordered() if scheme in b.tables and b.missing() is None]
 
 
-def active(backend: str | None = None) -> str:
-    """The backend name a call with ``backend`` would use."""
-    return _resolve(backend)[0]
+def active(backend: str | None = None, scheme: Scheme = "mlkem") -> str:
+    """The backend name a call for ``scheme`` with ``backend`` would use now (asking
+    starts no background compilation)."""
+    return _resolve(backend, scheme, start=False)[0]
 
 
-def _resolve(backend: str | None) -> tuple[str, bool]:
+def _resolve(
+    backend: str | None, scheme: Scheme = "mlkem", *, start: bool = True
+) -> tuple[str, bool]:
     """(name, whether it came from the environment)."""
     if backend is not None:
         return backend, False
@@ -202,7 +208,7 @@ def _resolve(backend: str | None) -> tuple[str, bool]:
     if scoped is not None:
         return scoped, False
     env = os.environ.get(_ENV, "").strip()
-    return (env, True) if env else (DEFAULT_BACKEND, False)
+    return (env, True) if env else (_auto.choice(scheme, start=start), False)
 
 
 def _check(name: object, scheme: Scheme | None) -> Backend:
@@ -282,7 +288,7 @@ def kernels(scheme: Scheme, backend: str | None = None) -> Any:
     does not match the contract. Warns once (:class:`NotConstantTimeWarning`) when
     ``PQKIT_ARITH`` selects a backend that is not constant time.
     """
-    name, from_env = _resolve(backend)
+    name, from_env = _resolve(backend, scheme)
     table = _TABLES.get((name, scheme)) if isinstance(name, str) else None
     if table is None:
         if scheme not in _CONTRACTS:

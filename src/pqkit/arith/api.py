@@ -33,7 +33,15 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["HashKernels", "MLDSAKernels", "MLKEMKernels", "Poly", "kpke_check"]
+__all__ = [
+    "HashKernels",
+    "MLDSAKernels",
+    "MLDSAOperations",
+    "MLKEMKernels",
+    "MLKEMOperations",
+    "Poly",
+    "kpke_check",
+]
 
 Poly = npt.NDArray[np.int64]
 """A (..., 256) array of coefficients (int64 at the boundary; see each contract)."""
@@ -372,4 +380,147 @@ class HashKernels(Protocol):
         ``hashlib.sha512(prefix + inputs[i]).digest()``; the whole 128-byte blocks
         of ``prefix`` are compressed once per call (FIPS 205 §11.2.2: PK.seed ||
         toByte(0, 128 - n))."""
+        ...
+
+
+class MLKEMOperations(Protocol):
+    """Whole ML-KEM operations (FIPS 203, Algorithms 16-18) in one call each, for a
+    backend that can run them as a unit (``jit``: one compiled call, hashing
+    included; :mod:`pqkit.arith.jit_mlkem_ops`). Optional: a backend without them
+    runs the step-by-step path of :mod:`pqkit.mlkem.fips203` (K-PKE over the
+    :class:`MLKEMKernels` table and the :mod:`pqkit.common` hash providers), which
+    is their reference twin: every result must equal that path's, byte for byte.
+    :func:`pqkit.arith.ops.operations` finds them.
+
+    Arguments are trusted: the scheme object checks types and lengths first (``k``
+    in 2..4, ``eta1``/``eta2`` in {2, 3}, ``du``/``dv`` from FIPS 203 Table 2,
+    byte strings of the FIPS 203 lengths). Arrays are int64 and canonical.
+    Secret inputs (d, z, m, dk, and c in decapsulation) go through code without
+    branches, divisions or lookups on their values; the matrix sampling branches on
+    public XOF output only.
+    """
+
+    backend: str
+
+    def mlkem_keygen_internal(self, d: bytes, z: bytes, k: int, eta1: int) -> tuple[bytes, bytes]:
+        """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal): the 32-byte seeds d and z
+        -> (ek, dk), with Algorithm 13 (K-PKE.KeyGen) hashing d || k."""
+        ...
+
+    def mlkem_public_state(
+        self, ek: bytes, k: int
+    ) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes]:
+        """What every operation with the encapsulation key ek (384 k + 32 bytes)
+        needs, computed once per key: (ok, t_hat, A_hat, H(ek)). t_hat (k, 256) is
+        ByteDecode_12(ek[:384 k]) reduced mod q; ok says whether ByteEncode_12(t_hat)
+        gives those bytes back (FIPS 203 §7.2 modulus check); A_hat (k, k, 256) is
+        Algorithm 14 lines 4-8 (A_hat[i, j] = SampleNTT(rho || j || i)); H = SHA3-256.
+        The arrays are new and read-only."""
+        ...
+
+    def mlkem_encaps_internal(
+        self,
+        t_hat: npt.NDArray[np.int64],
+        A_hat: npt.NDArray[np.int64],
+        h: bytes,
+        m: bytes,
+        eta1: int,
+        eta2: int,
+        du: int,
+        dv: int,
+    ) -> tuple[bytes, bytes]:
+        """FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal) on the state of
+        :meth:`mlkem_public_state` (t_hat, A_hat, h = H(ek)) and the 32-byte m ->
+        (K, c). Secret inputs: m."""
+        ...
+
+    def mlkem_decaps_internal(
+        self,
+        dk: bytes,
+        t_hat: npt.NDArray[np.int64],
+        A_hat: npt.NDArray[np.int64],
+        c: bytes,
+        k: int,
+        eta1: int,
+        eta2: int,
+        du: int,
+        dv: int,
+    ) -> bytes:
+        """FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal) lines 1-11: dk (768 k + 96
+        bytes) and c -> K' when K-PKE.Encrypt(ek, m', r') equals c, else
+        K_bar = J(z || c), through a masked select. t_hat and A_hat are the state of
+        the ek inside dk (:meth:`mlkem_public_state`; the hash check is the
+        caller's). Secret inputs: dk, c (the comparison), the result."""
+        ...
+
+
+class MLDSAOperations(Protocol):
+    """Whole ML-DSA operations (FIPS 204, Algorithms 6-8) in one call each, for a
+    backend that can run them as a unit (``jit``: :mod:`pqkit.arith.jit_mldsa_ops`),
+    with the SHAKE suite (FIPS 204 §3.7; round-3 Dilithium's SHAKE variant shares
+    them through its parameters). Optional, like :class:`MLKEMOperations`: their
+    reference twin is the step-by-step code of :mod:`pqkit.mldsa.core`, and every
+    result must equal it byte for byte. Arguments are trusted (checked by the scheme
+    object); ``A_hat`` is the read-only (k, l, 256) int64 ExpandA(rho) of the key.
+    """
+
+    backend: str
+
+    def mldsa_expand_a(self, rho: bytes, k: int, l: int) -> npt.NDArray[np.int64]:  # noqa: E741
+        """FIPS 204, Algorithm 32 (ExpandA): A_hat (k, l, 256), canonical, read-only."""
+        ...
+
+    def mldsa_keygen_internal(
+        self,
+        xi: bytes,
+        k: int,
+        l: int,  # noqa: E741
+        eta: int,
+        eta_bits: int,
+        domain: bool,
+        tr_bytes: int,
+    ) -> tuple[bytes, bytes]:
+        """FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal): (pk, sk) from the 32-byte
+        xi; ``domain`` appends k and l to xi before H (FIPS 204; round 3 does not);
+        tr is H(pk, tr_bytes). Secret inputs: xi."""
+        ...
+
+    def mldsa_sign_internal(
+        self,
+        sk: bytes,
+        A_hat: npt.NDArray[np.int64],
+        mu: bytes,
+        rho_pp: bytes,
+        eta: int,
+        tau: int,
+        gamma1: int,
+        gamma2: int,
+        omega: int,
+        c_tilde_bytes: int,
+        tr_bytes: int,
+        max_attempts: int,
+    ) -> bytes | None:
+        """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) from line 7 on: the encoded,
+        already validated secret key, mu and rho'' -> sigma, or None when
+        ``max_attempts`` attempts were all rejected. Attempt i uses kappa = i l; the
+        checks of an attempt are combined into one accept bit before any branch.
+        Secret inputs: sk, rho'' (and everything of a rejected attempt)."""
+        ...
+
+    def mldsa_verify_internal(
+        self,
+        pk: bytes,
+        A_hat: npt.NDArray[np.int64],
+        mu: bytes,
+        sig: bytes,
+        tau: int,
+        gamma1: int,
+        gamma2: int,
+        omega: int,
+        c_tilde_bytes: int,
+        beta: int,
+    ) -> bool:
+        """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 2 on, mu given:
+        whether sig (of the right length) is valid for pk; False for a malformed
+        hint (Algorithm 21) or a z over the bound."""
         ...

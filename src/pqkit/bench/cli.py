@@ -204,6 +204,20 @@ def _emit(args: argparse.Namespace, report: Report) -> int:
     return 0
 
 
+def _settle_backend(args: argparse.Namespace) -> None:
+    """With the automatic backend selection (no ``--arith``, no ``PQKIT_ARITH``),
+    wait until the background jit warm-up is done, so one backend runs every timed
+    call and the configuration block names it."""
+    from pqkit.arith import auto
+
+    if getattr(args, "arith", None) or auto.explicit():
+        return
+    arith.kernels("mlkem")  # starts the warm-up if nothing has yet
+    if auto.status()["running"]:
+        print("pqkit speed: waiting for the jit backend to compile ...", file=sys.stderr)
+        auto.wait()
+
+
 def _timed(
     args: argparse.Namespace,
     command: str,
@@ -213,6 +227,7 @@ def _timed(
     parameters: dict[str, Any] | None = None,
 ) -> Report:
     """Run ``groups`` with the chosen providers and wrap the rows in a report."""
+    _settle_backend(args)
     config = configuration()
     started = datetime.now().astimezone()
     rows = run_groups(groups, args.duration, Progress(sys.stderr, enabled=not args.quiet))

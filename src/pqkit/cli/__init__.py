@@ -26,6 +26,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "pqkit.cli.keys",
     "pqkit.cli.hpke",
     "pqkit.bench.cli",
+    "pqkit.cli.compile",
 )
 
 

@@ -52,10 +52,11 @@ def _default_sigs() -> tuple[list[str], list[str]]:
 def providers_lines() -> list[str]:
     """Which providers the demo runs on, and a note when AES is the slow pure-Python one."""
     from pqkit import arith, common
+    from pqkit.arith import auto
 
     active = {family: info["active"] for family, info in common.backends().items()}
     lines = [
-        f"arithmetic backend: {arith.active()}; symmetric providers: "
+        f"arithmetic backend: {arith.active()}{auto.note()}; symmetric providers: "
         + ", ".join(f"{family}={name}" for family, name in active.items())
     ]
     if active.get("aes") == "python":
@@ -78,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     if not names_kem and not names_sig:
         print("no schemes matched" if args.algorithms else "no schemes are available")
         return 2
+    from pqkit import arith
+
+    first = arith.active()
     for line in providers_lines():
         print(line)
     print(f"timings: median of up to {RUNS} calls ({BUDGET:g} s per operation)")
@@ -119,7 +123,17 @@ def run(args: argparse.Namespace) -> int:
             f"{name:<18} {len(pk):>6} {len(sig):>6} {_ms(t_gen)} {_ms(t_sign)} {_ms(t_ver)}  "
             f"{'yes' if ok else 'NO'}"
         )
+    _backend_after(first)
     return 1 if failures else 0
+
+
+def _backend_after(first: str) -> None:
+    """Say so when the automatic selection switched to jit during the run."""
+    from pqkit import arith
+
+    now = arith.active()
+    if now != first:
+        print(f"\narithmetic backend: {first} at first, {now} from the switch on (same results)")
 
 
 def register(subparsers: Any) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,7 @@ import numpy.typing as npt
 from pqkit import arith
 from pqkit._lru import LruCache
 from pqkit.arith.api import MLDSAKernels, Poly
+from pqkit.arith.ops import operations
 from pqkit.common import provider
 from pqkit.common.providers import Sha3Provider
 from pqkit.mldsa.params import D, Params
@@ -83,6 +85,15 @@ def ops_for(suite: Suite, arith_backend: str | None, a_cache: LruCache[Poly]) ->
     return Ops(arith.kernels("mldsa", arith_backend), provider("sha3"), suite, a_cache)
 
 
+def _fast(ops: Ops) -> Any | None:
+    """The backend's whole-operation kernels (:class:`pqkit.arith.api.MLDSAOperations`)
+    when it has them and the suite is SHAKE (they hash with SHAKE inside), else None:
+    then the step-by-step code below runs, their reference twin."""
+    if ops.suite.name != "shake":
+        return None
+    return operations("mldsa", ops.k.backend)
+
+
 def h(ops: Ops, data: bytes, n: int) -> bytes:
     """H = SHAKE256 (FIPS 204 §3.7): the first n bytes of H(data)."""
     return ops.sha3.shake_digest(256, data, n)
@@ -104,8 +115,9 @@ def expand_a(p: Params, ops: Ops, rho: bytes) -> Poly:
     return a_hat.reshape(p.k, p.l, 256)
 
 
-A_CACHE_SIZE = 8
-"""How many A_hat matrices a scheme object keeps (:attr:`Ops.a_cache`)."""
+A_CACHE_SIZE = 16
+"""How many decoded public values a scheme object keeps (:attr:`Ops.a_cache`): A_hat
+per rho, and NTT(t1 2^d) per public key (verification)."""
 
 
 def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
@@ -117,11 +129,28 @@ def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
     """
 
     def make() -> Poly:
-        a_hat = expand_a(p, ops, rho)
+        fast = _fast(ops)
+        if fast is not None:
+            made: Poly = fast.mldsa_expand_a(rho, p.k, p.l)  # read-only already
+            return made
+        a_hat = np.ascontiguousarray(expand_a(p, ops, rho))
         a_hat.setflags(write=False)
         return a_hat
 
     return ops.a_cache.get_or_make(rho, make)
+
+
+def t1_hat_cached(p: Params, ops: Ops, pk: bytes) -> Poly:
+    """NTT(t1 2^d) of the public key pk (FIPS 204, Algorithm 8 lines 2 and 9),
+    read-only, through the scheme object's cache (keyed by pk: public, like rho)."""
+
+    def make() -> Poly:
+        _, t1 = pk_decode(p, ops, pk)
+        t1_hat = np.ascontiguousarray(ops.k.ntt(t1 << D))
+        t1_hat.setflags(write=False)
+        return t1_hat
+
+    return ops.a_cache.get_or_make(("t1_hat", pk), make)
 
 
 def expand_s(p: Params, ops: Ops, rho_prime: bytes) -> tuple[Poly, Poly]:
@@ -165,6 +194,26 @@ def sample_in_ball(p: Params, ops: Ops, c_tildes: list[bytes]) -> Poly:
     return c
 
 
+def sample_in_ball_public(p: Params, ops: Ops, c_tilde: bytes) -> Poly:
+    """SampleInBall (FIPS 204, Algorithm 29) of a *published* c_tilde, for
+    verification: (1, 256).
+
+    NOTE: c_tilde is part of the signature being verified, so its challenge is
+    public and the plain algorithm (the ``ref`` kernel: branches and indexing on the
+    stream) is allowed here; it is much faster in NumPy than the masked scan the
+    signing loop needs for the challenges of rejected attempts. Same values.
+    """
+    from pqkit.arith import ref_mldsa
+
+    n = _BALL_BYTES
+    while True:
+        stream = np.frombuffer(ops.sha3.shake_digest(256, c_tilde, n), dtype=np.uint8)
+        c, ok = ref_mldsa.sample_in_ball(stream[None], p.tau)
+        if bool(ok[0]):
+            return c
+        n *= 4
+
+
 # --- FIPS 204 §7.2 (encodings) -----------------------------------------------------
 
 
@@ -200,6 +249,8 @@ class SecretKey:
     s1: Poly
     s2: Poly
     t0: Poly
+    raw: bytes = b""
+    """The encoded key it came from (for the whole-operation kernels)."""
 
 
 def decode_secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
@@ -220,7 +271,18 @@ def decode_secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
     s = p.eta - u
     raw_t0 = np.frombuffer(sk, np.uint8, offset=off + n_s).reshape(p.k, 32 * D)
     t0 = (1 << (D - 1)) - ops.k.bit_unpack(raw_t0, D)
-    return SecretKey(rho, key, tr, s[: p.l], s[p.l :], t0)
+    return SecretKey(rho, key, tr, s[: p.l], s[p.l :], t0, sk)
+
+
+def secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
+    """The secret key sk (right length, already checked consistent, so in range) in
+    the form signing needs: encoded only (rho, K, tr and the bytes) when the backend's
+    whole-operation kernels sign, since they decode it themselves; else decoded
+    (:func:`decode_secret_key`)."""
+    if _fast(ops) is not None:
+        none = np.zeros((0, 256), dtype=np.int64)
+        return SecretKey(sk[:32], sk[32:64], sk[64 : 64 + p.tr_bytes], none, none, none, sk)
+    return decode_secret_key(p, ops, sk)
 
 
 def hint_bit_pack(p: Params, hint: Poly) -> bytes:
@@ -291,6 +353,12 @@ def _t(p: Params, ops: Ops, a_hat: Poly, s1: Poly, s2: Poly) -> Poly:
 def keygen_internal(p: Params, ops: Ops, xi: bytes) -> tuple[bytes, bytes]:
     """FIPS 204, Algorithm 6 (ML-KEM.KeyGen_internal); round 3 when
     ``p.keygen_domain`` is False (seed expanded without k, l)."""
+    fast = _fast(ops)
+    if fast is not None:
+        pair: tuple[bytes, bytes] = fast.mldsa_keygen_internal(
+            xi, p.k, p.l, p.eta, p.eta_bits, p.keygen_domain, p.tr_bytes
+        )
+        return pair
     seed = xi + bytes([p.k, p.l]) if p.keygen_domain else xi
     expanded = h(ops, seed, 128)
     rho, rho_prime, key = expanded[:32], expanded[32:96], expanded[96:]
@@ -333,6 +401,28 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     Every check of an iteration (z, r0, ct0, hint count) is folded into one
     boolean before anything branches on it, so only the iteration count shows.
     """
+    fast = _fast(ops)
+    if fast is not None and sk.raw:
+        # One compiled call: the loop one attempt at a time (same signature).
+        sigma: bytes | None = fast.mldsa_sign_internal(
+            sk.raw,
+            expand_a_cached(p, ops, sk.rho),
+            mu,
+            rho_pp,
+            p.eta,
+            p.tau,
+            p.gamma1,
+            p.gamma2,
+            p.omega,
+            p.c_tilde_bytes,
+            p.tr_bytes,
+            MAX_SIGN_ATTEMPTS,
+        )
+        if sigma is None:
+            raise _no_signature(p)
+        return sigma
+    if sk.s1.size == 0:  # an encoded-only key (secret_key) on a backend without them
+        sk = decode_secret_key(p, ops, sk.raw)
     kk = ops.k
     small_hat = kk.ntt(np.concatenate([sk.s1, sk.s2, sk.t0]))  # s1_hat, s2_hat, t0_hat
     a_hat = expand_a_cached(p, ops, sk.rho)
@@ -368,7 +458,11 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
             i = int(np.argmax(ok))
             return sig_encode(p, ops, c_tildes[i], kk.centre(z[i]), hint[i])
         kappa += b * p.l
-    raise RuntimeError(
+    raise _no_signature(p)
+
+
+def _no_signature(p: Params) -> RuntimeError:
+    return RuntimeError(
         f"{p.name} signing found no acceptable signature in {MAX_SIGN_ATTEMPTS} attempts "
         "(FIPS 204, Algorithm 7 loop bound): the secret key is not a valid key"
     )
@@ -377,6 +471,13 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
 def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) -> bool:
     """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 7 on, mu given;
     pk and sigma have the right lengths."""
+    fast = _fast(ops)
+    if fast is not None:
+        a_hat = expand_a_cached(p, ops, pk[:32])
+        ok: bool = fast.mldsa_verify_internal(
+            pk, a_hat, mu, sigma, p.tau, p.gamma1, p.gamma2, p.omega, p.c_tilde_bytes, p.beta
+        )
+        return ok
     kk = ops.k
     decoded = sig_decode(p, ops, sigma)
     if decoded is None:
@@ -384,11 +485,11 @@ def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) 
     c_tilde, z, hint = decoded
     if int(kk.infinity_norm(z).max()) >= p.gamma1 - p.beta:
         return False
-    rho, t1 = pk_decode(p, ops, pk)
-    a_hat = expand_a_cached(p, ops, rho)
-    c = sample_in_ball(p, ops, [c_tilde])
-    hats = kk.ntt(np.concatenate([z, c, t1 << D]))
-    z_hat, c_hat, t1_hat = hats[: p.l], hats[p.l], hats[p.l + 1 :]
+    a_hat = expand_a_cached(p, ops, pk[:32])
+    c = sample_in_ball_public(p, ops, c_tilde)
+    hats = kk.ntt(np.concatenate([z, c]))
+    z_hat, c_hat = hats[: p.l], hats[p.l]
+    t1_hat = t1_hat_cached(p, ops, pk)
     # Line 9: A_hat z_hat - c_hat t1_hat, the difference being FIPS 204, Algorithm 46
     # (AddVectorNTT) with the second vector negated.
     w_approx = kk.intt(kk.pointwise_acc(a_hat, z_hat[None]) - kk.pointwise_mul(c_hat, t1_hat))

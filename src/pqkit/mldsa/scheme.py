@@ -53,7 +53,7 @@ class DilithiumScheme(SignatureBase):
     def _secret_key(self, ops: core.Ops, secret_key: Any) -> core.SecretKey:
         sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
         self._check_consistent(ops, sk)
-        return core.decode_secret_key(self.params, ops, sk)
+        return core.secret_key(self.params, ops, sk)
 
     def _check_consistent(self, ops: core.Ops, sk: bytes) -> None:
         """Refuse (ValueError) an expanded secret key whose t0 or tr do not follow from

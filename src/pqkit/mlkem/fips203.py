@@ -1,11 +1,28 @@
-"""ML-KEM (FIPS 203): the FIPS 203 FO transform on K-PKE with the SHA-3 suite."""
+"""ML-KEM (FIPS 203): the FIPS 203 FO transform on K-PKE with the SHA-3 suite.
+
+Two paths give the same bytes: a backend with whole-operation kernels
+(:func:`pqkit.arith.ops.operations`: ``jit``, one compiled call per operation) runs
+those; every other backend runs the step-by-step path below (K-PKE over the kernel
+table, hashing through :mod:`pqkit.common`), their reference twin.
+
+Both reuse the decoded encapsulation key (:class:`PublicState`: t_hat, A_hat,
+H(ek), the modulus check's verdict) from a bounded cache keyed by ek. ek is public,
+so a hit or miss reveals nothing secret; decapsulation looks up the ek stored
+inside dk (public too), and decodes the secret s_hat afresh on every call, so no
+secret-derived value is ever cached.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from pqkit._checks import as_bytes_len
+from pqkit._lru import LruCache
 from pqkit.arith.api import MLKEMKernels, Poly
+from pqkit.arith.ops import operations
 from pqkit.mlkem import kpke
 from pqkit.mlkem.params import CATALOG, Q
 from pqkit.mlkem.scheme import KpkeKem, bytes_equal, masked_select
@@ -13,7 +30,34 @@ from pqkit.mlkem.symmetric import FIPS203, SuiteOps
 from pqkit.registry import Algorithm
 from pqkit.schemes import Encapsulation, KeyPair
 
-__all__ = ["MLKEM", "SCHEMES"]
+__all__ = ["EK_CACHE_SIZE", "MLKEM", "SCHEMES", "PublicState"]
+
+EK_CACHE_SIZE = 32
+"""Decoded encapsulation keys kept per parameter set (at most 40 KiB each)."""
+
+
+@dataclass(frozen=True, eq=False)
+class PublicState:
+    """An encapsulation key ek, decoded once (FIPS 203, Algorithm 14 lines 2-8 and
+    the §7.2 modulus check): every value is a function of the public ek only."""
+
+    ok: bool
+    """Whether ek passes the §7.2 modulus check."""
+    t_hat: Poly
+    """ByteDecode_12(ek[:384 k]), reduced mod q: (k, 256), read-only."""
+    A_hat: Poly
+    """A_hat[i, j] = SampleNTT(rho || j || i): (k, k, 256), read-only."""
+    h: bytes
+    """H(ek) = SHA3-256(ek)."""
+
+
+def _frozen(a: Any) -> Poly:
+    """A read-only C-contiguous int64 copy-or-view of ``a``, for the shared state."""
+    out: Poly = np.ascontiguousarray(a, dtype=np.int64)
+    if out is a:
+        out = out.copy()
+    out.setflags(write=False)
+    return out
 
 
 class MLKEM(KpkeKem):
@@ -23,33 +67,68 @@ class MLKEM(KpkeKem):
 
     def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
         super().__init__(algorithm, FIPS203, arith=arith)
+        self._ek_cache: LruCache[PublicState] = LruCache(EK_CACHE_SIZE)
+
+    def _public_state(self, ek: bytes, ops: SuiteOps, K: MLKEMKernels) -> PublicState:
+        """The decoded ek, from the cache or made now (whole-operation kernels when the
+        backend has them, else the kernel table: the same values)."""
+        return self._ek_cache.get_or_make(ek, lambda: self._decode_public(ek, ops, K))
+
+    def _decode_public(self, ek: bytes, ops: SuiteOps, K: MLKEMKernels) -> PublicState:
+        k = self.params.k
+        fast = operations("mlkem", K.backend)
+        if fast is not None:
+            return PublicState(*fast.mlkem_public_state(ek, k))
+        t = np.frombuffer(ek, dtype=np.uint8, count=384 * k).reshape(k, 384)
+        t_hat = K.byte_decode(t, 12)  # Algorithm 14 line 2
+        ok = bool(np.array_equal(K.byte_encode(t_hat, 12), t))  # §7.2 check 2
+        A_hat = kpke.expand_matrix(ops, K, ek[384 * k :], k)  # lines 3-8
+        return PublicState(ok, _frozen(t_hat), _frozen(A_hat), ops.H(ek))
 
     def _keygen_internal(self, ops: SuiteOps, K: MLKEMKernels, d: bytes, z: bytes) -> KeyPair:
         """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal)."""
+        fast = operations("mlkem", K.backend)
+        if fast is not None:
+            return KeyPair(*fast.mlkem_keygen_internal(d, z, self.params.k, self.params.eta1))
         ek_pke, dk_pke = kpke.keygen(self.params, ops, K, d, append_k=True)  # line 1
         ek = ek_pke  # line 2
         dk = dk_pke + ek + ops.H(ek) + z  # line 3
         return KeyPair(ek, dk)
 
     def _encaps_internal(
-        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
+        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, m: bytes, state: Any
     ) -> Encapsulation:
-        """FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal)."""
-        K_, r = ops.G(m + ops.H(ek))  # line 1
-        c = kpke.encrypt(self.params, ops, K, ek, m, r, t_hat)  # line 2
+        """FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal); ``state`` is ek's
+        :class:`PublicState` (from the key check)."""
+        st: PublicState = state if state is not None else self._public_state(ek, ops, K)
+        p = self.params
+        fast = operations("mlkem", K.backend)
+        if fast is not None:
+            return Encapsulation(
+                *fast.mlkem_encaps_internal(st.t_hat, st.A_hat, st.h, m, p.eta1, p.eta2, p.du, p.dv)
+            )
+        K_, r = ops.G(m + st.h)  # line 1
+        c = kpke.encrypt(p, ops, K, ek, m, r, st.t_hat, st.A_hat)  # line 2
         return Encapsulation(K_, c)
 
     def _decaps_internal(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
         """FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal)."""
-        k = self.params.k
-        dk_pke = dk[: 384 * k]  # line 1
+        p = self.params
+        k = p.k
         ek_pke = dk[384 * k : 768 * k + 32]  # line 2
+        st = self._public_state(ek_pke, ops, K)
+        fast = operations("mlkem", K.backend)
+        if fast is not None:
+            return bytes(
+                fast.mlkem_decaps_internal(dk, st.t_hat, st.A_hat, c, k, p.eta1, p.eta2, p.du, p.dv)
+            )
+        dk_pke = dk[: 384 * k]  # line 1
         h = dk[768 * k + 32 : 768 * k + 64]  # line 3
         z = dk[768 * k + 64 :]  # line 4
-        m_prime = kpke.decrypt(self.params, K, dk_pke, c)  # line 5
+        m_prime = kpke.decrypt(p, K, dk_pke, c)  # line 5
         K_prime, r_prime = ops.G(m_prime + h)  # line 6
         K_bar = ops.J(z + c)  # line 7
-        c_prime = kpke.encrypt(self.params, ops, K, ek_pke, m_prime, r_prime)  # line 8
+        c_prime = kpke.encrypt(p, ops, K, ek_pke, m_prime, r_prime, st.t_hat, st.A_hat)  # line 8
         # Lines 9-11: K' unless c != c', then K_bar; a masked select, no branch.
         return masked_select(bytes_equal(c, c_prime), K_prime, K_bar)
 
@@ -58,34 +137,34 @@ class MLKEM(KpkeKem):
         type check (bytes, length) and the modulus check. ``ValueError`` naming the
         failed check; key objects call this when they load a public key."""
         ek = as_bytes_len(ek, "encapsulation key", self.length_public_key)
-        self._check_encapsulation_key(ek, self._tools()[1])
+        self._check_encapsulation_key(ek, *self._tools())
 
     def check_decapsulation_key(self, dk: bytes) -> None:
         """Run the FIPS 203 §7.3 input checks on ``dk`` without decapsulating: the
         type check (bytes, length) and the hash check. ``ValueError`` naming the
         failed check."""
         dk = as_bytes_len(dk, "decapsulation key", self.length_secret_key)
-        self._check_decapsulation_key(dk, self._tools()[0])
+        self._check_decapsulation_key(dk, *self._tools())
 
-    def _check_encapsulation_key(self, ek: bytes, K: MLKEMKernels) -> Poly:
+    def _check_encapsulation_key(self, ek: bytes, ops: SuiteOps, K: MLKEMKernels) -> PublicState:
         """FIPS 203 §7.2, check 2 (modulus check): ByteEncode_12(ByteDecode_12(ek))
         must give back the first 384 k bytes of ek (the type check, the length, is
-        done by the caller). Returns the decoded t_hat for K-PKE.Encrypt."""
-        k = self.params.k
-        t = np.frombuffer(ek, dtype=np.uint8, count=384 * k).reshape(k, 384)
-        t_hat = K.byte_decode(t, 12)
-        if not np.array_equal(K.byte_encode(t_hat, 12), t):
+        done by the caller). Returns the decoded key for encapsulation."""
+        state = self._public_state(ek, ops, K)
+        if not state.ok:
             raise ValueError(
                 "FIPS 203 §7.2 modulus check failed: the encapsulation key holds a "
                 f"coefficient that is not reduced modulo q = {Q}"
             )
-        return t_hat
+        return state
 
-    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps) -> None:
+    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps, K: MLKEMKernels) -> None:
         """FIPS 203 §7.3, check 3 (hash check): H(dk[384k : 768k + 32]) must equal
-        dk[768k + 32 : 768k + 64] (the type checks, lengths, are done by the caller)."""
+        dk[768k + 32 : 768k + 64] (the type checks, lengths, are done by the caller).
+        H(ek) comes with the decoded ek (:class:`PublicState`, cached by ek)."""
         k = self.params.k
-        if not bytes_equal(ops.H(dk[384 * k : 768 * k + 32]), dk[768 * k + 32 : 768 * k + 64]):
+        state = self._public_state(dk[384 * k : 768 * k + 32], ops, K)
+        if not bytes_equal(state.h, dk[768 * k + 32 : 768 * k + 64]):
             raise ValueError(
                 "FIPS 203 §7.3 hash check failed: H(ek) stored in the decapsulation key "
                 "does not match the encapsulation key inside it"

@@ -95,15 +95,18 @@ def encrypt(
     m: bytes,
     r: bytes,
     t_hat: Poly | None = None,
+    A_hat: Poly | None = None,
 ) -> bytes:
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt): ciphertext of the 32-byte m with
     randomness r under ek (already length-checked by the caller). ``t_hat`` is
-    ByteDecode_12 of ek's first 384 k bytes when the caller has it already."""
+    ByteDecode_12 of ek's first 384 k bytes and ``A_hat`` the matrix of lines 4-8,
+    when the caller has them already (a decoded key)."""
     k = params.k
     if t_hat is None:
         t_hat = K.byte_decode(_u8(ek[: 384 * k]).reshape(k, 384), 12)  # line 2
-    rho = ek[384 * k :]  # line 3
-    A_hat = expand_matrix(ops, K, rho, k)  # lines 4-8
+    if A_hat is None:
+        rho = ek[384 * k :]  # line 3
+        A_hat = expand_matrix(ops, K, rho, k)  # lines 4-8
     # Lines 9-17: y (eta1), e1 (eta2), e2 (eta2) with nonces 0 .. 2k.
     noise = sample_noise(ops, K, r, [(params.eta1, k), (params.eta2, k + 1)])
     y, e1, e2 = noise[:k], noise[k : 2 * k], noise[2 * k]

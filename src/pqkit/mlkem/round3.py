@@ -10,7 +10,9 @@ length checks. Kyber-90s is the same with the SHA-2/AES suite.
 
 from __future__ import annotations
 
-from pqkit.arith.api import MLKEMKernels, Poly
+from typing import Any
+
+from pqkit.arith.api import MLKEMKernels
 from pqkit.mlkem import kpke
 from pqkit.mlkem.params import CATALOG
 from pqkit.mlkem.scheme import KpkeKem, bytes_equal, masked_select
@@ -37,12 +39,13 @@ class KyberR3(KpkeKem):
         return KeyPair(pk, sk_pke + pk + ops.H(pk) + z)
 
     def _encaps_internal(
-        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
+        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, m: bytes, state: Any
     ) -> Encapsulation:
-        """Kyber.CCAKEM.Enc with the 32 random bytes ``m`` (hashed before use)."""
+        """Kyber.CCAKEM.Enc with the 32 random bytes ``m`` (hashed before use);
+        ``state`` is None (round 3 has no key check to decode the key)."""
         m = ops.H(m)  # "do not release system RNG output"
         K_bar, r = ops.G(m + ops.H(ek))
-        c = kpke.encrypt(self.params, ops, K, ek, m, r, t_hat)
+        c = kpke.encrypt(self.params, ops, K, ek, m, r)
         return Encapsulation(ops.J(K_bar + ops.H(c)), c)
 
     def _decaps_internal(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:

@@ -9,12 +9,12 @@ and round-3 Kyber.
 from __future__ import annotations
 
 import hmac
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from pqkit._checks import as_bytes_len
-from pqkit.arith.api import MLKEMKernels, Poly
+from pqkit.arith.api import MLKEMKernels
 from pqkit.mlkem.params import Params
 from pqkit.mlkem.symmetric import Suite, SuiteOps
 from pqkit.registry import Algorithm
@@ -37,6 +37,23 @@ def bytes_equal(a: bytes, b: bytes) -> bool:
     return hmac.compare_digest(a, b)
 
 
+class _LazyOps:
+    """A suite bound on first use, within the operation that made it: the
+    whole-operation kernels (:mod:`pqkit.arith.ops`) hash inside compiled code and
+    never touch it, so they skip resolving the providers (about 1.4 us a call)."""
+
+    __slots__ = ("_ops", "_suite")
+
+    def __init__(self, suite: Suite) -> None:
+        self._suite = suite
+        self._ops: SuiteOps | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._ops is None:
+            self._ops = self._suite.bind()
+        return getattr(self._ops, name)
+
+
 class KpkeKem(KemBase):
     """A KEM built on K-PKE. Stateless apart from its configuration; see
     :class:`pqkit.schemes.Kem` for the public methods."""
@@ -53,7 +70,7 @@ class KpkeKem(KemBase):
     # --- what every operation needs -------------------------------------------------
 
     def _tools(self) -> tuple[SuiteOps, MLKEMKernels]:
-        return self.suite.bind(), cast(MLKEMKernels, self._kernels())
+        return cast(SuiteOps, _LazyOps(self.suite)), cast(MLKEMKernels, self._kernels())
 
     # --- the FO transform, per variant ---------------------------------------------
     # Each gets the suite bound for this operation (ops) and the kernel table (K),
@@ -63,19 +80,19 @@ class KpkeKem(KemBase):
         raise NotImplementedError
 
     def _encaps_internal(
-        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, m: bytes, t_hat: Poly | None
+        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, m: bytes, state: Any
     ) -> Encapsulation:
         raise NotImplementedError
 
     def _decaps_internal(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
         raise NotImplementedError
 
-    def _check_encapsulation_key(self, ek: bytes, K: MLKEMKernels) -> Poly | None:
+    def _check_encapsulation_key(self, ek: bytes, ops: SuiteOps, K: MLKEMKernels) -> Any:
         """Input checks on ek beyond its length (none by default). May return the
-        decoded t_hat, which encapsulation then reuses."""
+        decoded key (a variant's own state), which encapsulation then reuses."""
         return None
 
-    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps) -> None:
+    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps, K: MLKEMKernels) -> None:
         """Input checks on dk beyond its length (none by default)."""
 
     # --- public API ----------------------------------------------------------------
@@ -96,16 +113,16 @@ class KpkeKem(KemBase):
         """(shared_secret, ciphertext) for ``public_key``; asks ``rng`` for m (32 bytes)
         after checking the key. For ML-KEM: FIPS 203, Algorithm 20 (ML-KEM.Encaps)."""
         ops, K = self._tools()
-        ek, t_hat = self._checked_public_key(public_key, K)
+        ek, state = self._checked_public_key(public_key, ops, K)
         m = draw(rng, 32)
-        return self._encaps_internal(ops, K, ek, m, t_hat)
+        return self._encaps_internal(ops, K, ek, m, state)
 
     def encaps_derand(self, public_key: bytes, m: bytes) -> Encapsulation:
         """Encapsulation with the given 32 bytes of randomness ``m``."""
         ops, K = self._tools()
-        ek, t_hat = self._checked_public_key(public_key, K)
+        ek, state = self._checked_public_key(public_key, ops, K)
         m = as_bytes_len(m, "m", 32)
-        return self._encaps_internal(ops, K, ek, m, t_hat)
+        return self._encaps_internal(ops, K, ek, m, state)
 
     def decaps(self, secret_key: bytes, ciphertext: bytes) -> bytes:
         """The shared secret of ``ciphertext``; a ciphertext that does not
@@ -114,9 +131,11 @@ class KpkeKem(KemBase):
         c = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
         dk = as_bytes_len(secret_key, "secret key", self.length_secret_key)
         ops, K = self._tools()
-        self._check_decapsulation_key(dk, ops)
+        self._check_decapsulation_key(dk, ops, K)
         return self._decaps_internal(ops, K, dk, c)
 
-    def _checked_public_key(self, public_key: bytes, K: MLKEMKernels) -> tuple[bytes, Poly | None]:
+    def _checked_public_key(
+        self, public_key: bytes, ops: SuiteOps, K: MLKEMKernels
+    ) -> tuple[bytes, Any]:
         ek = as_bytes_len(public_key, "public key", self.length_public_key)
-        return ek, self._check_encapsulation_key(ek, K)
+        return ek, self._check_encapsulation_key(ek, ops, K)

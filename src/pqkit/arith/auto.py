@@ -1,0 +1,136 @@
+"""The default backend: ``jit`` once its compiled code is ready, ``numpy`` until then.
+
+When nothing selects a backend (no argument, no :func:`pqkit.arith.use` scope, no
+``PQKIT_ARITH``), the first kernel request starts one daemon thread that loads or
+compiles the ``jit`` code by running the warm-up workload of
+:mod:`pqkit.arith.warmup` (real operations on the ``jit`` backend, one scheme after
+another). Until a scheme's workload has run, its requests get the ``numpy`` table;
+afterwards the ``jit`` one. Both give identical bytes, so the switch is invisible
+except in speed: no call ever waits for compilation.
+
+NOTE: a thread, not a helper process. The compiled code must end up in this
+process anyway (a helper process could only fill the on-disk cache, which this
+process would then load: twice the start-up, and nothing gained where the cache
+directory is not writable); a thread needs no second interpreter and leaves no
+process behind at exit. The cost is the GIL: Numba's compiler is Python code, so
+while it runs, foreground calls share the interpreter with it (measured in
+docs/decisions.md); with a warm on-disk cache the thread only loads (about a second).
+
+Without Numba, or with ``PQKIT_JIT_BACKGROUND=0``, nothing starts and the default
+stays ``numpy``. A workload that fails (a Numba bug, an unsupported CPU) leaves the
+default on ``numpy`` and records why (:func:`status`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+import time
+from typing import Any
+
+__all__ = ["FALLBACK", "choice", "explicit", "note", "pending", "status", "wait"]
+
+FALLBACK = "numpy"
+"""The default until the compiled code is ready (and for good without Numba)."""
+
+_ENV_BACKGROUND = "PQKIT_JIT_BACKGROUND"
+
+_lock = threading.Lock()
+_ready: dict[str, float] = {}  # scheme -> seconds from start to ready
+_state: dict[str, Any] = {"thread": None, "error": None, "started": None}
+
+
+def _enabled() -> bool:
+    if os.environ.get(_ENV_BACKGROUND, "").strip() == "0":
+        return False
+    return importlib.util.find_spec("numba") is not None
+
+
+def choice(scheme: str, *, start: bool = True) -> str:
+    """The backend a default request for ``scheme`` gets now: ``jit`` when ready,
+    else ``numpy`` (starting the background warm-up on the first request, unless
+    ``start`` is False: a question about the backend starts nothing)."""
+    if scheme in _ready:
+        return "jit"
+    if start and _state["started"] is None:
+        _start()
+    return FALLBACK
+
+
+def _start() -> None:
+    with _lock:
+        if _state["started"] is not None:
+            return
+        _state["started"] = time.monotonic()
+        if not _enabled():
+            return
+        thread = threading.Thread(target=_warm, name="pqkit-jit-warmup", daemon=True)
+        _state["thread"] = thread
+        thread.start()
+
+
+def _warm() -> None:
+    try:
+        from pqkit.arith import warmup
+
+        for scheme in warmup.ORDER:
+            for _label, step in warmup.steps(scheme):
+                step()
+            _ready[scheme] = time.monotonic() - _state["started"]
+    except Exception as exc:  # stay on numpy; say why in status()
+        _state["error"] = f"{type(exc).__name__}: {exc}"
+
+
+def wait(timeout: float | None = None) -> bool:
+    """Wait for the background warm-up (starting it if needed); True when every
+    scheme switched to ``jit``."""
+    if _state["started"] is None:
+        _start()
+    thread = _state["thread"]
+    if thread is not None:
+        thread.join(timeout)
+    from pqkit.arith import warmup
+
+    return all(scheme in _ready for scheme in warmup.ORDER)
+
+
+def status() -> dict[str, Any]:
+    """Where the automatic selection stands: per scheme the backend a default request
+    gets now, whether the warm-up runs, seconds to readiness, and any error."""
+    from pqkit.arith import warmup
+
+    thread = _state["thread"]
+    return {
+        "enabled": _enabled(),
+        "running": bool(thread is not None and thread.is_alive()),
+        "backend": {s: ("jit" if s in _ready else FALLBACK) for s in warmup.ORDER},
+        "ready_after_s": dict(_ready),
+        "error": _state["error"],
+    }
+
+
+def pending(scheme: str = "mlkem") -> bool:
+    """Whether a default request for ``scheme`` would get ``numpy`` now only because
+    the ``jit`` code is still being compiled or loaded in the background."""
+    thread = _state["thread"]
+    return scheme not in _ready and thread is not None and thread.is_alive()
+
+
+def explicit() -> bool:
+    """Whether the backend is chosen explicitly now (a :func:`pqkit.arith.use` scope
+    or ``PQKIT_ARITH``), so the automatic selection does not apply."""
+    from pqkit import arith
+
+    return bool(os.environ.get("PQKIT_ARITH", "").strip()) or arith._scope.get() is not None
+
+
+def note(scheme: str = "mlkem") -> str:
+    """A remark for messages naming the backend: empty unless the automatic
+    selection is still on ``numpy`` while ``jit`` compiles."""
+    if explicit() or not pending(scheme):
+        return ""
+    return (
+        " (jit is being compiled in the background and takes over when ready; "
+        "`pqkit compile` builds it ahead of time)"
+    )

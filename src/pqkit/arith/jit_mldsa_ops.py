@@ -1,0 +1,498 @@
+"""The ``jit`` ML-DSA operations: FIPS 204 key generation, signing on mu and
+verification on mu, each one compiled call (Numba), hashing included.
+
+Contract: :class:`pqkit.arith.api.MLDSAOperations`. The ``ref`` twin is the
+step-by-step path of :mod:`pqkit.mldsa.core` (the kernel table plus the
+:mod:`pqkit.common` hash providers), which every backend without this module and
+every suite other than SHAKE (Dilithium-AES) runs; the differential tests compare
+the two byte for byte. Round-3 Dilithium (SHAKE) shares the core, so it runs here
+too (its parameters say how the key-generation seed is expanded and how long tr and
+c_tilde are).
+
+Inside the compiled code:
+
+- Every Keccak-f[1600] is :func:`pqkit.arith.jit_hash._keccak_x8`: the k l matrix
+  entries (ExpandA, SHAKE128), the l + k secret polynomials (ExpandS) and the l
+  mask polynomials of an attempt (ExpandMask, SHAKE256) run as groups of 8
+  sponges; H of one input (FIPS 204 §3.7) uses lane 0.
+- The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.arith.jit_mldsa`),
+  so their constant-time argument carries over, SampleInBall included (the
+  fixed-length masked scan).
+- Signing runs FIPS 204 Algorithm 7's loop one attempt at a time (the batch of
+  four of the step path suits NumPy, not compiled code): every check of an attempt
+  (z, r0, ct0, the hint count) is folded into one accept bit with masks, and only
+  that bit is branched on. ExpandS and the samplers of public data branch as the
+  kernels do (the number of rejected candidates shows, not their values).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.arith._jit import jit
+from pqkit.arith._jit import pack_le as _bit_pack
+from pqkit.arith._jit import unpack_le as _bit_unpack
+from pqkit.arith.jit_mldsa import (
+    _decompose,
+    _half_byte,
+    _infinity_norm,
+    _intt,
+    _mod_q,
+    _ntt,
+    _pointwise_acc,
+    _power2round,
+    _sample_in_ball,
+    _use_hint,
+)
+from pqkit.arith.jit_sponge import (
+    RATE_128,
+    RATE_256,
+    SHAKE_PAD,
+    _absorb_x8,
+    _lane_bytes,
+    _permute,
+    _seeded,
+    _shake_x8,
+    _sponge1,
+)
+from pqkit.arith.tables import MLDSA_Q as Q
+
+__all__ = ["OPERATIONS"]
+
+_D = 13
+
+
+# --- FIPS 202: 8 sponges side by side ---------------------------------------------------
+
+
+@jit
+def _h(data: Any, n: int) -> Any:
+    """H(data, n) = SHAKE256 (FIPS 204 §3.7), one sponge."""
+    return _sponge1(data, RATE_256, SHAKE_PAD, n)
+
+
+# --- FIPS 204, Algorithms 32-34 (expansion) ----------------------------------------------
+
+
+@jit
+def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
+    """FIPS 204, Algorithm 32 (ExpandA) with Algorithm 30 (RejNTTPoly): A_hat[r, s]
+    from SHAKE128(rho || s || r), one block of every stream of a group at a time
+    until each entry has 256 coefficients (public data: branches allowed).
+
+    NOTE: this group loop is written out again in :func:`_expand_s` and in
+    :func:`pqkit.arith.jit_mlkem_ops._sample_matrix`, with a different parser each.
+    One loop taking the parser as an argument compiles, but Numba then refuses to
+    cache every function above it ("dynamic globals"): tried and measured, reverted.
+    """
+    n = k * l
+    nonces = np.empty(n, dtype=np.int64)
+    for r in range(k):
+        for s in range(l):
+            nonces[r * l + s] = (r << 8) | s
+    msgs = _seeded(rho, nonces, 2)
+    out = np.zeros((n, 256), dtype=np.int64)
+    w = np.zeros(200, dtype=np.uint64)
+    raw = np.empty(RATE_128, dtype=np.int64)
+    counts = np.zeros(8, dtype=np.int64)
+    for g in range(0, n, 8):
+        m = min(8, n - g)
+        _absorb_x8(w, msgs, g, RATE_128)
+        counts[:] = 0
+        while True:
+            done = True
+            for j in range(m):
+                c = counts[j]
+                if c >= 256:
+                    continue
+                _lane_bytes(w, j, RATE_128, raw)
+                for p in range(0, RATE_128, 3):  # Algorithm 14 (CoeffFromThreeBytes)
+                    z = raw[p] | (raw[p + 1] << 8) | ((raw[p + 2] & 0x7F) << 16)
+                    if z < Q and c < 256:
+                        out[g + j, c] = z
+                        c += 1
+                counts[j] = c
+                if c < 256:
+                    done = False
+            if done:
+                break
+            _permute(w, 0)
+    return out.reshape(k, l, 256)
+
+
+@jit
+def _expand_s(rho_prime: Any, k: int, l: int, eta: int) -> Any:  # noqa: E741
+    """FIPS 204, Algorithm 33 (ExpandS) with Algorithm 31 (RejBoundedPoly): s1 then
+    s2, (l + k, 256) signed. As the ``jit`` kernel: every candidate is written at
+    position j and j advances by its acceptance bit (no branch on the secret
+    values); a group squeezes again while one of its rows is short."""
+    n = l + k
+    msgs = _seeded(rho_prime, np.arange(n), 2)
+    out = np.zeros((n, 257), dtype=np.int64)
+    w = np.zeros(200, dtype=np.uint64)
+    raw = np.empty(RATE_256, dtype=np.int64)
+    counts = np.zeros(8, dtype=np.int64)
+    for g in range(0, n, 8):
+        m = min(8, n - g)
+        _absorb_x8(w, msgs, g, RATE_256)
+        counts[:] = 0
+        while True:
+            done = True
+            for j in range(m):
+                c = counts[j]
+                if c >= 256:
+                    continue
+                _lane_bytes(w, j, RATE_256, raw)
+                row = out[g + j]
+                pos = 0
+                while c < 256 and pos < RATE_256:
+                    z = raw[pos]
+                    pos += 1
+                    v0, ok0 = _half_byte(z & 15, eta)
+                    row[c] = v0
+                    c += ok0
+                    v1, ok1 = _half_byte(z >> 4, eta)
+                    row[c] = v1
+                    c += ok1 & ((c - 256) >> 63)  # only while c < 256
+                row[c] = 0  # the last write, if it was rejected
+                counts[j] = c
+                if c < 256:
+                    done = False
+            if done:
+                break
+            _permute(w, 0)
+    return out[:, :256].copy()
+
+
+@jit
+def _sample_c(c_tilde: Any, tau: int) -> Any:
+    """FIPS 204, Algorithm 29 (SampleInBall) on H(c_tilde): 136 stream bytes first,
+    a longer prefix in the rare case they ran out (as the step path)."""
+    n = RATE_256
+    while True:
+        c, ok = _sample_in_ball(_h(c_tilde, n).reshape(1, n), tau)
+        if ok[0]:
+            return c
+        n *= 4
+
+
+@jit
+def _mul_rows(a_hat: Any, c_hat: Any) -> Any:
+    """Row i of a_hat times the single polynomial c_hat (NTT domain), reduced."""
+    rows = a_hat.shape[0]
+    return _pointwise_acc(
+        a_hat.reshape(rows, 1, 256),
+        c_hat.reshape(1, 1, 256),
+        np.arange(rows),
+        np.zeros(rows, dtype=np.int64),
+        1,
+        1,
+    )
+
+
+@jit
+def _mat_vec(a_hat: Any, v_hat: Any) -> Any:
+    """A_hat o v_hat in the NTT domain: (k, l, 256) x (l, 256) -> (k, 256)."""
+    k = a_hat.shape[0]
+    l = a_hat.shape[1]  # noqa: E741
+    return _pointwise_acc(
+        a_hat, v_hat.reshape(1, l, 256), np.arange(k), np.zeros(k, dtype=np.int64), 1, 1
+    )
+
+
+# --- FIPS 204, Algorithms 6-8 --------------------------------------------------------------
+
+
+@jit
+def _keygen(
+    xi: Any,
+    k: int,
+    l: int,  # noqa: E741
+    eta: int,
+    eta_bits: int,
+    domain: bool,
+    tr_bytes: int,
+) -> Any:
+    """FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal): (pk, sk). ``domain``: the
+    seed is xi || k || l (FIPS 204) rather than xi alone (round 3)."""
+    if domain:
+        seed = np.empty(34, dtype=np.uint8)
+        seed[:32] = xi
+        seed[32] = k
+        seed[33] = l
+    else:
+        seed = xi.copy()
+    ex = _h(seed, 128)  # line 1: (rho, rho', K)
+    rho = ex[:32].copy()
+    a_hat = _expand_a(rho, k, l)  # line 3
+    s = _expand_s(ex[32:96].copy(), k, l, eta)  # line 4
+    s1_hat = _ntt(s[:l].copy())
+    t = _intt(_mat_vec(a_hat, s1_hat))  # line 5: NTT^-1(A_hat o NTT(s1)) + s2
+    t = _mod_q((t + s[l:]).reshape(-1))
+    t1, t0 = _power2round(t)  # line 6
+    pk = np.empty(32 + 320 * k, dtype=np.uint8)  # line 8: pkEncode
+    pk[:32] = rho
+    pk[32:] = _bit_pack(t1.reshape(k, 256), 10).reshape(-1)
+    tr = _h(pk, tr_bytes)  # line 9
+    n_s = (l + k) * 32 * eta_bits
+    sk = np.empty(64 + tr_bytes + n_s + k * 32 * _D, dtype=np.uint8)  # line 10: skEncode
+    sk[:32] = rho
+    sk[32:64] = ex[96:]
+    sk[64 : 64 + tr_bytes] = tr
+    sk[64 + tr_bytes : 64 + tr_bytes + n_s] = _bit_pack(eta - s, eta_bits).reshape(-1)
+    sk[64 + tr_bytes + n_s :] = _bit_pack(((1 << (_D - 1)) - t0).reshape(k, 256), _D).reshape(-1)
+    return pk, sk
+
+
+@jit
+def _sign(
+    sk: Any,
+    a_hat: Any,
+    mu: Any,
+    rho_pp: Any,
+    eta: int,
+    tau: int,
+    gamma1: int,
+    gamma2: int,
+    omega: int,
+    ctb: int,
+    tr_bytes: int,
+    max_attempts: int,
+) -> Any:
+    """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) from line 7 on, given mu and
+    rho'': the signature, or an empty array after ``max_attempts`` rejected
+    attempts. One attempt per loop pass; only the combined accept bit branches."""
+    k = a_hat.shape[0]
+    l = a_hat.shape[1]  # noqa: E741
+    eta_bits = 3 if eta == 2 else 4
+    z_bits = 18 if gamma1 == (1 << 17) else 20
+    w1_bits = 6 if gamma2 == (Q - 1) // 88 else 4
+    beta = tau * eta
+    # Lines 1-5: skDecode and the NTTs of s1, s2, t0 (the key was checked before).
+    off = 64 + tr_bytes
+    n_s = (l + k) * 32 * eta_bits
+    s = eta - _bit_unpack(sk[off : off + n_s].copy().reshape(l + k, 32 * eta_bits), eta_bits)
+    t0 = (1 << (_D - 1)) - _bit_unpack(sk[off + n_s :].copy().reshape(k, 32 * _D), _D)
+    s1_hat = _ntt(s[:l].copy())
+    s2_hat = _ntt(s[l:].copy())
+    t0_hat = _ntt(t0)
+    inputs = np.empty(64 + k * 32 * w1_bits, dtype=np.uint8)  # mu || w1Encode(w1)
+    inputs[:64] = mu
+    nonces = np.empty(l, dtype=np.int64)
+    kappa = 0
+    for _attempt in range(max_attempts):
+        for r in range(l):  # line 11: ExpandMask(rho'', kappa)
+            nonces[r] = kappa + r
+        v = _shake_x8(_seeded(rho_pp, nonces, 2), RATE_256, 32 * z_bits)
+        y = gamma1 - _bit_unpack(v, z_bits)
+        w = _intt(_mat_vec(a_hat, _ntt(y)))  # line 12
+        w1, _ = _decompose(w.reshape(-1), gamma2)  # line 13: HighBits
+        inputs[64:] = _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1)
+        c_tilde = _h(inputs, ctb)  # line 15
+        c_hat = _ntt(_sample_c(c_tilde, tau))  # lines 16-17
+        cs1 = _intt(_mul_rows(s1_hat, c_hat))  # line 18
+        cs2 = _intt(_mul_rows(s2_hat, c_hat))  # line 19
+        z = _mod_q((y + cs1).reshape(-1))  # line 20
+        w_cs2 = _mod_q((w - cs2).reshape(-1))
+        r1, r0 = _decompose(w_cs2, gamma2)  # line 21: r0 = LowBits(w - cs2)
+        ct0 = _intt(_mul_rows(t0_hat, c_hat))  # line 25
+        # Line 26: h = MakeHint(-ct0, w - cs2 + ct0), i.e. HighBits(w - cs2 + ct0) !=
+        # HighBits(w - cs2) (Algorithm 39).
+        r1b, _ = _decompose(_mod_q(w_cs2 + ct0.reshape(-1)), gamma2)
+        hint = np.empty(k * 256, dtype=np.int64)
+        ones = 0
+        for i in range(k * 256):
+            x = r1[i] ^ r1b[i]
+            bit = ((x | -x) >> 63) & 1  # 1 where they differ, without a branch
+            hint[i] = bit
+            ones += bit
+        # Lines 23 and 28: every check folded into one bit with masks.
+        nz = np.max(_infinity_norm(z.reshape(l, 256)))
+        nr0 = np.max(_infinity_norm(r0.reshape(k, 256)))
+        nct0 = np.max(_infinity_norm(ct0))
+        ok = (
+            (((nz - (gamma1 - beta)) >> 63) & 1)
+            & (((nr0 - (gamma2 - beta)) >> 63) & 1)
+            & (((nct0 - gamma2) >> 63) & 1)
+            & (((omega - ones) >> 63) ^ 1)
+        )
+        if ok:
+            return _sig_encode(c_tilde, z, hint, k, l, gamma1, omega, z_bits)
+        kappa += l  # line 32
+    return np.empty(0, dtype=np.uint8)
+
+
+@jit
+def _sig_encode(
+    c_tilde: Any,
+    z: Any,
+    hint: Any,
+    k: int,
+    l: int,  # noqa: E741
+    gamma1: int,
+    omega: int,
+    z_bits: int,
+) -> Any:
+    """FIPS 204, Algorithm 26 (sigEncode) with Algorithm 20 (HintBitPack) of an
+    accepted attempt (public from here on): z canonical, centred here."""
+    ctb = c_tilde.shape[0]
+    n_z = l * 32 * z_bits
+    out = np.zeros(ctb + n_z + omega + k, dtype=np.uint8)
+    out[:ctb] = c_tilde
+    zc = z.copy()
+    for i in range(zc.shape[0]):
+        zc[i] = gamma1 - (zc[i] - (((Q - 1) // 2 - zc[i]) >> 63 & Q))
+    out[ctb : ctb + n_z] = _bit_pack(zc.reshape(l, 256), z_bits).reshape(-1)
+    index = 0
+    base = ctb + n_z
+    for i in range(k):
+        for j in range(256):
+            if hint[i * 256 + j]:
+                out[base + index] = j
+                index += 1
+        out[base + omega + i] = index
+    return out
+
+
+@jit
+def _verify(
+    pk: Any,
+    a_hat: Any,
+    mu: Any,
+    sig: Any,
+    tau: int,
+    gamma1: int,
+    gamma2: int,
+    omega: int,
+    ctb: int,
+    beta: int,
+) -> bool:
+    """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 2 on, mu given; pk
+    and sig have the right lengths. Public data only: branches allowed."""
+    k = a_hat.shape[0]
+    l = a_hat.shape[1]  # noqa: E741
+    z_bits = 18 if gamma1 == (1 << 17) else 20
+    w1_bits = 6 if gamma2 == (Q - 1) // 88 else 4
+    c_tilde = sig[:ctb].copy()
+    n_z = l * 32 * z_bits
+    z = gamma1 - _bit_unpack(sig[ctb : ctb + n_z].copy().reshape(l, 32 * z_bits), z_bits)
+    # Algorithm 21 (HintBitUnpack): None (reject) for a malformed hint.
+    y = sig[ctb + n_z :]
+    hint = np.zeros(k * 256, dtype=np.int64)
+    index = 0
+    for i in range(k):
+        end = np.int64(y[omega + i])
+        if end < index or end > omega:
+            return False
+        first = index
+        while index < end:
+            if index > first and y[index - 1] >= y[index]:
+                return False
+            hint[i * 256 + y[index]] = 1
+            index += 1
+    for i in range(index, omega):
+        if y[i] != 0:
+            return False
+    if np.max(_infinity_norm(z)) >= gamma1 - beta:  # line 13 (its first half)
+        return False
+    t1 = _bit_unpack(pk[32:].copy().reshape(k, 320), 10)
+    c_hat = _ntt(_sample_c(c_tilde, tau))
+    z_hat = _ntt(z)
+    t1_hat = _ntt(t1 << _D)
+    az = _mat_vec(a_hat, z_hat)
+    ct1 = _mul_rows(t1_hat, c_hat)
+    w = _intt(az - ct1)  # line 9 (differences in (-q, q))
+    w1 = _use_hint(hint, w.reshape(-1), gamma2)  # line 10
+    data = np.empty(64 + k * 32 * w1_bits, dtype=np.uint8)
+    data[:64] = mu
+    data[64:] = _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1)
+    again = _h(data, ctb)  # line 12
+    diff = 0
+    for i in range(ctb):
+        diff |= np.int64(again[i]) ^ np.int64(c_tilde[i])
+    return diff == 0
+
+
+# --- Python wrappers: the contract --------------------------------------------------------
+
+
+def _u8(data: bytes) -> npt.NDArray[np.uint8]:
+    return np.frombuffer(data, dtype=np.uint8)
+
+
+def mldsa_expand_a(rho: bytes, k: int, l: int) -> npt.NDArray[np.int64]:  # noqa: E741
+    a_hat: npt.NDArray[np.int64] = _expand_a(_u8(rho), k, l)
+    a_hat.setflags(write=False)
+    return a_hat
+
+
+def mldsa_keygen_internal(
+    xi: bytes,
+    k: int,
+    l: int,  # noqa: E741
+    eta: int,
+    eta_bits: int,
+    domain: bool,
+    tr_bytes: int,
+) -> tuple[bytes, bytes]:
+    pk, sk = _keygen(_u8(xi), k, l, eta, eta_bits, domain, tr_bytes)
+    return pk.tobytes(), sk.tobytes()
+
+
+def mldsa_sign_internal(
+    sk: bytes,
+    A_hat: npt.NDArray[np.int64],
+    mu: bytes,
+    rho_pp: bytes,
+    eta: int,
+    tau: int,
+    gamma1: int,
+    gamma2: int,
+    omega: int,
+    c_tilde_bytes: int,
+    tr_bytes: int,
+    max_attempts: int,
+) -> bytes | None:
+    out = _sign(
+        _u8(sk),
+        A_hat,
+        _u8(mu),
+        _u8(rho_pp),
+        eta,
+        tau,
+        gamma1,
+        gamma2,
+        omega,
+        c_tilde_bytes,
+        tr_bytes,
+        max_attempts,
+    )
+    return out.tobytes() if out.shape[0] else None
+
+
+def mldsa_verify_internal(
+    pk: bytes,
+    A_hat: npt.NDArray[np.int64],
+    mu: bytes,
+    sig: bytes,
+    tau: int,
+    gamma1: int,
+    gamma2: int,
+    omega: int,
+    c_tilde_bytes: int,
+    beta: int,
+) -> bool:
+    return bool(
+        _verify(_u8(pk), A_hat, _u8(mu), _u8(sig), tau, gamma1, gamma2, omega, c_tilde_bytes, beta)
+    )
+
+
+OPERATIONS: dict[str, Any] = {
+    "mldsa_expand_a": mldsa_expand_a,
+    "mldsa_keygen_internal": mldsa_keygen_internal,
+    "mldsa_sign_internal": mldsa_sign_internal,
+    "mldsa_verify_internal": mldsa_verify_internal,
+}

@@ -1,0 +1,324 @@
+"""The ``jit`` ML-KEM operations: FIPS 203 key generation, encapsulation and
+decapsulation, each one compiled call (Numba), hashing included.
+
+Contract: :class:`pqkit.arith.api.MLKEMOperations`. The ``ref`` twin is the
+step-by-step path of :mod:`pqkit.mlkem.fips203` (K-PKE over the kernel table and the
+:mod:`pqkit.common` hash providers), which every backend without this module runs;
+the differential tests compare the two byte for byte.
+
+Inside the compiled code:
+
+- Every Keccak-f[1600] is :func:`pqkit.arith.jit_hash._keccak_x8` through the
+  sponges of :mod:`pqkit.arith.jit_sponge`: the k^2 matrix entries (FIPS 203,
+  Algorithm 7, SHAKE128) and the PRF calls (§4.1, SHAKE256) of one operation run as
+  groups of 8 independent sponges (:func:`_sample_matrix`, :func:`_prf`); a single
+  hash (G, H, J) uses lane 0.
+- The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.arith.jit_mlkem`:
+  NTT, base multiplication, CBD, packing, compression, the fused K-PKE encryption),
+  so their security argument carries over: Barrett reductions and sign masks, no
+  ``%``, division or branch on secret values.
+- Rejection sampling of the matrix branches on the (public) XOF output, as
+  Algorithm 7 does; a group squeezes one more block while any of its entries has
+  fewer than 256 values (the stream read is the same as the step path's longer
+  prefix, so the results are equal).
+- Decapsulation compares c with c' by OR-ing the XOR of every byte and selects K'
+  or K_bar with a byte mask derived from that (Algorithm 18 lines 9-11): no branch
+  on the comparison.
+
+The Python wrappers take and return ``bytes`` and read-only int64 arrays (the
+public-key state, :class:`pqkit.mlkem.fips203.PublicState`); argument shapes are
+checked by the caller (the scheme object), which is the only one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.arith._jit import jit
+from pqkit.arith.jit_mlkem import (
+    _basemul_acc,
+    _byte_decode,
+    _byte_encode,
+    _cbd,
+    _compress,
+    _csub,
+    _decompress,
+    _intt,
+    _kpke_encrypt,
+    _mulcache,
+    _ntt,
+)
+from pqkit.arith.jit_sponge import (
+    RATE_128,
+    RATE_256,
+    RATE_512,
+    SHA3_PAD,
+    SHAKE_PAD,
+    _absorb_x8,
+    _lane_bytes,
+    _permute,
+    _seeded,
+    _shake_x8,
+    _sponge1,
+)
+from pqkit.arith.tables import MLKEM_Q as Q
+
+__all__ = ["OPERATIONS"]
+
+
+# --- FIPS 202 sponges on the x8 permutation -----------------------------------------
+
+
+@jit
+def _prf(seed: Any, first: int, count: int, out_len: int) -> Any:
+    """PRF_eta(seed, N) = SHAKE256(seed || N, out_len) (FIPS 203 §4.1) for the
+    nonces N = first .. first + count - 1, 8 at a time: (count, out_len) uint8.
+    A prefix of each row is the PRF output for a smaller eta (SHAKE is prefix
+    stable), so one call serves a run of mixed eta1 / eta2 nonces."""
+    return _shake_x8(_seeded(seed, np.arange(first, first + count), 1), RATE_256, out_len)
+
+
+@jit
+def _sample_matrix(rho: Any, k: int) -> Any:
+    """FIPS 203, Algorithm 13 lines 3-7 with Algorithm 7 (SampleNTT): A_hat (k, k,
+    256) with A_hat[i, j] = SampleNTT(rho || j || i), the k^2 SHAKE128 streams 8 at a
+    time, one 168-byte block per round; a group squeezes again while one of its
+    entries has fewer than 256 values (public data: branches allowed)."""
+    n = k * k
+    nonces = np.empty(n, dtype=np.int64)
+    for e in range(n):
+        nonces[e] = (e % k) | ((e // k) << 8)  # bytes j, i of entry (i, j) = e
+    msgs = _seeded(rho, nonces, 2)
+    out = np.zeros((n, 256), dtype=np.int64)
+    w = np.zeros(200, dtype=np.uint64)
+    raw = np.empty(RATE_128, dtype=np.int64)
+    counts = np.zeros(8, dtype=np.int64)
+    for g in range(0, n, 8):
+        m = min(8, n - g)
+        _absorb_x8(w, msgs, g, RATE_128)
+        counts[:] = 0
+        while True:
+            done = True
+            for j in range(m):
+                c = counts[j]
+                if c >= 256:
+                    continue
+                _lane_bytes(w, j, RATE_128, raw)
+                row = out[g + j]
+                for p in range(0, RATE_128, 3):  # Algorithm 7 lines 5-15
+                    d1 = raw[p] | ((raw[p + 1] & 15) << 8)
+                    d2 = (raw[p + 1] >> 4) | (raw[p + 2] << 4)
+                    if d1 < Q and c < 256:
+                        row[c] = d1
+                        c += 1
+                    if d2 < Q and c < 256:
+                        row[c] = d2
+                        c += 1
+                counts[j] = c
+                if c < 256:
+                    done = False
+            if done:
+                break
+            _permute(w, 0)
+    return out.reshape(k, k, 256)
+
+
+# --- FIPS 203 operations --------------------------------------------------------------
+
+
+@jit
+def _noise(seed: Any, first: int, count: int, eta: int) -> Any:
+    """SamplePolyCBD_eta(PRF_eta(seed, N)) for count nonces from ``first``."""
+    return _cbd(_prf(seed, first, count, 64 * eta), eta)
+
+
+@jit
+def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
+    """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) with Algorithm 13
+    (K-PKE.KeyGen): (ek, dk) as uint8 arrays."""
+    seed = np.empty(33, dtype=np.uint8)
+    seed[:32] = d
+    seed[32] = k
+    rs = _sponge1(seed, RATE_512, SHA3_PAD, 64)  # Algorithm 13 line 1: G(d || k)
+    rho = rs[:32].copy()
+    sigma = rs[32:].copy()
+    a_hat = _sample_matrix(rho, k)  # lines 3-7
+    se_hat = _ntt(_noise(sigma, 0, 2 * k, eta1))  # lines 8-17: s then e
+    s_hat = se_hat[:k].copy()
+    e_hat = se_hat[k:]
+    row = np.arange(k)
+    zero = np.zeros(k, dtype=np.int64)
+    t_hat = _basemul_acc(
+        a_hat, s_hat.reshape(1, k, 256), _mulcache(s_hat).reshape(1, k, 128), row, zero, 1, 1
+    )
+    for i in range(k):  # line 18: t_hat = A_hat o s_hat + e_hat
+        for j in range(256):
+            t_hat[i, j] = _csub(t_hat[i, j] + e_hat[i, j])
+    n_ek = 384 * k + 32
+    ek = np.empty(n_ek, dtype=np.uint8)
+    ek[: 384 * k] = _byte_encode(t_hat, 12).reshape(-1)  # line 19
+    ek[384 * k :] = rho
+    dk = np.empty(768 * k + 96, dtype=np.uint8)
+    dk[: 384 * k] = _byte_encode(s_hat, 12).reshape(-1)  # line 20
+    dk[384 * k : 384 * k + n_ek] = ek  # Algorithm 16 line 3: dk_PKE || ek || H(ek) || z
+    dk[384 * k + n_ek : 384 * k + n_ek + 32] = _sponge1(ek, RATE_256, SHA3_PAD, 32)
+    dk[384 * k + n_ek + 32 :] = z
+    return ek, dk
+
+
+@jit
+def _public_state(ek: Any, k: int) -> Any:
+    """What every operation with ek needs: t_hat = ByteDecode_12(ek[:384k]) (reduced
+    mod q), whether that is the FIPS 203 §7.2 modulus check's pass (re-encoding gives
+    ek back), A_hat (Algorithm 14 lines 4-8) and H(ek)."""
+    t_bytes = ek[: 384 * k].copy().reshape(k, 384)
+    t_hat = _byte_decode(t_bytes, 12)
+    again = _byte_encode(t_hat, 12)
+    ok = True
+    for i in range(k):
+        for j in range(384):
+            if again[i, j] != t_bytes[i, j]:  # public key: branches allowed
+                ok = False
+    a_hat = _sample_matrix(ek[384 * k :].copy(), k)
+    h = _sponge1(ek, RATE_256, SHA3_PAD, 32)
+    return ok, t_hat, a_hat, h
+
+
+@jit
+def _encrypt(t_hat: Any, a_hat: Any, m: Any, r: Any, eta1: int, eta2: int, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) from the decoded key: the noise of
+    lines 9-17 from one batch of PRF calls (y with eta1, then e1 and e2 with eta2),
+    then the fused lines 18-24."""
+    k = t_hat.shape[0]
+    eta = max(eta1, eta2)
+    buf = _prf(r, 0, 2 * k + 1, 64 * eta)
+    y = _cbd(buf[:k, : 64 * eta1].copy(), eta1)
+    e = _cbd(buf[k:, : 64 * eta2].copy(), eta2)
+    return _kpke_encrypt(t_hat, a_hat, y, e[:k].copy(), e[k].copy(), m, du, dv)
+
+
+@jit
+def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal): (K, c)."""
+    mh = np.empty(64, dtype=np.uint8)
+    mh[:32] = m
+    mh[32:] = h
+    kr = _sponge1(mh, RATE_512, SHA3_PAD, 64)  # line 1: (K, r) = G(m || H(ek))
+    c = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 2
+    return kr[:32].copy(), c
+
+
+@jit
+def _decaps(
+    dk: Any, t_hat: Any, a_hat: Any, c: Any, k: int, eta1: int, eta2: int, du: int, dv: int
+) -> Any:
+    """FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal), given the decoded state of
+    the ek inside dk: K' or, when c does not re-encrypt, K_bar (masked select)."""
+    n_ek = 384 * k + 32
+    h = dk[384 * k + n_ek : 384 * k + n_ek + 32]  # line 3
+    z = dk[384 * k + n_ek + 32 :]  # line 4
+    # Line 5: m' = K-PKE.Decrypt(dk_PKE, c) (Algorithm 15).
+    n1 = 32 * du * k
+    u = _decompress(_byte_decode(c[:n1].copy().reshape(k, 32 * du), du).reshape(-1), du)
+    v = _decompress(_byte_decode(c[n1:].copy().reshape(1, 32 * dv), dv).reshape(-1), dv)
+    s_hat = _byte_decode(dk[: 384 * k].copy().reshape(k, 384), 12)
+    u_hat = _ntt(u.reshape(k, 256))
+    row = np.zeros(1, dtype=np.int64)
+    x = _intt(
+        _basemul_acc(
+            s_hat.reshape(1, k, 256),
+            u_hat.reshape(1, k, 256),
+            _mulcache(u_hat).reshape(1, k, 128),
+            row,
+            row,
+            1,
+            1,
+        )
+    )
+    w = np.empty(256, dtype=np.int64)
+    for i in range(256):
+        w[i] = v[i] - x[0, i] + Q  # in [1, 2q): Compress_1 takes it mod q
+    m = _byte_encode(_compress(w, 1).reshape(1, 256), 1).reshape(32)
+    mh = np.empty(64, dtype=np.uint8)
+    mh[:32] = m
+    mh[32:] = h
+    kr = _sponge1(mh, RATE_512, SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
+    zc = np.empty(32 + c.shape[0], dtype=np.uint8)
+    zc[:32] = z
+    zc[32:] = c
+    k_bar = _sponge1(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
+    c2 = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 8
+    diff = 0
+    for i in range(c.shape[0]):
+        diff |= np.int64(c[i]) ^ np.int64(c2[i])
+    mask = ((diff - 1) >> 8) & 0xFF  # 0xFF when c == c', else 0 (diff in [0, 255])
+    out = np.empty(32, dtype=np.uint8)
+    for i in range(32):  # lines 9-11: masked select, no branch
+        out[i] = (np.int64(kr[i]) & mask) | (np.int64(k_bar[i]) & (mask ^ 0xFF))
+    return out
+
+
+# --- Python wrappers: the contract ----------------------------------------------------
+
+_U8 = np.uint8
+
+
+def _u8(data: bytes) -> npt.NDArray[np.uint8]:
+    return np.frombuffer(data, dtype=_U8)
+
+
+def _frozen(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    a.setflags(write=False)
+    return a
+
+
+def mlkem_keygen_internal(d: bytes, z: bytes, k: int, eta1: int) -> tuple[bytes, bytes]:
+    ek, dk = _keygen(_u8(d), _u8(z), k, eta1)
+    return ek.tobytes(), dk.tobytes()
+
+
+def mlkem_public_state(
+    ek: bytes, k: int
+) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes]:
+    ok, t_hat, a_hat, h = _public_state(_u8(ek), k)
+    return bool(ok), _frozen(t_hat), _frozen(a_hat), h.tobytes()
+
+
+def mlkem_encaps_internal(
+    t_hat: npt.NDArray[np.int64],
+    A_hat: npt.NDArray[np.int64],
+    h: bytes,
+    m: bytes,
+    eta1: int,
+    eta2: int,
+    du: int,
+    dv: int,
+) -> tuple[bytes, bytes]:
+    key, c = _encaps(t_hat, A_hat, _u8(h), _u8(m), eta1, eta2, du, dv)
+    return key.tobytes(), c.tobytes()
+
+
+def mlkem_decaps_internal(
+    dk: bytes,
+    t_hat: npt.NDArray[np.int64],
+    A_hat: npt.NDArray[np.int64],
+    c: bytes,
+    k: int,
+    eta1: int,
+    eta2: int,
+    du: int,
+    dv: int,
+) -> bytes:
+    out: npt.NDArray[np.uint8] = _decaps(_u8(dk), t_hat, A_hat, _u8(c), k, eta1, eta2, du, dv)
+    return out.tobytes()
+
+
+OPERATIONS: dict[str, Any] = {
+    "mlkem_keygen_internal": mlkem_keygen_internal,
+    "mlkem_public_state": mlkem_public_state,
+    "mlkem_encaps_internal": mlkem_encaps_internal,
+    "mlkem_decaps_internal": mlkem_decaps_internal,
+}

@@ -1,0 +1,144 @@
+"""FIPS 202 sponges for the whole-operation kernels (:mod:`pqkit.arith.jit_mlkem_ops`,
+:mod:`pqkit.arith.jit_mldsa_ops`), on the 8-state permutation
+:func:`pqkit.arith.jit_hash._keccak_x8` (one SIMD lane per state).
+
+Groups of 8 independent sponges whose inputs fit in one block (the matrix entries,
+PRF calls and mask polynomials) run side by side (:func:`_absorb_x8`,
+:func:`_shake_x8`); a single hash (G, H, J) runs in lane 0 (:func:`_sponge1`): a
+permutation of 8 states costs about 0.25 us here, so the idle lanes cost less than a
+scalar Keccak would save. No branch or index depends on the bytes hashed; loop
+bounds depend on lengths only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pqkit.arith._jit import jit
+from pqkit.arith.jit_hash import _keccak_x8
+
+__all__: list[str] = []
+
+SHA3_PAD = 0x06  # FIPS 202 §6.1: M || 01, then pad10*1
+SHAKE_PAD = 0x1F  # FIPS 202 §6.2: M || 1111, then pad10*1
+RATE_128 = 168
+RATE_256 = 136
+RATE_512 = 72
+
+
+@jit
+def _permute(w: Any, depth: int) -> None:
+    """KECCAK-f[1600] on the 8 states of ``w`` (:func:`_keccak_x8`, all 24 rounds);
+    callers pass ``depth`` = 0.
+
+    NOTE: every sponge of the operations calls the permutation through this function,
+    which is recursive on a branch never taken (depth > 0) only so that LLVM does not
+    inline it. Inlined, each call site got its own copy of the large round body to
+    optimise: compiling ML-KEM key generation took 11 s for the function alone and
+    the whole warm-up about 100 s; run time is the same either way (one call per
+    permutation of 8 states, about 0.25 us)."""
+    if depth > 0:
+        _permute(w, depth - 1)
+        return
+    _keccak_x8(w, 0)
+
+
+@jit
+def _sponge1(data: Any, rate: int, pad: int, out_len: int) -> Any:
+    """One sponge (FIPS 202 Algorithm 8, pad10*1 after the domain bits ``pad``) in
+    lane 0 of an 8-state group: SHA3-256/512 (pad 0x06) or SHAKE256 (pad 0x1F) of
+    ``data`` (uint8), ``out_len`` bytes."""
+    n = data.shape[0]
+    n_blocks = n // rate + 1
+    lanes = rate // 8
+    buf = np.zeros(n_blocks * rate, dtype=np.uint8)
+    buf[:n] = data
+    buf[n] = pad
+    buf[n_blocks * rate - 1] ^= 0x80
+    words = buf.view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
+    w = np.zeros(200, dtype=np.uint64)
+    for b in range(n_blocks):
+        for i in range(lanes):
+            w[8 * i] ^= words[b * lanes + i]
+        _permute(w, 0)
+    out = np.empty(out_len, dtype=np.uint8)
+    pos = 0
+    while True:
+        for i in range(lanes):
+            v = w[8 * i]
+            for b in range(8):
+                if pos < out_len:
+                    out[pos] = (v >> (8 * b)) & 0xFF
+                    pos += 1
+        if pos >= out_len:
+            break
+        _permute(w, 0)
+    return out
+
+
+@jit
+def _seeded(seed: Any, nonces: Any, width: int) -> Any:
+    """Rows seed || IntegerToBytes(nonce, width), little-endian (the PRF inputs of
+    FIPS 203 §4.1 with width 1; the G and H inputs of FIPS 204 §3.7 with width 2;
+    FIPS 203's rho || j || i as the 2-byte nonce j + 256 i)."""
+    n = nonces.shape[0]
+    s = seed.shape[0]
+    out = np.empty((n, s + width), dtype=np.uint8)
+    for r in range(n):
+        out[r, :s] = seed
+        for b in range(width):
+            out[r, s + b] = (nonces[r] >> (8 * b)) & 0xFF
+    return out
+
+
+@jit
+def _absorb_x8(w: Any, msgs: Any, g: int, rate: int) -> None:
+    """w := the states after absorbing rows g .. g + 7 of ``msgs`` (each shorter than
+    one block, SHAKE padding; lanes past the last row repeat it) and permuting."""
+    n, length = msgs.shape
+    block = np.zeros(rate, dtype=np.uint8)
+    words = block.view(np.uint64)
+    w[:] = 0
+    for j in range(8):
+        block[:] = 0
+        block[:length] = msgs[min(g + j, n - 1)]
+        block[length] = SHAKE_PAD
+        block[rate - 1] |= 0x80
+        for i in range(rate // 8):
+            w[8 * i + j] = words[i]
+    _permute(w, 0)
+
+
+@jit
+def _lane_bytes(w: Any, j: int, rate: int, out: Any) -> None:
+    """The first ``rate`` bytes of state j (one squeezed block) into ``out``."""
+    for i in range(rate // 8):
+        v = w[8 * i + j]
+        for b in range(8):
+            out[8 * i + b] = (v >> (8 * b)) & 0xFF
+
+
+@jit
+def _shake_x8(msgs: Any, rate: int, out_len: int) -> Any:
+    """SHAKE (rate 168 or 136) of every row of ``msgs``: (rows, out_len) uint8."""
+    n = msgs.shape[0]
+    out = np.empty((n, out_len), dtype=np.uint8)
+    w = np.zeros(200, dtype=np.uint64)
+    raw = np.empty(rate, dtype=np.int64)
+    for g in range(0, n, 8):
+        m = min(8, n - g)
+        _absorb_x8(w, msgs, g, rate)
+        pos = 0
+        while True:
+            take = min(rate, out_len - pos)
+            for j in range(m):
+                _lane_bytes(w, j, rate, raw)
+                for b in range(take):
+                    out[g + j, pos + b] = raw[b]
+            pos += take
+            if pos >= out_len:
+                break
+            _permute(w, 0)
+    return out

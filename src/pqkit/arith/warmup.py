@@ -1,0 +1,100 @@
+"""The warm-up workload of the ``jit`` backend: real operations, so that every
+compiled specialization the library's calls use is built (or loaded from Numba's
+on-disk cache). The background selection (:mod:`pqkit.arith.auto`) and
+``pqkit compile`` run it; Numba is imported only when a step runs.
+
+Each step is an operation on a scheme object bound to ``jit``; the argument types
+it passes are the ones real calls pass (read-only byte buffers, read-only cached
+states), which is what Numba specializes on. Kernels of one scheme compile once
+for every parameter set (k, l, eta are runtime arguments), but each set runs once
+anyway: cheap when compiled, and a guard against a path a set alone takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["ORDER", "steps"]
+
+ORDER: tuple[str, ...] = ("mlkem", "mldsa", "hash")
+"""Kernel families in warm-up order (the switch to ``jit`` is per family)."""
+
+Step = tuple[str, Callable[[], object]]
+
+
+def _kem_steps(name: str) -> list[Step]:
+    import pqkit
+
+    kem: Any = pqkit.kem(name)
+    kem = kem.using(arith="jit")
+    seed = bytes(range(64))
+    box: dict[str, Any] = {}
+
+    def keygen() -> None:
+        box["ek"], box["dk"] = kem.keygen_derand(seed)
+
+    def encaps() -> None:
+        box["enc"] = kem.encaps_derand(box["ek"], bytes(32))
+
+    def decaps() -> None:
+        kem.decaps(box["dk"], box["enc"].ciphertext)
+        kem.decaps(box["dk"], bytes(kem.length_ciphertext))  # implicit rejection
+
+    return [(f"{name} keygen", keygen), (f"{name} encaps", encaps), (f"{name} decaps", decaps)]
+
+
+def _sig_steps(name: str) -> list[Step]:
+    import pqkit
+
+    sig: Any = pqkit.sig(name)
+    sig = sig.using(arith="jit")
+    box: dict[str, Any] = {}
+
+    def keygen() -> None:
+        box["pk"], box["sk"] = sig.keygen_derand(bytes(range(sig.length_seed)))
+
+    def sign() -> None:
+        box["sigma"] = sig.sign(box["sk"], b"pqkit warm-up", deterministic=True)
+
+    def verify() -> None:
+        sig.verify(box["pk"], b"pqkit warm-up", box["sigma"])
+        sig.verify(box["pk"], b"other", box["sigma"])
+
+    return [(f"{name} keygen", keygen), (f"{name} sign", sign), (f"{name} verify", verify)]
+
+
+def _hash_steps() -> list[Step]:
+    import numpy as np
+
+    from pqkit import arith
+
+    def run() -> None:
+        K = arith.kernels("hash", "jit")
+        rows = np.zeros((300, 48), dtype=np.uint8)
+        K.keccak_f1600(np.zeros((300, 25), dtype=np.uint64))
+        for bits in (128, 256):
+            K.shake_many(bits, rows, 64)
+            K.shake_many(bits, rows, 64, prefix=bytes(200))
+        K.sha256_many(rows)
+        K.sha256_many(rows, prefix=bytes(64))
+        K.sha512_many(rows)
+        K.sha512_many(rows, prefix=bytes(128))
+        K.sha256_compress(np.zeros((300, 8), np.uint32), np.zeros((300, 64), np.uint8))
+        K.sha512_compress(np.zeros((300, 8), np.uint64), np.zeros((300, 128), np.uint8))
+
+    # SLH-DSA's SHAKE sets hash their batches on these kernels (its SHA-2 sets do not).
+    return [("hash kernels", run), *_sig_steps("SLH-DSA-SHAKE-128f")]
+
+
+def steps(family: str) -> list[Step]:
+    """The (label, callable) steps of one kernel family's warm-up, in order."""
+    if family == "mlkem":
+        kems = ("ML-KEM-768", "ML-KEM-512", "ML-KEM-1024", "Kyber768", "Kyber768-90s")
+        return [step for name in kems for step in _kem_steps(name)]
+    if family == "mldsa":
+        sigs = ("ML-DSA-65", "ML-DSA-44", "ML-DSA-87", "Dilithium3")
+        return [step for name in sigs for step in _sig_steps(name)]
+    if family == "hash":
+        return _hash_steps()
+    raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(ORDER)}")

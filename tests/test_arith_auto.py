@@ -1,0 +1,143 @@
+"""The automatic backend selection (pqkit.arith.auto): numpy while the jit code is
+compiled or loaded in a background thread, then jit, with identical results; and
+``pqkit compile``. The background runs in fresh processes here (the test processes
+turn it off, see conftest.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import Cli
+
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="the jit backend needs numba")
+
+
+def _python(code: str, **env: str) -> Any:
+    """Run ``code`` in a fresh interpreter with the automatic selection on (plus
+    ``env``); its last stdout line is JSON."""
+    base = {k: v for k, v in os.environ.items() if k not in ("PQKIT_ARITH", "PQKIT_JIT_BACKGROUND")}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**base, **env},
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_import_and_questions_do_not_import_numba() -> None:
+    got = _python(
+        "import json, sys, pqkit, pqkit.arith as a\n"
+        "a.available(); a.backends(); a.active()\n"
+        "from pqkit.arith import auto\n"
+        "print(json.dumps(['numba' in sys.modules, auto.status()['running'], a.active()]))"
+    )
+    assert got == [False, False, "numpy"]
+
+
+def test_background_off() -> None:
+    got = _python(
+        "import json, sys, pqkit\n"
+        "from pqkit.arith import auto\n"
+        "pqkit.kem('ML-KEM-512').keygen_derand(bytes(64))\n"
+        "s = auto.status()\n"
+        "print(json.dumps([s['enabled'], s['running'], 'numba' in sys.modules, auto.wait(1)]))",
+        PQKIT_JIT_BACKGROUND="0",
+    )
+    assert got == [False, False, False, False]
+
+
+def test_without_numba_stays_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pqkit.arith import auto
+
+    monkeypatch.setenv("PQKIT_JIT_BACKGROUND", "1")
+    monkeypatch.setitem(sys.modules, "numba", None)  # find_spec finds nothing
+    assert not auto._enabled()
+    assert auto.status()["backend"]["mlkem"] in ("numpy", "jit")  # jit only if it already ran
+
+
+_SWITCH = """
+import json, time
+import pqkit
+from pqkit import arith
+from pqkit.arith import auto
+kem = pqkit.kem("ML-KEM-768")
+dsa = pqkit.sig("ML-DSA-44")
+def results():
+    ek, dk = kem.keygen_derand(bytes(range(64)))
+    ss, ct = kem.encaps_derand(ek, bytes(32))
+    bad = kem.decaps(dk, bytes(len(ct)))
+    pk, sk = dsa.keygen_derand(bytes(32))
+    sig = dsa.sign(sk, b"m", deterministic=True)
+    return [x.hex() for x in (ek, dk, ss, ct, kem.decaps(dk, ct), bad, pk, sk, sig)]
+before = results()
+backend_before = arith.kernels("mlkem").backend
+worst = 0.0
+deadline = time.monotonic() + 800
+while auto.status()["running"] and time.monotonic() < deadline:
+    t = time.perf_counter()
+    results()
+    worst = max(worst, time.perf_counter() - t)
+    time.sleep(0.05)
+status = auto.status()
+after = results()
+print(json.dumps({"before": before, "after": after, "backend_before": backend_before,
+                  "backend_after": [arith.kernels("mlkem").backend, arith.kernels("mldsa").backend],
+                  "status": status, "worst": worst}))
+"""
+
+
+@needs_numba
+@pytest.mark.slow
+def test_switch_over_with_a_cold_cache(tmp_path: Path) -> None:
+    """A process whose Numba cache is empty serves every call on numpy while the jit
+    code compiles in the background, then on jit: the same bytes before and after."""
+    got = _python(_SWITCH, NUMBA_CACHE_DIR=str(tmp_path))
+    assert got["status"]["error"] is None
+    assert got["backend_before"] == "numpy"
+    assert got["backend_after"] == ["jit", "jit"]
+    assert got["before"] == got["after"]
+    assert any(tmp_path.rglob("*.nbi"))  # the cache was written there
+    print(f"slowest round trip while compiling: {got['worst']:.3f} s")
+
+
+@needs_numba
+def test_compile_command(cli: Cli) -> None:
+    out = cli.ok("compile", "--only", "hash", "-v").decode()
+    assert "compiled the jit kernels of hash in" in out
+    assert "hash kernels" in out
+    assert "cache: " in out
+
+
+@needs_numba
+def test_compile_command_in_processes(cli: Cli) -> None:
+    out = cli.ok("compile", "--only", "hash", "mlkem", "--jobs", "2", "-v").decode()
+    assert "compiled the jit kernels of hash, mlkem in" in out
+    assert "hash kernels" in out and "ML-KEM-768 keygen" in out  # the children's steps
+
+
+@needs_numba
+def test_compile_command_refuses_zero_jobs(cli: Cli) -> None:
+    cli.fails("compile", "--jobs", "0", match="--jobs must be at least 1, got 0")
+
+
+def test_compile_command_without_numba(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numba", None)
+    message = cli.fails("compile", status=2)
+    assert "numba is not installed" in message
+
+
+def test_compile_command_refuses_unknown_family(cli: Cli) -> None:
+    status, _, err = cli.run("compile", "--only", "nope")
+    assert status == 2 and "invalid choice: 'nope'" in err

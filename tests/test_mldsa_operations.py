@@ -1,0 +1,134 @@
+"""Whole-operation ML-DSA kernels (``pqkit.arith.api.MLDSAOperations``; the ``jit``
+backend's one-call keygen / sign / verify) against their reference twin, the
+step-by-step core on the ``numpy`` kernels. (The ACVP suites run on every installed
+backend, so on these kernels too.)"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import random
+
+import numpy as np
+import pytest
+from helpers import load_json
+
+import pqkit
+from pqkit.arith.ops import operations
+from pqkit.mldsa import core
+
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="the jit backend needs numba")
+
+NAMES = ("ML-DSA-44", "ML-DSA-65", "ML-DSA-87", "Dilithium2", "Dilithium3", "Dilithium5")
+
+
+def pair(name: str) -> tuple[object, object]:
+    scheme = pqkit.sig(name)
+    return scheme.using(arith="jit"), scheme.using(arith="numpy")  # type: ignore[attr-defined]
+
+
+def _sign(scheme: object, sk: bytes, msg: bytes, rnd: bytes) -> bytes:
+    if scheme.name.startswith("ML-DSA"):  # type: ignore[attr-defined]
+        return scheme.sign(sk, msg, rnd=rnd)  # type: ignore[attr-defined, no-any-return]
+    return scheme.sign(sk, msg, deterministic=True)  # type: ignore[attr-defined, no-any-return]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_jit_operations_equal_step_path(name: str) -> None:
+    fast, slow = pair(name)
+    rnd_gen = random.Random(f"mldsa-ops-{name}")
+    for trial in range(5):
+        xi = bytes([trial]) * 32 if trial < 2 else rnd_gen.randbytes(32)
+        kp = fast.keygen_derand(xi)  # type: ignore[attr-defined]
+        assert kp == slow.keygen_derand(xi)  # type: ignore[attr-defined]
+        pk, sk = kp
+        msg = rnd_gen.randbytes(trial * 31)
+        rnd = bytes(32) if trial == 0 else rnd_gen.randbytes(32)
+        sig = _sign(fast, sk, msg, rnd)
+        assert sig == _sign(slow, sk, msg, rnd)
+        assert fast.verify(pk, msg, sig) and slow.verify(pk, msg, sig)  # type: ignore[attr-defined]
+        # Every region of the signature, one flipped bit: the same verdict (False).
+        for pos in (0, len(sig) // 3, len(sig) - 90, len(sig) - 3, len(sig) - 1):
+            bad = bytearray(sig)
+            bad[pos] ^= 1 << rnd_gen.randrange(8)
+            want = slow.verify(pk, msg, bytes(bad))  # type: ignore[attr-defined]
+            assert fast.verify(pk, msg, bytes(bad)) == want  # type: ignore[attr-defined]
+        assert not fast.verify(pk, msg + b"!", sig)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["ML-DSA-44", "ML-DSA-87"])
+def test_jit_verify_malformed_hints(name: str) -> None:
+    """HintBitUnpack (FIPS 204, Algorithm 21) refusals on both paths: counts out of
+    order or above omega, indices not increasing, non-zero padding."""
+    fast, slow = pair(name)
+    pk, sk = slow.keygen_derand(bytes(32))  # type: ignore[attr-defined]
+    sig = bytearray(_sign(slow, sk, b"m", bytes(32)))
+    p = slow.params  # type: ignore[attr-defined]
+    y0 = len(sig) - (p.omega + p.k)
+    cases = []
+    for edit in ({p.omega: p.omega + 1}, {p.omega + p.k - 1: 0}, {y0 + p.omega - 1: 7}, {y0: 255}):
+        bad = bytearray(sig)
+        for pos, value in edit.items():
+            bad[pos if pos >= y0 else y0 + pos] = value
+        cases.append(bytes(bad))
+    zeros = bytes(len(sig))
+    maxed = bytes(y0) + b"\xff" * (len(sig) - y0)
+    for bad in [*cases, zeros, maxed]:
+        want = slow.verify(pk, b"m", bad)  # type: ignore[attr-defined]
+        assert fast.verify(pk, b"m", bad) == want  # type: ignore[attr-defined]
+
+
+def test_jit_expand_a_fills_the_same_cache() -> None:
+    fast, slow = pair("ML-DSA-65")
+    ops_f, ops_s = fast._ops(), slow._ops()  # type: ignore[attr-defined]
+    rho = hashlib.sha256(b"rho").digest()
+    p = slow.params  # type: ignore[attr-defined]
+    a_fast = operations("mldsa", "jit").mldsa_expand_a(rho, p.k, p.l)  # type: ignore[union-attr]
+    assert np.array_equal(a_fast, core.expand_a(p, ops_s, rho))
+    assert not a_fast.flags.writeable
+    assert core.expand_a_cached(p, ops_f, rho) is core.expand_a_cached(p, ops_s, rho)
+
+
+def test_sign_attempt_bound_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "MAX_SIGN_ATTEMPTS", 0)
+    for scheme in pair("ML-DSA-44"):
+        _, sk = scheme.keygen_derand(bytes(32))  # type: ignore[attr-defined]
+        with pytest.raises(RuntimeError, match="no acceptable signature in 0 attempts"):
+            scheme.sign(sk, b"m")  # type: ignore[attr-defined]
+
+
+def test_aes_suite_stays_on_the_step_path() -> None:
+    fast, _ = pair("Dilithium2-AES")
+    assert core._fast(fast._ops()) is None  # type: ignore[attr-defined]
+    assert core._fast(pair("Dilithium2")[0]._ops()) is not None  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"])
+def test_jit_cctv_accumulated_100(name: str) -> None:
+    scheme = pqkit.sig(name).using(arith="jit")  # type: ignore[attr-defined]
+    seeds = hashlib.shake_128(b"").digest(32 * 100)
+    acc = hashlib.shake_128()
+    for i in range(100):
+        pk, sk = scheme.keygen_derand(seeds[32 * i : 32 * i + 32])
+        acc.update(pk)
+        sig = scheme.sign(sk, b"", b"", deterministic=True)
+        acc.update(sig)
+        assert scheme.verify(pk, b"", sig, b"")
+    expected = load_json("cctv/accumulated.json")["ml_dsa"]["digests"][name]["100"]
+    assert acc.hexdigest(32) == expected
+
+
+def test_encoded_only_secret_key_signs_on_the_step_path() -> None:
+    """core.secret_key leaves the decoding to the compiled kernels on jit; handed to
+    the step path (another backend), the key is decoded there: the same signature."""
+    fast, slow = pair("ML-DSA-65")
+    p = slow.params  # type: ignore[attr-defined]
+    _, sk = slow.keygen_derand(bytes(range(32)))  # type: ignore[attr-defined]
+    ops_f, ops_s = fast._ops(), slow._ops()  # type: ignore[attr-defined]
+    encoded = core.secret_key(p, ops_f, sk)
+    assert encoded.s1.size == 0 and encoded.raw == sk
+    assert core.secret_key(p, ops_s, sk).s1.shape == (p.l, 256)
+    mu, rho_pp = bytes(range(64)), bytes(64)
+    want = core.sign_mu_internal(p, ops_f, encoded, mu, rho_pp)
+    assert core.sign_mu_internal(p, ops_s, encoded, mu, rho_pp) == want

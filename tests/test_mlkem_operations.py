@@ -1,0 +1,253 @@
+"""Whole-operation ML-KEM kernels (``pqkit.arith.api.MLKEMOperations``; the ``jit``
+backend's one-call keygen / encaps / decaps) against their reference twin, the
+step-by-step path, and the cache of decoded encapsulation keys."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+from helpers import h, load_json
+from test_mlkem_accumulated import DIGESTS, accumulate
+
+import pqkit
+from pqkit import arith
+from pqkit.arith.ops import operations
+from pqkit.mlkem.fips203 import EK_CACHE_SIZE, MLKEM, PublicState
+
+NAMES = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+needs_jit = pytest.mark.skipif(not HAVE_NUMBA, reason="the jit backend needs numba")
+
+
+def mlkem(name: str, backend: str) -> MLKEM:
+    kem = pqkit.kem(name)
+    assert isinstance(kem, MLKEM)
+    return kem.using(arith=backend)
+
+
+def test_operations_lookup() -> None:
+    assert operations("mlkem", "numpy") is None
+    assert operations("mlkem", "ref") is None
+    assert operations("mldsa", "numpy") is None
+    if HAVE_NUMBA:
+        fast = operations("mlkem", "jit")
+        assert fast is not None and fast.backend == "jit"
+        names = ("keygen_internal", "public_state", "encaps_internal", "decaps_internal")
+        for name in names:
+            assert callable(getattr(fast, f"mlkem_{name}"))
+
+
+# --- the compiled operations against the step path -----------------------------------
+
+
+def _edge_ciphertexts(n: int, rnd: random.Random) -> list[bytes]:
+    return [
+        bytes(n),
+        b"\xff" * n,
+        bytes(rnd.getrandbits(8) for _ in range(n)),
+    ]
+
+
+@needs_jit
+@pytest.mark.parametrize("name", NAMES)
+def test_jit_operations_equal_step_path(name: str) -> None:
+    fast, slow = mlkem(name, "jit"), mlkem(name, "numpy")
+    rnd = random.Random(f"ops-{name}")
+    for trial in range(12):
+        seed = bytes([trial]) * 64 if trial < 2 else rnd.randbytes(64)
+        kp = fast.keygen_derand(seed)
+        assert kp == slow.keygen_derand(seed)
+        ek, dk = kp
+        m = bytes(32) if trial == 0 else rnd.randbytes(32)
+        enc = fast.encaps_derand(ek, m)
+        assert enc == slow.encaps_derand(ek, m)
+        assert fast.decaps(dk, enc.ciphertext) == enc.shared_secret
+        # Implicit rejection: one flipped bit anywhere, and edge ciphertexts.
+        bad = bytearray(enc.ciphertext)
+        bad[rnd.randrange(len(bad))] ^= 1 << rnd.randrange(8)
+        for c in [bytes(bad), *_edge_ciphertexts(len(bad), rnd)]:
+            got = fast.decaps(dk, c)
+            assert got == slow.decaps(dk, c)
+            assert got != enc.shared_secret
+
+
+@needs_jit
+@pytest.mark.parametrize("name", NAMES)
+def test_jit_key_checks_equal_step_path(name: str) -> None:
+    fast, slow = mlkem(name, "jit"), mlkem(name, "numpy")
+    ek, dk = slow.keygen_derand(bytes(range(64)))
+    k = slow.params.k
+    # A coefficient of q (not reduced): the §7.2 modulus check fails on both paths.
+    bad_ek = bytearray(ek)
+    bad_ek[0], bad_ek[1] = 0x01, (bad_ek[1] & 0xF0) | 0x0D  # 0xD01 = 3329
+    for kem in (fast, slow):
+        with pytest.raises(ValueError, match=r"§7\.2 modulus check failed"):
+            kem.encaps(bytes(bad_ek))
+        with pytest.raises(ValueError, match=r"§7\.2 modulus check failed"):
+            kem.check_encapsulation_key(bytes(bad_ek))
+    # A dk whose stored H(ek) is wrong: the §7.3 hash check fails on both paths.
+    bad_dk = bytearray(dk)
+    bad_dk[768 * k + 32] ^= 1
+    for kem in (fast, slow):
+        with pytest.raises(ValueError, match=r"§7\.3 hash check failed"):
+            kem.decaps(bytes(bad_dk), bytes(kem.length_ciphertext))
+    # A dk holding an unreduced ek (and the matching H): decaps reduces it the same way.
+    k384 = 384 * k
+    dk2 = dk[:k384] + bytes(bad_ek) + pqkit.common.sha3_256(bytes(bad_ek)) + dk[-32:]
+    c = slow.encaps_derand(ek, bytes(32)).ciphertext
+    assert fast.decaps(dk2, c) == slow.decaps(dk2, c)
+
+
+@needs_jit
+@pytest.mark.parametrize("name", NAMES)
+def test_jit_public_state_equals_kernel_table(name: str) -> None:
+    kem = mlkem(name, "numpy")
+    ek, _ = kem.keygen_derand(os.urandom(64))
+    ops, K = kem._tools()
+    want = kem._decode_public(ek, ops, K)
+    fast = operations("mlkem", "jit")
+    assert fast is not None
+    ok, t_hat, a_hat, hh = fast.mlkem_public_state(ek, kem.params.k)
+    assert ok is want.ok is True
+    assert np.array_equal(t_hat, want.t_hat) and np.array_equal(a_hat, want.A_hat)
+    assert hh == want.h
+    assert not t_hat.flags.writeable and not a_hat.flags.writeable
+
+
+@needs_jit
+def test_jit_matrix_equals_sample_ntt() -> None:
+    """The compiled matrix sampler (one SHAKE128 block at a time, 8 entries at once)
+    against FIPS 203 Algorithm 7 written out over hashlib's SHAKE128 stream, for
+    k = 3 (9 entries: a full group of 8 and a group with 7 idle lanes)."""
+    from pqkit.arith import jit_mlkem_ops as jo
+
+    rnd = random.Random(7)
+    for _ in range(20):
+        rho = rnd.randbytes(32)
+        got = jo._sample_matrix(np.frombuffer(rho, np.uint8), 3)
+        for i in range(3):
+            for j in range(3):
+                stream = pqkit.common.shake128(rho + bytes([j, i])).read(168 * 6)
+                want: list[int] = []
+                for p in range(0, len(stream), 3):
+                    d1 = stream[p] | ((stream[p + 1] & 15) << 8)
+                    d2 = (stream[p + 1] >> 4) | (stream[p + 2] << 4)
+                    want += [d for d in (d1, d2) if d < 3329]
+                assert got[i, j].tolist() == want[:256]
+
+
+# --- vectors through the compiled path ------------------------------------------------
+
+
+def _acvp(name: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    return [
+        (group, test)
+        for group in load_json(f"acvp/{name}.json")["testGroups"]
+        for test in group["tests"]
+    ]
+
+
+@needs_jit
+def test_jit_acvp_keygen() -> None:
+    for group, test in _acvp("ML-KEM-keyGen-FIPS203"):
+        kem = mlkem(group["parameterSet"], "jit")
+        assert kem.keygen_derand(h(test["d"]) + h(test["z"])) == (h(test["ek"]), h(test["dk"]))
+
+
+@needs_jit
+@pytest.mark.parametrize("file", ["ML-KEM-encapDecap-FIPS203", "ML-KEM-encapDecap-FIPS203-tr1"])
+def test_jit_acvp_encap_decap(file: str) -> None:
+    seen = 0
+    for group, test in _acvp(file):
+        kem = mlkem(group["parameterSet"], "jit")
+        function = group["function"]
+        if function == "encapsulation":
+            ss, ct = kem.encaps_derand(h(test["ek"]), h(test["m"]))
+            assert (ct, ss) == (h(test["c"]), h(test["k"]))
+            assert kem.decaps(h(test["dk"]), ct) == ss
+        elif function == "decapsulation":
+            if group.get("keyFormat") == "seed":
+                dk = kem.keygen_derand(h(test["d"]) + h(test["z"]))[1]
+            else:
+                dk = h(test["dk"])
+            assert kem.decaps(dk, h(test["c"])) == h(test["k"])
+        elif function == "encapsulationKeyCheck" and not test["testPassed"]:
+            with pytest.raises(ValueError, match=r"§7\.2"):
+                kem.encaps(h(test["ek"]))
+        elif function == "decapsulationKeyCheck" and not test["testPassed"]:
+            with pytest.raises(ValueError, match=r"§7\.3"):
+                kem.decaps(h(test["dk"]), bytes(kem.length_ciphertext))
+        else:
+            continue
+        seen += 1
+    assert seen > 50
+
+
+@needs_jit
+@pytest.mark.parametrize("name", NAMES)
+def test_jit_cctv_accumulated_100(name: str) -> None:
+    with arith.use("jit"):
+        assert accumulate(name, 100) == DIGESTS[name]["100"]
+
+
+# --- the cache of decoded encapsulation keys ------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["numpy", *(["jit"] if HAVE_NUMBA else [])])
+def test_public_state_cached_and_reused(backend: str) -> None:
+    kem = mlkem("ML-KEM-768", backend)
+    ek, dk = kem.keygen_derand(os.urandom(64))
+    ops, K = kem._tools()
+    first = kem._public_state(ek, ops, K)
+    assert isinstance(first, PublicState) and first.ok
+    assert kem._public_state(bytes(bytearray(ek)), ops, K) is first
+    # Decapsulation looks up the ek inside dk: the same entry.
+    c = kem.encaps(ek).ciphertext
+    kem.decaps(dk, c)
+    assert kem._public_state(ek, ops, K) is first
+    with pytest.raises(ValueError, match="read-only"):
+        first.t_hat[0, 0] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        first.A_hat[0, 0, 0] = 1
+
+
+def test_public_state_cache_bounded_and_threadsafe() -> None:
+    kem = mlkem("ML-KEM-512", "numpy")
+    keys = [kem.keygen_derand(bytes([i]) * 64)[0] for i in range(EK_CACHE_SIZE + 8)]
+    results: list[bytes] = []
+
+    def work(part: list[bytes]) -> None:
+        for ek in part:
+            results.append(kem.encaps_derand(ek, bytes(32)).ciphertext)
+
+    threads = [threading.Thread(target=work, args=(keys[i::4],)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == len(keys)
+    assert len(kem._ek_cache) == EK_CACHE_SIZE
+    fresh = mlkem("ML-KEM-512", "numpy")
+    fresh._ek_cache = type(kem._ek_cache)(1)  # a cache of one: every call misses
+    for ek in keys[:4]:
+        assert fresh.encaps_derand(ek, bytes(32)) == kem.encaps_derand(ek, bytes(32))
+
+
+def test_cache_holds_public_values_only() -> None:
+    """The cache's keys are encapsulation keys and its values functions of them:
+    nothing derived from dk (s_hat, z) is stored."""
+    kem = mlkem("ML-KEM-768", "numpy")
+    kem._ek_cache = type(kem._ek_cache)(4)
+    ek, dk = kem.keygen_derand(os.urandom(64))
+    kem.decaps(dk, bytes(kem.length_ciphertext))
+    entries = list(kem._ek_cache._items.items())
+    assert [key for key, _ in entries] == [ek]
+    state = entries[0][1]
+    assert sorted(vars(state)) == ["A_hat", "h", "ok", "t_hat"]
+    assert state.h == dk[768 * 3 + 32 : 768 * 3 + 64]
