@@ -20,6 +20,7 @@ __all__ = [
     "RND_LENGTH",
     "context",
     "m_prime",
+    "m_prime_for",
     "m_prime_prefix",
     "prehash_m_prime",
     "signing_rnd",
@@ -71,6 +72,18 @@ def prehash_m_prime(digest: Any, prehash: str, ctx: Any = b"") -> bytes:
     ph = lookup(prehash)
     value = as_bytes_len(digest, f"{ph.name} digest", ph.digest_size)
     return m_prime_prefix(context(ctx), prehashed=True) + ph.der + value
+
+
+def m_prime_for(message: Any, ctx: Any, prehash: str | None) -> bytes:
+    """M' of a whole message: pure (:func:`m_prime`) when ``prehash`` is None, else
+    the pre-hash variant over PH(``message``) (:func:`prehash_m_prime`). The context
+    is checked before the pre-hash name, so a too-long context is the error named
+    when both are wrong."""
+    if prehash is None:
+        return m_prime(message, ctx)
+    msg = as_bytes(message, "message")
+    context(ctx)
+    return prehash_m_prime(lookup(prehash).function(msg), prehash, ctx)
 
 
 def signing_rnd(deterministic: bool, rng: RNG | None) -> bytes:

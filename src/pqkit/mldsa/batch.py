@@ -38,8 +38,8 @@ from pqkit.batch import (
     run_chunks,
 )
 from pqkit.batch._hash import concat_rows, shake_list, shake_rows
+from pqkit.messages import m_prime_for
 from pqkit.mldsa.core import MAX_SIGN_ATTEMPTS, SIGN_BATCH
-from pqkit.mldsa.fips204 import _m_prime
 from pqkit.mldsa.params import D, Params
 from pqkit.schemes import RNG
 
@@ -299,7 +299,7 @@ class MLDSABatch(SignatureBatch):
         s = self.scheme
         keys = as_rows(sks, "sks", s.length_secret_key)
         msgs = as_messages(messages)
-        _m_prime(b"", ctx, prehash)  # the context and prehash checks, once
+        m_prime_for(b"", ctx, prehash)  # the context and prehash checks, once
         if rnd is not None:
             if deterministic:
                 raise ValueError("give rnd or deterministic=True, not both")
@@ -322,7 +322,7 @@ class MLDSABatch(SignatureBatch):
             lo, hi, rnd_rows = job
             dec = fixed or self._decode_secret_keys(kk, keys.take(lo, hi), lo, keys)
             _, key, tr, a_hat, small_hat = dec
-            m_primes = [_m_prime(x, ctx, prehash) for x in msgs.take(lo, hi)]
+            m_primes = [m_prime_for(x, ctx, prehash) for x in msgs.take(lo, hi)]
             mu = _mu_rows(s.params, tr, m_primes)  # Algorithm 7 line 6
             rho_pp = shake_rows(256, concat_rows(key, rnd_rows, mu), 64, kk.backend)  # line 7
             return (self._sign_rows(kk, a_hat, small_hat, mu, rho_pp, lo),)
@@ -432,7 +432,7 @@ class MLDSABatch(SignatureBatch):
         msgs = as_messages(messages)
         sigs, sig_ok = as_signature_rows(signatures, "signatures", s.length_signature)
         n = batch_size(pks=keys, messages=msgs, signatures=sigs)
-        _m_prime(b"", ctx, prehash)
+        m_prime_for(b"", ctx, prehash)
         kk = self._kernels()
         fixed = self._decode_public_keys(kk, keys.data) if keys.single else None
 
@@ -473,7 +473,7 @@ class MLDSABatch(SignatureBatch):
         p = self.scheme.params
         m = hi - lo
         tr, a_hat, t1_hat = dec
-        mu = _mu_rows(p, tr, [_m_prime(x, ctx, prehash) for x in msgs.take(lo, hi)])  # line 7
+        mu = _mu_rows(p, tr, [m_prime_for(x, ctx, prehash) for x in msgs.take(lo, hi)])  # line 7
         ctb = p.c_tilde_bytes
         n_z = p.l * 32 * p.z_bits
         c_tilde = np.ascontiguousarray(sig[:, :ctb])  # line 2: sigDecode

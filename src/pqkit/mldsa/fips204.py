@@ -5,25 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit.messages import RND_LENGTH, context, m_prime, prehash_m_prime, signing_rnd
+from pqkit.messages import RND_LENGTH, m_prime_for, signing_rnd
 from pqkit.mldsa import core
 from pqkit.mldsa.params import CATALOG
 from pqkit.mldsa.scheme import DilithiumScheme
 from pqkit.mldsa.symmetric import SHAKE_SUITE
-from pqkit.prehash import lookup
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG
 
 __all__ = ["MLDSA", "SCHEMES"]
-
-
-def _m_prime(message: Any, ctx: Any, prehash: str | None) -> bytes:
-    """M' of FIPS 204, Algorithm 2 line 10 (pure) or Algorithm 4 line 23 (pre-hash)."""
-    if prehash is None:
-        return m_prime(message, ctx)
-    msg = as_bytes(message, "message")
-    context(ctx)  # the context error before the prehash name's
-    return prehash_m_prime(lookup(prehash).function(msg), prehash, ctx)
 
 
 class MLDSA(DilithiumScheme):
@@ -73,7 +63,7 @@ class MLDSA(DilithiumScheme):
         """FIPS 204, Algorithm 2 (ML-DSA.Sign), or Algorithm 4 (HashML-DSA.Sign) with
         ``prehash`` (an ACVP name such as "SHA2-512")."""
         ops = self._ops()
-        m_prime = _m_prime(message, ctx, prehash)
+        m_prime = m_prime_for(message, ctx, prehash)
         sk = self._secret_key(ops, secret_key)
         rnd_bytes = self._rnd(deterministic, rnd, rng)
         return self._sign_mu(ops, sk, self._mu(ops, sk.tr, m_prime), rnd_bytes)
@@ -94,7 +84,7 @@ class MLDSA(DilithiumScheme):
         the likely swap of message and signature (see ``SignatureBase._refuse_swapped``)."""
         ops = self._ops()
         pk = self._public_key(public_key)
-        m_prime = _m_prime(message, ctx, prehash)
+        m_prime = m_prime_for(message, ctx, prehash)
         self._refuse_swapped(as_bytes(message, "message"), as_bytes(signature, "signature"))
         tr = core.h(ops, pk, self.params.tr_bytes)
         return self._verify_mu(ops, pk, self._mu(ops, tr, m_prime), signature)
@@ -147,7 +137,7 @@ class MLDSA(DilithiumScheme):
         ops = self._ops()
         pk = self._public_key(public_key)
         tr = core.h(ops, pk, self.params.tr_bytes)
-        return self._mu(ops, tr, _m_prime(message, ctx, prehash))
+        return self._mu(ops, tr, m_prime_for(message, ctx, prehash))
 
 
 SCHEMES: dict[str, MLDSA] = {a.name: MLDSA(a) for a in CATALOG if a.family == "ML-DSA"}

@@ -13,7 +13,6 @@ from typing import Any, cast
 
 from pqkit import messages
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit.prehash import lookup
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, KeyPair, SignatureBase, draw
 from pqkit.slhdsa.adrs import to_int
@@ -22,17 +21,7 @@ from pqkit.slhdsa.hashes import Hashes
 from pqkit.slhdsa.hypertree import ht_root, ht_sign, ht_verify
 from pqkit.slhdsa.params import CATALOG, Params
 
-__all__ = ["SCHEMES", "SLHDSA", "m_prime"]
-
-
-def m_prime(message: Any, ctx: Any, prehash: str | None) -> bytes:
-    """M' of FIPS 205: ``0 || |ctx| || ctx || M`` (Algorithm 22 line 8) or, with a
-    pre-hash, ``1 || |ctx| || ctx || OID || PH(M)`` (Algorithm 23 line 24); the layout
-    and the context check are :mod:`pqkit.messages`' (shared with FIPS 204)."""
-    if prehash is None:
-        return messages.m_prime(message, ctx)
-    msg = as_bytes(message, "message")
-    return messages.prehash_m_prime(lookup(prehash).function(msg), prehash, ctx)
+__all__ = ["SCHEMES", "SLHDSA"]
 
 
 class SLHDSA(SignatureBase):
@@ -189,7 +178,7 @@ class SLHDSA(SignatureBase):
         ``prehash`` (an ACVP name such as "SHA2-256"; see
         :data:`pqkit.prehash.PREHASHES`). ``rnd`` gives addrnd (n bytes)."""
         sk = self._secret_key(secret_key)
-        m = m_prime(message, ctx, prehash)
+        m = messages.m_prime_for(message, ctx, prehash)
         return self._sign(sk, m, self._opt_rand(sk, deterministic, rnd, rng))
 
     def verify(
@@ -205,7 +194,7 @@ class SLHDSA(SignatureBase):
         any malformed signature; raises only for wrong types, a wrong-length public
         key, a context over 255 bytes or an unknown prehash name."""
         pk = self._public_key(public_key)
-        m = m_prime(message, ctx, prehash)
+        m = messages.m_prime_for(message, ctx, prehash)
         return self._verify(pk, m, signature)
 
 
