@@ -67,6 +67,21 @@ def test_without_numba_stays_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     assert auto.status()["backend"]["mlkem"] in ("numpy", "jit")  # jit only if it already ran
 
 
+def test_a_failed_warm_up_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pqkit.arith import auto, warmup
+
+    def broken(scheme: str) -> Any:
+        raise RuntimeError("no code for this CPU")
+
+    monkeypatch.setattr(auto, "_ready", {})
+    monkeypatch.setattr(auto, "_state", {"thread": None, "error": None, "started": 0.0})
+    monkeypatch.setattr(warmup, "steps", broken)
+    with pytest.warns(auto.JitUnavailableWarning, match="stays numpy, which is slower"):
+        auto._warm()
+    assert auto._state["error"] == "RuntimeError: no code for this CPU"
+    assert auto.choice("mlkem") == "numpy"
+
+
 _SWITCH = """
 import json, time
 import pqkit

@@ -18,7 +18,8 @@ docs/decisions.md); with a warm on-disk cache the thread only loads (about a sec
 
 Without Numba, or with ``PQKIT_JIT_BACKGROUND=0``, nothing starts and the default
 stays ``numpy``. A workload that fails (a Numba bug, an unsupported CPU) leaves the
-default on ``numpy`` and records why (:func:`status`).
+default on ``numpy``, records why (:func:`status`) and says so once with a
+:class:`JitUnavailableWarning`: the fallback is slower, so it is never silent.
 """
 
 from __future__ import annotations
@@ -27,14 +28,30 @@ import importlib.util
 import os
 import threading
 import time
+import warnings
 from typing import Any
 
-__all__ = ["FALLBACK", "choice", "explicit", "note", "pending", "status", "wait"]
+__all__ = [
+    "FALLBACK",
+    "JitUnavailableWarning",
+    "choice",
+    "explicit",
+    "note",
+    "pending",
+    "status",
+    "wait",
+]
 
 FALLBACK = "numpy"
 """The default until the compiled code is ready (and for good without Numba)."""
 
 _ENV_BACKGROUND = "PQKIT_JIT_BACKGROUND"
+
+
+class JitUnavailableWarning(RuntimeWarning):
+    """The compiled kernels could not be built or loaded: the default stays on the
+    slower ``numpy`` backend."""
+
 
 _lock = threading.Lock()
 _ready: dict[str, float] = {}  # scheme -> seconds from start to ready
@@ -78,8 +95,14 @@ def _warm() -> None:
             for _label, step in warmup.steps(scheme):
                 step()
             _ready[scheme] = time.monotonic() - _state["started"]
-    except Exception as exc:  # stay on numpy; say why in status()
+    except Exception as exc:  # stay on numpy; say why in status() and once here
         _state["error"] = f"{type(exc).__name__}: {exc}"
+        warnings.warn(
+            f"pqkit: the jit kernels could not be built ({_state['error']}); the default "
+            "backend stays numpy, which is slower (pqkit.arith.auto.status() has the details)",
+            JitUnavailableWarning,
+            stacklevel=1,
+        )
 
 
 def wait(timeout: float | None = None) -> bool:
