@@ -74,12 +74,37 @@ def test_a_failed_warm_up_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
         raise RuntimeError("no code for this CPU")
 
     monkeypatch.setattr(auto, "_ready", {})
+    monkeypatch.setattr(auto, "_queue", ["mlkem", "mldsa"])
     monkeypatch.setattr(auto, "_state", {"thread": None, "error": None, "started": 0.0})
     monkeypatch.setattr(warmup, "steps", broken)
     with pytest.warns(auto.JitUnavailableWarning, match="stays numpy, which is slower"):
         auto._warm()
     assert auto._state["error"] == "RuntimeError: no code for this CPU"
+    assert auto._queue == []  # nothing more is tried
     assert auto.choice("mlkem") == "numpy"
+    assert auto._state["thread"] is None  # and a later request starts nothing
+
+
+def test_only_requested_families_warm_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that asks for the hash kernels (SLH-DSA) loads only those; a later
+    request for another family starts the warm-up again, for that family."""
+    from pqkit.arith import auto, warmup
+
+    ran: list[str] = []
+    monkeypatch.setattr(auto, "_ready", {})
+    monkeypatch.setattr(auto, "_queue", [])
+    monkeypatch.setattr(auto, "_state", {"thread": None, "error": None, "started": None})
+    monkeypatch.setattr(auto, "_enabled", lambda: True)
+    monkeypatch.setattr(warmup, "steps", lambda family: [(family, lambda: ran.append(family))])
+    assert auto.choice("hash") == "numpy"
+    assert auto.wait(families=("hash",))
+    assert ran == ["hash"]
+    assert auto.status()["backend"] == {"mlkem": "numpy", "mldsa": "numpy", "hash": "jit"}
+    assert auto.choice("hash") == "jit"
+    assert auto.choice("mldsa") == "numpy"
+    assert auto.wait(families=("mldsa",))
+    assert ran == ["hash", "mldsa"]
+    assert auto.status()["backend"]["mlkem"] == "numpy"
 
 
 _SWITCH = """

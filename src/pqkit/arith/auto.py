@@ -1,10 +1,11 @@
 """The default backend: ``jit`` once its compiled code is ready, ``numpy`` until then.
 
 When nothing selects a backend (no argument, no :func:`pqkit.arith.use` scope, no
-``PQKIT_ARITH``), the first kernel request starts one daemon thread that loads or
-compiles the ``jit`` code by running the warm-up workload of
-:mod:`pqkit.arith.warmup` (real operations on the ``jit`` backend, one scheme after
-another). Until a scheme's workload has run, its requests get the ``numpy`` table;
+``PQKIT_ARITH``), the first kernel request of a family (``mlkem``, ``mldsa``, ``hash``) queues it
+for a daemon thread that loads or compiles its ``jit`` code by running the warm-up
+workload of :mod:`pqkit.arith.warmup` (real operations on the ``jit`` backend),
+family after family in request order; families nobody asked for are not loaded.
+Until a family's workload has run, its requests get the ``numpy`` table;
 afterwards the ``jit`` one. Both give identical bytes, so the switch is invisible
 except in speed: no call ever waits for compilation.
 
@@ -54,7 +55,8 @@ class JitUnavailableWarning(RuntimeWarning):
 
 
 _lock = threading.Lock()
-_ready: dict[str, float] = {}  # scheme -> seconds from start to ready
+_ready: dict[str, float] = {}  # family -> seconds from the first request to ready
+_queue: list[str] = []  # requested families not ready yet, in request order
 _state: dict[str, Any] = {"thread": None, "error": None, "started": None}
 
 
@@ -66,56 +68,78 @@ def _enabled() -> bool:
 
 def choice(scheme: str, *, start: bool = True) -> str:
     """The backend a default request for ``scheme`` gets now: ``jit`` when ready,
-    else ``numpy`` (starting the background warm-up on the first request, unless
-    ``start`` is False: a question about the backend starts nothing)."""
+    else ``numpy`` (queueing ``scheme`` for the background warm-up on its first
+    request, unless ``start`` is False: a question about the backend starts nothing)."""
     if scheme in _ready:
         return "jit"
-    if start and _state["started"] is None:
-        _start()
+    if start:
+        _request((scheme,))
     return FALLBACK
 
 
-def _start() -> None:
+def _request(families: tuple[str, ...]) -> None:
+    """Queue ``families`` for the warm-up (those not ready or queued yet), starting
+    the thread when none runs. Only requested families are loaded: a process that
+    signs with SLH-DSA never loads the ML-KEM code (memory, and CPU beside it)."""
     with _lock:
-        if _state["started"] is not None:
+        if _state["started"] is None:
+            _state["started"] = time.monotonic()
+        if _state["error"] is not None or not _enabled():
             return
-        _state["started"] = time.monotonic()
-        if not _enabled():
-            return
-        thread = threading.Thread(target=_warm, name="pqkit-jit-warmup", daemon=True)
-        _state["thread"] = thread
-        thread.start()
+        for family in families:
+            if family not in _ready and family not in _queue:
+                _queue.append(family)
+        if _queue and _state["thread"] is None:
+            thread = threading.Thread(target=_warm, name="pqkit-jit-warmup", daemon=True)
+            _state["thread"] = thread
+            thread.start()
+
+
+def _next() -> str | None:
+    """The next queued family, or None (and the thread is done: a later request
+    starts a new one)."""
+    with _lock:
+        if not _queue or _state["error"] is not None:
+            _state["thread"] = None
+            return None
+        return _queue[0]
 
 
 def _warm() -> None:
-    try:
-        from pqkit.arith import warmup
+    from pqkit.arith import warmup
 
-        for scheme in warmup.ORDER:
-            for _label, step in warmup.steps(scheme):
+    while (family := _next()) is not None:
+        try:
+            for _label, step in warmup.steps(family):
                 step()
-            _ready[scheme] = time.monotonic() - _state["started"]
-    except Exception as exc:  # stay on numpy; say why in status() and once here
-        _state["error"] = f"{type(exc).__name__}: {exc}"
-        warnings.warn(
-            f"pqkit: the jit kernels could not be built ({_state['error']}); the default "
-            "backend stays numpy, which is slower (pqkit.arith.auto.status() has the details)",
-            JitUnavailableWarning,
-            stacklevel=1,
-        )
+        except Exception as exc:  # stay on numpy; say why in status() and once here
+            with _lock:
+                _state["error"] = f"{type(exc).__name__}: {exc}"
+                _queue.clear()
+            warnings.warn(
+                f"pqkit: the jit kernels could not be built ({_state['error']}); the "
+                "default backend stays numpy, which is slower (pqkit.arith.auto.status() "
+                "has the details)",
+                JitUnavailableWarning,
+                stacklevel=1,
+            )
+            continue  # _next() ends the thread
+        with _lock:
+            _ready[family] = time.monotonic() - _state["started"]
+            _queue.remove(family)
 
 
-def wait(timeout: float | None = None) -> bool:
-    """Wait for the background warm-up (starting it if needed); True when every
-    scheme switched to ``jit``."""
-    if _state["started"] is None:
-        _start()
+def wait(timeout: float | None = None, families: tuple[str, ...] | None = None) -> bool:
+    """Queue ``families`` (default: every kernel family) for the background warm-up
+    and wait for it; True when all of them switched to ``jit``."""
+    from pqkit.arith import warmup
+
+    wanted = warmup.ORDER if families is None else families
+    _request(wanted)
     thread = _state["thread"]
     if thread is not None:
         thread.join(timeout)
-    from pqkit.arith import warmup
-
-    return all(scheme in _ready for scheme in warmup.ORDER)
+    return all(family in _ready for family in wanted)
 
 
 def status() -> dict[str, Any]:
@@ -137,7 +161,7 @@ def pending(scheme: str = "mlkem") -> bool:
     """Whether a default request for ``scheme`` would get ``numpy`` now only because
     the ``jit`` code is still being compiled or loaded in the background."""
     thread = _state["thread"]
-    return scheme not in _ready and thread is not None and thread.is_alive()
+    return scheme in _queue and thread is not None and thread.is_alive()
 
 
 def explicit() -> bool:

@@ -212,10 +212,10 @@ def _settle_backend(args: argparse.Namespace) -> None:
 
     if getattr(args, "arith", None) or auto.explicit():
         return
-    arith.kernels("mlkem")  # starts the warm-up if nothing has yet
-    if auto.status()["running"]:
-        print("pqkit speed: waiting for the jit backend to compile ...", file=sys.stderr)
-        auto.wait()
+    if not auto.status()["enabled"] or auto.wait(timeout=0):  # queues every family
+        return
+    print("pqkit speed: waiting for the jit backend to compile ...", file=sys.stderr)
+    auto.wait()
 
 
 def _timed(
