@@ -92,7 +92,16 @@ def test_incremental_prehash_equals_one_shot(name: str) -> None:
 
 
 def test_lookup_spellings() -> None:
-    assert lookup("sha2-512", ignore_case=True) is PREHASHES["SHA2-512"]
+    for spelling in ("sha2-512", "SHA-512", "sha512", "SHA2_512"):
+        assert lookup(spelling, loose=True) is PREHASHES["SHA2-512"]
+    for spelling in ("sha256", "SHA-256", "Sha2-256"):
+        assert lookup(spelling, loose=True) is PREHASHES["SHA2-256"]
+    assert lookup("sha-512/224", loose=True) is PREHASHES["SHA2-512/224"]
+    assert lookup("sha3-512", loose=True) is PREHASHES["SHA3-512"]
+    assert lookup("shake256", loose=True) is PREHASHES["SHAKE-256"]
+    for wrong in ("sha3512x", "SHA-3-512x", "md5", "sha-1", "sha3"):
+        with pytest.raises(ValueError, match=r"unknown prehash .*FIPS 205 §10.2.*SHA2-224"):
+            lookup(wrong, loose=True)
     with pytest.raises(ValueError, match="unknown prehash 'sha2-512'"):
         lookup("sha2-512")
     with pytest.raises(TypeError):

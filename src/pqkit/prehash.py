@@ -10,6 +10,7 @@ messages streamed in pieces (files of any size in constant memory).
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,16 +107,27 @@ PREHASHES: dict[str, PreHash] = {
 }
 
 
-def lookup(name: object, *, ignore_case: bool = False) -> PreHash:
-    """The pre-hash called ``name`` (ACVP spelling; any case with ``ignore_case``);
-    ValueError listing them otherwise."""
+def _spelling(name: str) -> str:
+    """``name`` without case, '-' or '_', and SHA-2 names without their '2'
+    (SHA-512, sha512, SHA2-512 are one spelling; SHA3-512 stays apart)."""
+    return re.sub(r"^SHA2(?=224|256|384|512)", "SHA", re.sub(r"[-_ ]", "", name.upper()))
+
+
+_SPELLINGS: dict[str, str] = {_spelling(known): known for known in PREHASHES}
+
+
+def lookup(name: object, *, loose: bool = False) -> PreHash:
+    """The pre-hash called ``name``: its ACVP spelling, or with ``loose`` (the
+    command line) also any case and the common spellings (``SHA-512``, ``sha512``,
+    ``shake256``); ValueError listing them otherwise."""
     if not isinstance(name, str):
         raise TypeError(f"prehash must be a str naming the hash, not {type(name).__name__}")
-    if ignore_case:
-        name = next((known for known in PREHASHES if known.upper() == name.upper()), name)
+    if loose:
+        name = _SPELLINGS.get(_spelling(name), name)
     try:
         return PREHASHES[name]
     except KeyError:
         raise ValueError(
-            f"unknown prehash {name!r} (FIPS 204 §5.4); known: {', '.join(PREHASHES)}"
+            f"unknown prehash {name!r} (FIPS 204 §5.4, FIPS 205 §10.2); "
+            f"known: {', '.join(PREHASHES)}"
         ) from None

@@ -58,11 +58,14 @@ def _add_passin(parser: argparse.ArgumentParser) -> None:
 def _add_message_options(parser: argparse.ArgumentParser) -> None:
     from pqkit.prehash import PREHASHES
 
-    parser.add_argument("--context", metavar="HEX", help="ML-DSA context string, hexadecimal")
+    parser.add_argument(
+        "--context", metavar="HEX", help="ML-DSA / SLH-DSA context string, hexadecimal"
+    )
     parser.add_argument(
         "--prehash",
         metavar="NAME",
-        help=f"HashML-DSA with this hash ({', '.join(PREHASHES)})",
+        help=f"HashML-DSA / HashSLH-DSA with this hash ({', '.join(PREHASHES)}; any case, "
+        "and SHA-512 or sha512 for SHA2-512)",
     )
 
 

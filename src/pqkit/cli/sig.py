@@ -40,7 +40,7 @@ def _prehash(name: str | None) -> Any:
     """The pre-hash called ``name`` (any case), or None."""
     from pqkit.prehash import lookup
 
-    return None if name is None else lookup(name, ignore_case=True)
+    return None if name is None else lookup(name, loose=True)
 
 
 def _digest(source: IO[bytes], prehash: Any) -> bytes:
