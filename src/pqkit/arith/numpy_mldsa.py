@@ -1,9 +1,10 @@
 """The ``numpy`` backend for q = 8380417: vectorised int64 kernels.
 
 Secret-data rules (docs/architecture.md §8): no ``%``, ``//``, branches or data-dependent
-indexing on coefficient values. Reduction is Montgomery (R = 2^32) for products
-and the folding 2^23 = 2^13 - 1 (mod q) for sums; conditional corrections are
-sign-mask arithmetic (``x += (x >> 63) & q``). Decompose and Power2Round use the
+indexing on coefficient values. Products and the NTT stages are exact float64
+integers (below 2^50) reduced by a multiply-floor-subtract with a precomputed 1/q
+(no division); conditional corrections are sign-mask arithmetic
+(``x += (x >> 63) & q``). Decompose and Power2Round use the
 multiply-and-shift forms of the Dilithium reference code's constant-time rounding.
 
 NOTE: the rejection samplers (RejNTTPoly, RejBoundedPoly) compact their accepted
@@ -21,147 +22,155 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLDSA_DECOMPOSE, N
+from pqkit.arith.tables import MLDSA_DECOMPOSE, MLDSA_N_INV, N
 from pqkit.arith.tables import MLDSA_Q as Q
 from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
 _I64 = np.int64
-_M32 = (1 << 32) - 1
-_M23 = (1 << 23) - 1
-_QINV = pow(Q, -1, 1 << 32)  # q^-1 mod 2^32, for Montgomery reduction
-_R = (1 << 32) % Q  # Montgomery R mod q
-_R2 = (_R * _R) % Q
-_F_MONT = (pow(256, -1, Q) * _R) % Q  # 256^-1 * R: one Montgomery step gives x * 256^-1
+_F64 = np.float64
 
 
-def _montgomery(x: npt.NDArray[Any]) -> Poly:
-    # FIPS 204, Algorithm 49 (MontgomeryReduce), on int64 arrays
-    """x * 2^-32 mod q for |x| < q * 2^31, result in (-q - 2^22, 2^22), in place.
-
-    m = x * q^-1 mod 2^32 (int64 products wrap mod 2^64, which keeps the low 32
-    bits right); then (x - m q) is a multiple of 2^32.
-    """
-    m = x * _QINV
-    m &= _M32
-    m *= Q
-    x -= m
-    x >>= 32
-    return x
-
-
-def _fold(x: npt.NDArray[Any]) -> Poly:
-    """A representative of x mod q in (-0.25q, 1.25q) for |x| < 2^31."""
-    return (x & _M23) + (x >> 23) * 8191
-
-
-def _freeze(x: npt.NDArray[Any]) -> Poly:
-    """The canonical representative in [0, q) of |x| < 2^31, branch-free."""
-    x = _fold(x)
-    x += (x >> 63) & Q
-    x -= Q
-    x += (x >> 63) & Q
-    return x
-
-
-# Zetas in Montgomery form (zeta * 2^32 mod q), per layer. FIPS 204, Algorithm 41:
-# the layer of length L has G = 128 / L groups and group g uses zetas[G + g];
-# Algorithm 42: group g of the layer of length L uses -zetas[2G - 1 - g].
+# --- NTT as two dense stages (float64 matrix products) ------------------------------
 #
-# Layout: layers with L >= 16 run on the natural order viewed as (G, 2, L). The
-# layers with L < 16 would have inner runs of L < 16 elements, which NumPy loops
-# over slowly, so they run on the transpose T[j, b] = x[16 b + j] (b: block of 16,
-# j: index in the block) viewed as (S, 2, L, 16) with S = 8 / L: group g = b S + s.
-_ZETAS_MONT = [(z * _R) % Q for z in ZETAS]
+# Index n = 16 h + l. Algorithm 41's layers of length 128..16 mix only the high four
+# index bits h (the same 16 x 16 matrix for every l) and the layers of length 8..1
+# only the low four bits l (one 16 x 16 matrix per h); Algorithm 42 runs the same
+# kinds of layers in the other order. So each transform is two float64 matrix
+# products (BLAS): matrix entries are canonical and inputs below q in absolute value,
+# so every sum of 16 products is an exact integer of magnitude at most 16 (q - 1)^2
+# < 2^50, reduced mod q (:func:`_reduce_f64`) after each stage. The matrices are
+# computed at import by running the layers of Algorithms 41 / 42 on unit vectors.
+# Layout inside: (16 h, rows, 16 l), so the high stage is one product M @ (16, rows
+# * 16) and the low stage one batched product over h.
+
+_QF = float(Q)
+_QINV_F = 1.0 / Q
 
 
-def _layer_zetas(length: int, inverse: bool) -> npt.NDArray[np.int64]:
-    groups = 128 // length
-    if inverse:
-        z = [(-_ZETAS_MONT[2 * groups - 1 - g]) % Q for g in range(groups)]
-    else:
-        z = [_ZETAS_MONT[groups + g] for g in range(groups)]
-    arr = np.array(z, dtype=_I64)
-    if length >= 16:
-        return arr[:, None]  # broadcast over (G, L)
-    per_block = 8 // length  # S
-    # Z[s, 0, b] = z[b S + s]
-    table: npt.NDArray[np.int64] = np.ascontiguousarray(arr.reshape(16, per_block).T[:, None, :])
-    return table
+def _reduce_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """x mod q in [0, q) for float64 holding exact integers |x| <= 16 q^2 (a new array).
+
+    t = floor((x + 1/2) * fl(1/q)) equals floor(x / q): (x + 1/2) / q lies at least
+    1/(2q) > 2^-24 from every integer, and the roundings (of 1/q and of the product,
+    x + 1/2 being exact) move it by at most 2^-52 * |x / q| <= 2^-52 * 16 q < 2^-25.
+    """
+    t = x + 0.5
+    t *= _QINV_F
+    np.floor(t, out=t)
+    t *= -_QF
+    t += x
+    return t
 
 
-_LENGTHS = [128 >> s for s in range(8)]
-_NTT_ZETAS = {length: _layer_zetas(length, False) for length in _LENGTHS}
-_INTT_ZETAS = {length: _layer_zetas(length, True) for length in _LENGTHS}
+def _layers(f: npt.NDArray[np.int64], lengths: tuple[int, ...], m: int, inverse: bool) -> int:
+    """Run the layers of FIPS 204, Algorithm 41 (or 42 with ``inverse``) with the given
+    ``len`` values on every row of ``f`` in place, zeta index from ``m``; returns the
+    next m. Public constants only (import time)."""
+    for length in lengths:
+        for start in range(0, N, 2 * length):
+            lo = f[:, start : start + length].copy()
+            hi = f[:, start + length : start + 2 * length]
+            if inverse:
+                m -= 1
+                f[:, start : start + length] = (lo + hi) % Q
+                f[:, start + length : start + 2 * length] = (-ZETAS[m] * (lo - hi)) % Q
+            else:
+                m += 1
+                t = ZETAS[m] * hi % Q
+                f[:, start + length : start + 2 * length] = (lo - t) % Q
+                f[:, start : start + length] = (lo + t) % Q
+    return m
 
 
-def _halves(x: Poly, lead: tuple[int, ...], length: int) -> tuple[Poly, Poly]:
-    """The two butterfly halves of a layer as views: natural layout for length >= 16,
-    transposed layout (see above) for length < 16."""
-    if length >= 16:
-        v = x.reshape((*lead, 128 // length, 2, length))
-        return v[..., 0, :], v[..., 1, :]
-    v = x.reshape((*lead, 8 // length, 2, length, 16))
-    return v[..., 0, :, :], v[..., 1, :, :]
+def _stage_matrices(
+    high_map: npt.NDArray[np.int64], low_map: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """M[h, h'] = high_map[h', 16 h] (row h' of ``high_map``: the image of e_(16 h'))
+    and, per h, T[h, l', l] = low_map[16 h + l', 16 h + l] (rows: images of the unit
+    vectors), written for row-vector products out[h, l] = sum_l' x[h, l'] T[h, l', l]."""
+    idx = np.arange(16)
+    m_high = high_map[idx[None, :], 16 * idx[:, None]]
+    m_low = np.stack([low_map[16 * h + idx[:, None], 16 * h + idx[None, :]] for h in range(16)])
+    return m_high.astype(_F64), m_low.astype(_F64)
 
 
-def _transpose16(x: Poly, lead: tuple[int, ...]) -> Poly:
-    """T[j, b] = x[16 b + j] (its own inverse), as a new contiguous array."""
-    return np.ascontiguousarray(x.reshape((*lead, 16, 16)).swapaxes(-1, -2)).reshape((*lead, N))
+_HIGH_LENGTHS = (128, 64, 32, 16)
+_LOW_LENGTHS = (8, 4, 2, 1)
+
+
+def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
+    eye = np.eye(N, dtype=_I64)
+    high = eye[::16].copy()
+    m = _layers(high, _HIGH_LENGTHS, 0, inverse=False)
+    low = eye.copy()
+    assert _layers(low, _LOW_LENGTHS, m, inverse=False) == 255
+    ntt_high, ntt_low = _stage_matrices(high, low)
+    low = eye.copy()
+    m = _layers(low, _LOW_LENGTHS[::-1], 256, inverse=True)
+    high = eye[::16].copy()
+    assert _layers(high, _HIGH_LENGTHS[::-1], m, inverse=True) == 1
+    high = high * MLDSA_N_INV % Q  # FIPS 204, Algorithm 42 line 21, folded in
+    intt_high, intt_low = _stage_matrices(high, low)
+    return ntt_high, ntt_low, intt_high, intt_low
+
+
+_NTT_HIGH, _NTT_LOW, _INTT_HIGH, _INTT_LOW = _build_tables()
+
+
+def _to_stage(a: Poly) -> tuple[npt.NDArray[np.float64], tuple[int, ...]]:
+    """(..., 256) ints -> float64 (16 h, rows, 16 l), C-contiguous, and the lead shape."""
+    x = np.asarray(a)
+    lead = x.shape[:-1]
+    rows = x.reshape(-1, 16, 16).swapaxes(0, 1)
+    return np.array(rows, dtype=_F64, order="C"), lead
+
+
+def _from_stage(x: npt.NDArray[np.float64], lead: tuple[int, ...]) -> Poly:
+    """float64 (16 h, rows, 16 l) exact in [0, q) -> int64 (..., 256)."""
+    out: Poly = np.empty((x.shape[1], 16, 16), dtype=_I64)
+    np.copyto(out, x.swapaxes(0, 1), casting="unsafe")
+    return out.reshape(*lead, N)
 
 
 def ntt(a: Poly) -> Poly:
-    # FIPS 204, Algorithm 41, one vectorised layer at a time, in place on a copy.
-    # Montgomery products lie in (-q - 2^22, 2^22), so |coefficients| grow by at most
-    # about q per layer: < 10q < 2^27 at the end, and every product is < q * 2^31.
-    x = np.array(a, dtype=_I64, copy=True)
-    lead = x.shape[:-1]
-    for length in _LENGTHS:
-        if length == 8:
-            x = _transpose16(x, lead)
-        v0, v1 = _halves(x, lead, length)
-        t = _montgomery(v1 * _NTT_ZETAS[length])
-        np.subtract(v0, t, out=v1)
-        v0 += t
-    return _freeze(_transpose16(x, lead))
+    # FIPS 204, Algorithm 41: layers len 128..16 (M @ x over h), then len 8..1
+    # (x[h] @ T[h] over l), each stage reduced mod q.
+    x, lead = _to_stage(a)
+    h, r, _ = x.shape
+    y = _reduce_f64(np.matmul(_NTT_HIGH, x.reshape(16, -1))).reshape(h, r, 16)
+    return _from_stage(_reduce_f64(np.matmul(y, _NTT_LOW)), lead)
 
 
 def intt(a_hat: Poly) -> Poly:
-    # FIPS 204, Algorithm 42, in place. The sums double per layer, so they are
-    # folded back below 1.25q once, after the fourth layer; the differences become
-    # Montgomery products, in (-q - 2^22, 2^22).
-    lead = np.shape(a_hat)[:-1]
-    x = _transpose16(np.asarray(a_hat, dtype=_I64), lead)
-    for length in reversed(_LENGTHS):
-        if length == 16:
-            x = _transpose16(x, lead)
-        v0, v1 = _halves(x, lead, length)
-        d = v0 - v1
-        v0 += v1
-        d *= _INTT_ZETAS[length]
-        v1[...] = _montgomery(d)
-        if length == 8:
-            v0[...] = _fold(v0)
-    # FIPS 204, Algorithm 42 line 21: multiply by f = 256^-1 (mod q)
-    x *= _F_MONT
-    return _freeze(_montgomery(x))
+    # FIPS 204, Algorithm 42: layers len 1..8 (per h), then len 16..128 with the
+    # factor 256^-1 folded into the matrix.
+    x, lead = _to_stage(a_hat)
+    h, r, _ = x.shape
+    y = _reduce_f64(np.matmul(x, _INTT_LOW)).reshape(16, -1)
+    return _from_stage(_reduce_f64(np.matmul(_INTT_HIGH, y)).reshape(h, r, 16), lead)
+
+
+def _reduce_i64(x: npt.NDArray[np.int64]) -> Poly:
+    """x mod q, canonical int64, for int64 |x| <= 16 q^2 (:func:`_reduce_f64`)."""
+    out: Poly = _reduce_f64(x.astype(_F64)).astype(_I64)
+    return out
 
 
 def pointwise_mul(a_hat: Poly, b_hat: Poly) -> Poly:
-    # FIPS 204, Algorithm 45: (a * b) * R^-1 * R^2 * R^-1 = a * b (mod q)
+    # FIPS 204, Algorithm 45: products of canonical values are below q^2 < 2^46
     prod = np.asarray(a_hat, dtype=_I64) * np.asarray(b_hat, dtype=_I64)
-    return _freeze(_montgomery(_montgomery(prod) * _R2))
+    return _reduce_i64(prod)
 
 
 def pointwise_acc(a_hat: Poly, b_hat: Poly) -> Poly:
-    # sum_j a_j * b_j < 8 * q^2 < q * 2^31 fits one Montgomery reduction
+    # sum_j a_j * b_j: at most 8 products below q^2, one reduction
     a = np.asarray(a_hat, dtype=_I64)
     b = np.asarray(b_hat, dtype=_I64)
-    b_mont = _freeze(_montgomery(b * _R2))  # b * R mod q
     if a.shape[-2] > 8:
         raise ValueError("pointwise_acc: at most 8 terms (FIPS 204 matrices have l <= 7)")
-    return _freeze(_montgomery((a * b_mont).sum(axis=-2)))
+    return _reduce_i64((a * b).sum(axis=-2))
 
 
 def power2round(r: Poly) -> tuple[Poly, Poly]:
@@ -263,49 +272,105 @@ def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray
     return _compact(vals, accept)
 
 
+_LANES = 4  # rows per Python-integer word in the scan below: 16-bit lanes
+_LANE_TOP = sum(0x8000 << (16 * k) for k in range(_LANES))
+_LANE_ONE = sum(1 << (16 * k) for k in range(_LANES))
+
+
+def _ball_accept(idx: npt.NDArray[np.uint8], tau: int) -> npt.NDArray[np.int64]:
+    """For each index byte j of each row, 1 if SampleInBall accepts it, else 0: with
+    i = 256 - tau + (bytes accepted so far), accepted iff j <= i and i < 256.
+
+    A fixed-length scan over the bytes, four rows at a time in the 16-bit lanes of
+    one Python integer (SWAR): lane k holds i (at most 256), and the top bit of
+    (i | 2^15) - j says j <= i without a borrow between lanes; bit 8 of i says
+    i = 256. No branch, index or loop count depends on the bytes."""
+    rows, width = idx.shape
+    groups = -(-rows // _LANES)
+    lanes = np.zeros((width, groups * _LANES), dtype="<u2")
+    lanes[:, :rows] = idx.T
+    words = lanes.view("<u8")  # (width, groups): byte p of four rows per word
+    flags = np.empty((width, groups), dtype=np.uint64)
+    start = (N - tau) * _LANE_ONE
+    for g in range(groups):
+        i = start
+        out = []
+        for j in words[:, g].tolist():
+            a = (((i | _LANE_TOP) - j) >> 15) & ~(i >> 8) & _LANE_ONE
+            out.append(a)
+            i += a
+        flags[:, g] = out
+    lane_flags = flags.view("<u2").reshape(width, groups * _LANES)[:, :rows].T
+    accept: npt.NDArray[np.int64] = np.array(lane_flags, dtype=_I64, order="C")
+    return accept
+
+
+def _first_after(match: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """match (..., T, T) restricted to u > v, then only the first u of each row v."""
+    later = match & _UPPER[: match.shape[-2], : match.shape[-1]]
+    first: npt.NDArray[np.bool_] = later & (np.cumsum(later, axis=-1) == 1)
+    return first
+
+
+_UPPER = np.triu(np.ones((64, 64), dtype=np.bool_), k=1)  # [v, u]: u > v (tau <= 60)
+
+
 def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.NDArray[np.bool_]]:
     # FIPS 204, Algorithm 29 (SampleInBall) without branches or indexing on the stream.
     # NOTE: the challenge seed of a rejected or speculative attempt is never
     # published, so its bytes decide no branch, loop count or index here:
     # 1. a fixed-length scan of every index byte computes, with mask arithmetic,
-    #    whether it is accepted (j <= i < 256, i = 256 - tau + accepted so far);
+    #    whether it is accepted (:func:`_ball_accept`);
     # 2. the t-th accepted byte j_t is selected with a one-hot rank mask;
-    # 3. the swaps c[i_t] <- c[j_t], c[j_t] <- sign_t (i_t = 256 - tau + t is
-    #    public) are replayed on the positions of the tau signs ("particles"):
-    #    the sign sitting at j_t moves to i_t, sign t lands at j_t; masked updates.
+    # 3. step t (i_t = 256 - tau + t, public) moves the sign at j_t to i_t and puts
+    #    sign t at j_t. So sign t, placed at j_t, moves first at the first later
+    #    step u with j_u = j_t (to i_u), and from i_v next at the first later step
+    #    u with j_u = i_v: one-hot "next step" matrices, followed to the end by
+    #    repeated squaring (a fixed number of matrix products), give every sign's
+    #    final position; c is then a sum of signed one-hot rows.
     # Outputs equal the reference's, including the partial c of a short prefix.
     s = np.asarray(stream, dtype=np.uint8)
     lead = s.shape[:-1]
     rows = s.reshape(int(np.prod(lead)), s.shape[-1])
     count, n = rows.shape
-    if n < 8:
-        return np.zeros((*lead, N), dtype=_I64), np.zeros(lead, dtype=np.bool_)
-    idx = rows[:, 8:].astype(_I64)  # (count, P) index bytes
-    accept = np.empty(idx.shape, dtype=_I64)
-    for r in range(count):  # 1. masked scan in Python ints, fixed length
-        i = N - tau
-        flags = []
-        for j in rows[r, 8:].tolist():
-            a = ((i - N) >> 63) & ~((i - j) >> 63) & 1
-            flags.append(a)
-            i += a
-        accept[r] = flags
+    if n < 8 or tau == 0:
+        ok_empty = np.full(lead, n >= 8 and tau == 0, dtype=np.bool_)
+        return np.zeros((*lead, N), dtype=_I64), ok_empty
+    idx = rows[:, 8:]
+    accept = _ball_accept(idx, tau)  # 1.
     rank = np.cumsum(accept, axis=1) - 1
     steps = np.arange(tau, dtype=_I64)[None, :, None]
-    pick = accept[:, None, :] * (rank[:, None, :] == steps)  # (count, tau, P) one-hot
-    j_t = (pick * idx[:, None, :]).sum(axis=2)  # 2. the t-th accepted byte
-    done = pick.sum(axis=2)  # 1 where step t happened
-    pos = np.full((count, tau), -1, dtype=_I64)  # 3. where sign t sits (-1: nowhere)
-    for t in range(tau):
-        jt, dt = j_t[:, t : t + 1], done[:, t : t + 1]
-        pos += dt * (pos == jt) * (N - tau + t - pos)
-        pos[:, t] = dt[:, 0] * (jt[:, 0] + 1) - 1
+    pick = (accept[:, None, :] & (rank[:, None, :] == steps)).astype(_F64)  # one-hot
+    # 2. Row sums of the one-hot (count, tau, P) masks as matrix-vector products
+    # (exact small integers in float64): done[t] = 1 where step t happened (the
+    # first ones), j_t the accepted byte of step t, -1 where there is none.
+    ones_idx = np.stack([np.ones(idx.shape, dtype=_F64), idx + 1.0], axis=2)
+    done_j = np.matmul(pick, ones_idx).astype(_I64)  # (count, tau, 2)
+    done = done_j[:, :, 0]
+    j_t = done_j[:, :, 1] - 1
+    i_t = np.arange(N - tau, N, dtype=_I64)
+    slots = np.arange(tau, dtype=_F64)
+    # 3. nxt[v]: the first step after v that moves what sits at i_v, or v itself
+    # when none does; followed to the end by repeated composition nxt <- nxt o nxt
+    # (each a one-hot masked gather), a fixed number of times.
+    first = _first_after(j_t[:, None, :] == i_t[None, :, None])
+    nxt = np.matmul(first.astype(_F64), slots) + (~first.any(axis=2)) * slots
+    for _ in range((tau - 1).bit_length()):  # 2^steps >= tau - 1 moves: the end
+        gather = (nxt[:, :, None] == slots).astype(_F64)
+        nxt = np.matmul(gather, nxt[:, :, None])[:, :, 0]
+    # Sign t, placed at j_t, first moves at the first later step u with j_u = j_t
+    # (to i_u), then on along nxt.
+    first = _first_after((j_t[:, None, :] == j_t[:, :, None]) & (j_t[:, None, :] >= 0))
+    moved = first.any(axis=2)
+    start = np.matmul(first.astype(_F64), slots)
+    end = np.matmul((start[:, :, None] == slots).astype(_F64), nxt[:, :, None])[:, :, 0]
+    pos = j_t + moved * (N - tau + end.astype(_I64) - j_t)  # (count, tau); -1: nowhere
     signs = rows[:, :8].copy().view("<u8")[:, 0].astype(np.uint64)
     bits = (signs[:, None] >> np.arange(tau, dtype=np.uint64)) & np.uint64(1)
-    sign = 1 - 2 * bits.astype(_I64)  # (count, tau)
-    onehot = pos[:, :, None] == np.arange(N, dtype=_I64)
-    c = (sign[:, :, None] * onehot).sum(axis=1)
-    oks = done[:, tau - 1] == 1 if tau else np.ones(count, dtype=np.bool_)
+    sign = 1.0 - 2.0 * bits.astype(_F64)  # (count, tau)
+    onehot = (pos[:, :, None] == np.arange(N, dtype=_I64)).astype(_F64)
+    c = np.matmul(sign[:, None, :], onehot)[:, 0, :].astype(_I64)
+    oks = done[:, tau - 1] == 1
     return c.reshape((*lead, N)), oks.reshape(lead)
 
 
