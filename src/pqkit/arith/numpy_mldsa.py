@@ -16,6 +16,7 @@ fixed-length masked scan (its seed is secret on rejected attempts).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -374,11 +375,30 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     return c.reshape((*lead, N)), oks.reshape(lead)
 
 
+_PACK_GROUP = {w: 8 // math.gcd(w, 8) for w in range(1, 24)}
+"""Coefficients per byte-aligned group of a width: the smallest g with 8 | w g."""
+_PACK_WEIGHTS = {
+    w: np.array([1 << (w * k) for k in range(g)], dtype=np.uint64)
+    for w, g in _PACK_GROUP.items()
+    if w * g <= 64
+}
+
+
 def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
     # FIPS 204, Algorithm 16: coefficient bits, least significant first, packed LE
     x = np.asarray(a, dtype=_I64)
+    lead = x.shape[:-1]
+    weights = _PACK_WEIGHTS.get(width)
+    if weights is not None:
+        # A group of g coefficients fills w g / 8 whole bytes: its fields do not
+        # overlap, so their weighted sum (one uint64 matrix-vector product) is the
+        # group's bits; its little-endian bytes are the packed bytes.
+        g = len(weights)
+        fields = (x & ((1 << width) - 1)).astype(np.uint64).reshape(*lead, N // g, g)
+        words = np.matmul(fields, weights)[..., None].view(np.uint8)
+        return words[..., : width * g // 8].reshape(*lead, 32 * width)
     bits = ((x[..., None] >> np.arange(width, dtype=_I64)) & 1).astype(np.uint8)
-    flat = bits.reshape((*x.shape[:-1], N * width))
+    flat = bits.reshape((*lead, N * width))
     return np.packbits(flat, axis=-1, bitorder="little")
 
 
