@@ -319,6 +319,8 @@ def _first_after(match: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     return first
 
 
+_EIGHT = np.arange(8, dtype=_I64)
+_SIXTEEN = np.arange(16, dtype=_I64)
 _UPPER = np.triu(np.ones((64, 64), dtype=np.bool_), k=1)  # [v, u]: u > v (tau <= 60)
 
 
@@ -346,15 +348,15 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     idx = rows[:, 8:]
     accept = _ball_accept(idx, tau)  # 1.
     rank = np.cumsum(accept, axis=1) - 1
-    steps = np.arange(tau, dtype=_I64)[None, :, None]
-    pick = (accept[:, None, :] & (rank[:, None, :] == steps)).astype(_F64)  # one-hot
-    # 2. Row sums of the one-hot (count, tau, P) masks as matrix-vector products
-    # (exact small integers in float64): done[t] = 1 where step t happened (the
-    # first ones), j_t the accepted byte of step t, -1 where there is none.
-    ones_idx = np.stack([np.ones(idx.shape, dtype=_F64), idx + 1.0], axis=2)
-    done_j = np.matmul(pick, ones_idx).astype(_I64)  # (count, tau, 2)
-    done = done_j[:, :, 0]
-    j_t = done_j[:, :, 1] - 1
+    # 2. The t-th accepted byte, t = 8 a + b, as one product of one-hot factors:
+    # sum_p [rank_p >> 3 = a] * ([rank_p & 7 = b] accept_p (1, idx_p + 1)) gives
+    # done[t] (1 where step t happened: the first ones) and j_t + 1 (0: no step t).
+    high = (rank[:, None, :] >> 3 == _EIGHT[:, None]).astype(_F64)  # (count, 8, P)
+    low = (rank[:, :, None] & 7 == _EIGHT) & (accept[:, :, None] == 1)  # (count, P, 8)
+    weighted = np.concatenate([low, low * (idx[:, :, None] + 1.0)], axis=2)
+    done_j = np.matmul(high, weighted).astype(_I64)  # (count, 8, 16)
+    done = done_j[:, :, :8].reshape(count, 64)[:, :tau]
+    j_t = done_j[:, :, 8:].reshape(count, 64)[:, :tau] - 1
     i_t = np.arange(N - tau, N, dtype=_I64)
     slots = np.arange(tau, dtype=_F64)
     # 3. nxt[v]: the first step after v that moves what sits at i_v, or v itself
@@ -375,8 +377,10 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     signs = rows[:, :8].copy().view("<u8")[:, 0].astype(np.uint64)
     bits = (signs[:, None] >> np.arange(tau, dtype=np.uint64)) & np.uint64(1)
     sign = 1.0 - 2.0 * bits.astype(_F64)  # (count, tau)
-    onehot = (pos[:, :, None] == np.arange(N, dtype=_I64)).astype(_F64)
-    c = np.matmul(sign[:, None, :], onehot)[:, 0, :].astype(_I64)
+    # c[16 h + l] = sum_t sign_t [pos_t >> 4 = h] [pos_t & 15 = l] (pos -1: nowhere)
+    pos_h = ((pos[:, :, None] >> 4) == _SIXTEEN) * sign[:, :, None]  # (count, tau, 16)
+    pos_l = ((pos[:, :, None] & 15) == _SIXTEEN).astype(_F64)
+    c = np.matmul(pos_h.swapaxes(1, 2), pos_l).astype(_I64).reshape(count, N)
     oks = done[:, tau - 1] == 1
     return c.reshape((*lead, N)), oks.reshape(lead)
 
