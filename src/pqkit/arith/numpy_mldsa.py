@@ -441,24 +441,32 @@ def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
 
 
 # For SimpleBitUnpack of width w: coefficient i starts at bit i*w, i.e. at byte
-# (i*w) >> 3, bit (i*w) & 7, and spans at most 4 bytes (w <= 23).
-_UNPACK_AT = {w: (np.arange(N) * w >> 3, (np.arange(N) * w & 7).astype(_I64)) for w in range(1, 24)}
+# (i*w) >> 3, bit (i*w) & 7, and spans at most 4 bytes (w <= 23). Per byte-aligned
+# group of g coefficients (w g / 8 bytes), the start byte and bit of each member.
+_UNPACK_AT = {
+    w: (np.arange(g) * w >> 3, (np.arange(g) * w & 7).astype(np.uint64))
+    for w, g in _PACK_GROUP.items()
+}
 
 
 def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
-    # FIPS 204, Algorithm 18: four bytes from each coefficient's first byte (fixed,
-    # public positions), shifted and masked
+    # FIPS 204, Algorithm 18: a little-endian 64-bit read at each coefficient's first
+    # byte (fixed, public positions: a strided view over each byte-aligned group),
+    # shifted and masked.
     raw = np.asarray(b, dtype=np.uint8)
-    padded = np.zeros((*raw.shape[:-1], raw.shape[-1] + 3), dtype=_I64)
-    padded[..., : raw.shape[-1]] = raw
+    lead = raw.shape[:-1]
+    n = raw.shape[-1]
+    if n != 32 * width:
+        raise ValueError(f"bit_unpack of width {width} expects {32 * width} bytes, got {n}")
+    g = _PACK_GROUP[width]
+    group = width * g // 8
+    rows = raw.size // n if n else 0
+    flat = np.zeros(raw.size + 8, dtype=np.uint8)  # 8 more bytes: the last reads
+    flat[: raw.size] = raw.reshape(-1)
+    words = np.ndarray((rows, N // g, group), dtype="<u8", buffer=flat, strides=(n, group, 1))
     start, shift = _UNPACK_AT[width]
-    word = padded[..., start]
-    word |= padded[..., start + 1] << 8
-    word |= padded[..., start + 2] << 16
-    word |= padded[..., start + 3] << 24
-    word >>= shift
-    word &= (1 << width) - 1
-    return word
+    fields = (words[:, :, start] >> shift) & np.uint64((1 << width) - 1)
+    return fields.astype(_I64).reshape(*lead, N)
 
 
 def mod_q(x: Poly) -> Poly:
