@@ -343,7 +343,7 @@ def _ball_accept(idx: npt.NDArray[np.uint8], tau: int) -> npt.NDArray[np.int64]:
 def _first_after(match: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     """match (..., T, T) restricted to u > v, then only the first u of each row v."""
     later = match & _UPPER[: match.shape[-2], : match.shape[-1]]
-    first: npt.NDArray[np.bool_] = later & (np.cumsum(later, axis=-1) == 1)
+    first: npt.NDArray[np.bool_] = later & (np.cumsum(later, axis=-1, dtype=np.int8) == 1)
     return first
 
 
@@ -386,22 +386,30 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     done = done_j[:, :, :8].reshape(count, 64)[:, :tau]
     j_t = done_j[:, :, 8:].reshape(count, 64)[:, :tau] - 1
     i_t = np.arange(N - tau, N, dtype=_I64)
-    slots = np.arange(tau, dtype=_F64)
-    # 3. nxt[v]: the first step after v that moves what sits at i_v, or v itself
-    # when none does; followed to the end by repeated composition nxt <- nxt o nxt
-    # (each a one-hot masked gather), a fixed number of times.
-    first = _first_after(j_t[:, None, :] == i_t[None, :, None])
-    nxt = np.matmul(first.astype(_F64), slots) + (~first.any(axis=2)) * slots
+    slots = np.arange(tau, dtype=np.float32)
+    # 3. Two "first later step" relations, found together: [0] nxt[v], the first
+    # step after v that moves what sits at i_v; [1] the first step after t that
+    # moves sign t from j_t (where step t put it). One-hot rows, exact in float32.
+    first = _first_after(
+        np.stack(
+            [
+                j_t[:, None, :] == i_t[None, :, None],
+                (j_t[:, None, :] == j_t[:, :, None]) & (j_t[:, None, :] >= 0),
+            ]
+        )
+    )
+    moves = first.any(axis=3)  # (2, count, tau)
+    step = np.matmul(first.astype(np.float32), slots)  # (2, count, tau)
+    # nxt[v] = v where nothing moves it; followed to the end by repeated composition
+    # nxt <- nxt o nxt (each a one-hot masked gather), a fixed number of times.
+    nxt = step[0] + (~moves[0]) * slots
     for _ in range((tau - 1).bit_length()):  # 2^steps >= tau - 1 moves: the end
-        gather = (nxt[:, :, None] == slots).astype(_F64)
+        gather = (nxt[:, :, None] == slots).astype(np.float32)
         nxt = np.matmul(gather, nxt[:, :, None])[:, :, 0]
-    # Sign t, placed at j_t, first moves at the first later step u with j_u = j_t
-    # (to i_u), then on along nxt.
-    first = _first_after((j_t[:, None, :] == j_t[:, :, None]) & (j_t[:, None, :] >= 0))
-    moved = first.any(axis=2)
-    start = np.matmul(first.astype(_F64), slots)
-    end = np.matmul((start[:, :, None] == slots).astype(_F64), nxt[:, :, None])[:, :, 0]
-    pos = j_t + moved * (N - tau + end.astype(_I64) - j_t)  # (count, tau); -1: nowhere
+    # Sign t moves first at step[1][t] (to i of that step), then on along nxt.
+    gather = (step[1][:, :, None] == slots).astype(np.float32)
+    end = np.matmul(gather, nxt[:, :, None])[:, :, 0].astype(_I64)
+    pos = j_t + moves[1] * (N - tau + end - j_t)  # (count, tau); -1: nowhere
     signs = rows[:, :8].copy().view("<u8")[:, 0].astype(np.uint64)
     bits = (signs[:, None] >> np.arange(tau, dtype=np.uint64)) & np.uint64(1)
     sign = 1.0 - 2.0 * bits.astype(_F64)  # (count, tau)
