@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly, kpke_check
+from pqkit.arith.api import Poly
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.arith.tables import MLKEM_N_INV, N
 from pqkit.arith.tables import MLKEM_Q as Q
@@ -167,8 +167,8 @@ def _as_bytes(b: Any, width: int | None = None) -> npt.NDArray[np.uint8]:
 # --- kernels -----------------------------------------------------------------------
 
 
-def _ntt(a: npt.NDArray[np.int64]) -> Poly:
-    """:func:`ntt` on a checked int64 array."""
+def ntt(f: Poly) -> Poly:
+    a = _as_polys(f)
     lead = a.shape[:-1]
     x = a.astype(F64).reshape(*lead, 16, 16)
     # Layers 1-4 (len 128..16): x[h, l] <- sum_h' M[h, h'] x[h', l]; entries < 2^27.5.
@@ -178,21 +178,13 @@ def _ntt(a: npt.NDArray[np.int64]) -> Poly:
     return _reduce_f64(x.reshape(*lead, N))
 
 
-def _intt(a: npt.NDArray[np.int64]) -> Poly:
-    """:func:`intt` on a checked int64 array."""
+def intt(f_hat: Poly) -> Poly:
+    a = _as_polys(f_hat)
     lead = a.shape[:-1]
     x = a.astype(F64).reshape(*lead, 16, 1, 16)
     x = np.matmul(x, _INTT_LOW_T).reshape(*lead, 16, 16)  # len 2..8
     x = np.matmul(_INTT_HIGH, x)  # len 16..128 and 128^-1
     return _reduce_f64(x.reshape(*lead, N))
-
-
-def ntt(f: Poly) -> Poly:
-    return _ntt(_as_polys(f))
-
-
-def intt(f_hat: Poly) -> Poly:
-    return _intt(_as_polys(f_hat))
 
 
 def mulcache(b_hat: Poly) -> Any:
@@ -208,21 +200,16 @@ def mulcache(b_hat: Poly) -> Any:
     return cache
 
 
-def _basemul_acc(a: npt.NDArray[np.int64], planes: npt.NDArray[np.int64]) -> Poly:
-    """:func:`basemul_acc` on checked arrays, ``planes`` from :func:`mulcache`."""
-    # FIPS 203, Algorithm 12 for every pair, summed over k before one reduction:
-    # each product < 2^23.4, at most 2k <= 8 terms, so sums < 2^27 < 2^28.
-    prod = (a[..., None, :, :] * planes).sum(axis=-2)  # (..., 2, 256)
-    pairs = prod[..., 0::2] + prod[..., 1::2]  # (..., 2, 128): c0 and c1 of each pair
-    return _barrett(pairs.swapaxes(-1, -2).reshape(*pairs.shape[:-2], N))
-
-
 def basemul_acc(a_hat: Poly, b_hat: Poly, cache: Any = None) -> Poly:
     a = _as_polys(a_hat)
     if a.ndim < 2 or np.ndim(b_hat) < 2:
         raise ValueError("basemul_acc expects (..., k, 256) arrays")
     planes = mulcache(b_hat) if cache is None else np.asarray(cache)
-    return _basemul_acc(a, planes)
+    # FIPS 203, Algorithm 12 for every pair, summed over k before one reduction:
+    # each product < 2^23.4, at most 2k <= 8 terms, so sums < 2^27 < 2^28.
+    prod = (a[..., None, :, :] * planes).sum(axis=-2)  # (..., 2, 256)
+    pairs = prod[..., 0::2] + prod[..., 1::2]  # (..., 2, 128): c0 and c1 of each pair
+    return _barrett(pairs.swapaxes(-1, -2).reshape(*pairs.shape[:-2], N))
 
 
 def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
@@ -325,11 +312,7 @@ _SH11_HIGH = np.array([15, 26, 37], dtype=np.uint64)
 
 
 def byte_encode(f: Poly, d: int) -> npt.NDArray[np.uint8]:
-    return _byte_encode(_as_polys(f), d)
-
-
-def _byte_encode(a: npt.NDArray[np.int64], d: int) -> npt.NDArray[np.uint8]:
-    """:func:`byte_encode` on a checked int64 array."""
+    a = _as_polys(f)
     lead = a.shape[:-1]
     if d == 1:  # one bit per coefficient, least significant bit first: packbits
         return np.packbits(a.astype(np.uint8), axis=-1, bitorder="little")
@@ -358,11 +341,7 @@ def _byte_encode(a: npt.NDArray[np.int64], d: int) -> npt.NDArray[np.uint8]:
 
 
 def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
-    return _byte_decode(_as_bytes(b, 32 * d), d)
-
-
-def _byte_decode(raw: npt.NDArray[np.uint8], d: int) -> Poly:
-    """:func:`byte_decode` on a checked uint8 array (..., 32 d)."""
+    raw = _as_bytes(b, 32 * d)
     lead = raw.shape[:-1]
     flat = raw.reshape(-1, 32 * d)
     mask = np.uint64((1 << d) - 1)
@@ -412,22 +391,13 @@ _COMPRESS_M = -(-(1 << 40) // (2 * Q))
 
 
 def compress(f: Poly, d: int) -> Poly:
-    return _compress(_as_polys(f), d)
-
-
-def _compress(a: npt.NDArray[np.int64], d: Any) -> Poly:
-    """:func:`compress` on a checked int64 array; ``d`` may be an int array that
-    broadcasts against ``a`` (one d per row)."""
+    a = _as_polys(f)
     numerator = (a << (d + 1)) + Q
     return ((numerator * _COMPRESS_M) >> 40) & ((1 << d) - 1)
 
 
 def decompress(y: Poly, d: int) -> Poly:
-    return _decompress(_as_polys(y), d)
-
-
-def _decompress(a: npt.NDArray[np.int64], d: int) -> Poly:
-    """:func:`decompress` on a checked int64 array."""
+    a = _as_polys(y)
     # round(q y / 2^d), half up: floor((2 q y + 2^d) / 2^(d+1)), a shift.
     return (a * (2 * Q) + (1 << d)) >> (d + 1)
 
@@ -436,71 +406,6 @@ def add(a: Poly, b: Poly) -> Poly:
     """(a + b) mod q for canonical inputs (masked subtraction, no branch)."""
     s = _as_polys(a) + _as_polys(b)
     return _csub(s)
-
-
-# --- K-PKE, fused (the numpy backend's own composites; pqkit.arith.compose) ----------
-#
-# The same steps as the composites of :mod:`pqkit.arith.compose`, on the checked
-# internals above: no per-kernel argument checks or copies between the steps, the
-# mulcache of y_hat made once, u and v compressed in one pass (one d per row).
-
-_HALF_Q = (Q + 1) // 2  # Decompress_1(1)
-
-
-def kpke_decrypt(
-    dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
-) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7."""
-    dk = np.asarray(dk_pke, dtype=np.uint8)
-    ct = np.asarray(c, dtype=np.uint8)
-    kpke_check(
-        k, du, dv, ("dk_pke", "c"), (dk.shape, ct.shape), ((384 * k,), (32 * (du * k + dv),))
-    )
-    u_prime = _decompress(_byte_decode(ct[: 32 * du * k].reshape(k, 32 * du), du), du)  # 1, 3
-    v_prime = _decompress(_byte_decode(ct[32 * du * k :], dv), dv)  # lines 2, 4
-    s_hat = _byte_decode(dk.reshape(k, 384), 12)  # line 5
-    # line 6: w = v' - NTT^-1(s_hat^T o NTT(u')) + q, in [1, 2q): Compress_1 takes it
-    # mod q (line 7).
-    w = v_prime - _intt(_basemul_acc(s_hat, mulcache(_ntt(u_prime)))) + Q
-    bits = _compress(w, 1).astype(np.uint8)
-    return np.packbits(bits, bitorder="little")  # line 7: ByteEncode_1
-
-
-def kpke_encrypt(
-    t_hat: Poly,
-    A_hat: Poly,
-    y: Poly,
-    e1: Poly,
-    e2: Poly,
-    m: npt.NDArray[np.uint8],
-    du: int,
-    dv: int,
-) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24."""
-    t, a, y_, e1_, e2_, mb = (np.asarray(x) for x in (t_hat, A_hat, y, e1, e2, m))
-    k = t.shape[0] if t.ndim else 0
-    kpke_check(
-        k,
-        du,
-        dv,
-        ("t_hat", "A_hat", "y", "e1", "e2", "m"),
-        (t.shape, a.shape, y_.shape, e1_.shape, e2_.shape, mb.shape),
-        ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
-    )
-    y_hat = _ntt(y_.astype(I64, copy=False))  # line 18
-    # Lines 19 and 21 in one basemul and one NTT^-1: the rows of A_hat^T and t_hat^T.
-    rows = np.concatenate([a.swapaxes(0, 1), t[None]]).astype(I64, copy=False)
-    w = _intt(_basemul_acc(rows, mulcache(y_hat)))  # (k + 1, 256), canonical
-    w[:k] += e1_  # line 19: u, below 2q
-    w[k] += e2_
-    # line 20-21: mu = Decompress_1(ByteDecode_1(m)) = q' * bit, q' = (q + 1) / 2
-    bits = np.unpackbits(np.asarray(mb, dtype=np.uint8), bitorder="little")
-    w[k] += bits.astype(I64) * _HALF_Q
-    # Lines 22-23: Compress_du on the k rows of u, Compress_dv on v, in one pass.
-    codes = _compress(w, np.array([[du]] * k + [[dv]], dtype=I64))
-    c1 = _byte_encode(codes[:k], du).reshape(-1)
-    c2 = _byte_encode(codes[k], dv)
-    return np.concatenate([c1, c2])  # line 24
 
 
 KERNELS: dict[str, Any] = {
@@ -515,6 +420,4 @@ KERNELS: dict[str, Any] = {
     "byte_decode": byte_decode,
     "compress": compress,
     "decompress": decompress,
-    "kpke_decrypt": kpke_decrypt,
-    "kpke_encrypt": kpke_encrypt,
 }
