@@ -145,7 +145,8 @@ instead of 2 ms for a signing pass of 8 attempts on a busy 2-core machine)."""
 def _high(m: npt.NDArray[np.float64], x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """m (16, 16) @ x (16, C), in column blocks of at most _GEMM_COLUMNS."""
     if x.shape[1] <= _GEMM_COLUMNS:
-        return np.matmul(m, x)
+        whole: npt.NDArray[np.float64] = np.matmul(m, x)
+        return whole
     out = np.empty_like(x)
     for s in range(0, x.shape[1], _GEMM_COLUMNS):
         np.matmul(m, x[:, s : s + _GEMM_COLUMNS], out=out[:, s : s + _GEMM_COLUMNS])
@@ -156,7 +157,8 @@ def _low(x: npt.NDArray[np.float64], t: npt.NDArray[np.float64]) -> npt.NDArray[
     """x (16, R, 16) @ t (16, 16, 16) per h, in row blocks of at most 63."""
     rows = _GEMM_COLUMNS // 16
     if x.shape[1] <= rows:
-        return np.matmul(x, t)
+        whole: npt.NDArray[np.float64] = np.matmul(x, t)
+        return whole
     out = np.empty_like(x)
     for s in range(0, x.shape[1], rows):
         np.matmul(x[:, s : s + rows], t, out=out[:, s : s + rows])
@@ -397,7 +399,7 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
             ]
         )
     )
-    moves = first.any(axis=3)  # (2, count, tau)
+    moves: npt.NDArray[np.bool_] = np.asarray(first.any(axis=3))  # (2, count, tau)
     step = np.matmul(first.astype(np.float32), slots)  # (2, count, tau)
     # nxt[v] = v where nothing moves it; followed to the end by repeated composition
     # nxt <- nxt o nxt (each a one-hot masked gather), a fixed number of times.
@@ -440,7 +442,7 @@ def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
         # group's bits; its little-endian bytes are the packed bytes.
         g = len(weights)
         fields = (x & ((1 << width) - 1)).astype(np.uint64).reshape(*lead, N // g, g)
-        words = np.matmul(fields, weights)[..., None].view(np.uint8)
+        words: npt.NDArray[np.uint8] = np.matmul(fields, weights)[..., None].view(np.uint8)
         return words[..., : width * g // 8].reshape(*lead, 32 * width)
     bits = ((x[..., None] >> np.arange(width, dtype=_I64)) & 1).astype(np.uint8)
     flat = bits.reshape((*lead, N * width))
@@ -473,7 +475,8 @@ def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     words = np.ndarray((rows, N // g, group), dtype="<u8", buffer=flat, strides=(n, group, 1))
     start, shift = _UNPACK_AT[width]
     fields = (words[:, :, start] >> shift) & np.uint64((1 << width) - 1)
-    return fields.astype(_I64).reshape(*lead, N)
+    out: Poly = fields.astype(_I64).reshape(*lead, N)
+    return out
 
 
 def mod_q(x: Poly) -> Poly:
