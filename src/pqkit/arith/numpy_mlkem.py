@@ -245,6 +245,8 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
     return out.reshape(out_shape), counts.reshape(lead)
 
 
+_M55 = np.uint64(0x5555555555555555)
+_CBD2_SHIFTS = np.arange(0, 64, 2, dtype=np.uint64)
 _M249 = np.uint64(0x249249249249)
 _CBD3_SHIFTS = np.arange(0, 48, 3, dtype=np.uint64)
 _PAD = np.zeros(8, dtype=np.uint8)
@@ -265,20 +267,13 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
     raw = _as_bytes(buf, 64 * eta)
     lead = raw.shape[:-1]
     flat = raw.reshape(-1, 64 * eta)
+    # Bit-sliced: add the eta bits of every field in place (no reduction along an
+    # axis), then read the eta-bit sums x (first half) and y (second half).
     if eta == 2:
-        # Two coefficients per byte: bit pairs summed in place (x0, y0, x1, y1 in
-        # the 2-bit fields), then 4 + x - y per nibble (in [2, 6]: no borrow).
-        t = (flat & 0x55) + ((flat >> 1) & 0x55)
-        v = ((t & 0x33) | 0x44) - ((t >> 2) & 0x33)
-        f2 = np.empty((*flat.shape, 2), dtype=I64)
-        np.bitwise_and(v, 15, out=f2[..., 0])
-        np.right_shift(v, 4, out=f2[..., 1])
-        f2 -= 4
-        f2 += (f2 >> 63) & Q
-        return f2.reshape(*lead, N)
-    if eta == 3:
-        # Bit-sliced: add the eta bits of every field in place (no reduction along
-        # an axis), then read the eta-bit sums x (first half) and y (second half).
+        w = np.ascontiguousarray(flat).view("<u8")  # 16 coefficients per word
+        t = (w & _M55) + ((w >> np.uint64(1)) & _M55)
+        fields = (t[..., None] >> _CBD2_SHIFTS) & np.uint64(3)
+    elif eta == 3:
         w = _strided_u64(flat, 6).copy()  # 8 coefficients per 48 bits (aligned copy)
         t = (w & _M249) + ((w >> np.uint64(1)) & _M249) + ((w >> np.uint64(2)) & _M249)
         fields = (t[..., None] >> _CBD3_SHIFTS) & np.uint64(7)
