@@ -8,10 +8,15 @@ integers (below 2^50) reduced by a multiply-floor-subtract with a precomputed 1/
 multiply-and-shift forms of the Dilithium reference code's constant-time rounding.
 
 NOTE: the rejection samplers (RejNTTPoly, RejBoundedPoly) compact their accepted
-samples with a stable sort of the acceptance flags. Which samples were rejected
-is independent of the values accepted (the reference implementations branch on
-it too); the accepted values themselves go through no branch. SampleInBall is a
-fixed-length masked scan (its seed is secret on rejected attempts).
+samples with a boolean mask of the acceptance flags (a stable sort of them when a
+row runs short). Which samples were rejected is independent of the values
+accepted (the reference implementations branch on it too); the accepted values
+themselves go through no branch. SampleInBall is a fixed-length masked scan and
+one-hot products (its seed is secret on rejected attempts).
+
+Every kernel is a fixed sequence of array calls whose count depends only on
+shapes: at these sizes each call costs about 0.5-1 us whatever its length, so the
+kernels are written for few calls (docs/decisions.md, "NumPy fast path").
 """
 
 from __future__ import annotations
