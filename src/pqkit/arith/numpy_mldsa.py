@@ -56,7 +56,8 @@ _QINV_F = 1.0 / Q
 
 
 def _reduce_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """x mod q in [0, q) for float64 holding exact integers |x| <= 16 q^2 (a new array).
+    """x mod q in [0, q) for float64 holding exact integers |x| <= 16 q^2 (a new array):
+    this backend's reduction, in place of FIPS 204, Algorithm 49 (MontgomeryReduce).
 
     t = floor((x + 1/2) * fl(1/q)) equals floor(x / q): (x + 1/2) / q lies at least
     1/(2q) > 2^-24 from every integer, and the roundings (of 1/q and of the product,
