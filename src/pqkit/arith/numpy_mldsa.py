@@ -320,25 +320,27 @@ _LANE_ONE = sum(1 << (16 * k) for k in range(_LANES))
 
 
 def _ball_accept(idx: npt.NDArray[np.uint8], tau: int) -> npt.NDArray[np.int64]:
-    """For each index byte j of each row, 1 if SampleInBall accepts it, else 0: with
-    i = 256 - tau + (bytes accepted so far), accepted iff j <= i and i < 256.
+    """For each index byte j of each row, 1 if j <= i, else 0, with i = 256 - tau +
+    (bytes accepted so far): SampleInBall's acceptance of the byte while fewer than
+    tau were accepted. Bytes after the tau-th accepted one are flagged too (as if i
+    went on counting); their ranks are tau or more, and the caller drops those.
 
     A fixed-length scan over the bytes, four rows at a time in the 16-bit lanes of
-    one Python integer (SWAR): lane k holds i (at most 256), and the top bit of
-    (i | 2^15) - j says j <= i without a borrow between lanes; bit 8 of i says
-    i = 256. No branch, index or loop count depends on the bytes."""
+    one Python integer (SWAR): lane k holds 2^15 + i (i below 2^9), and the top bit
+    of (2^15 + i) - j says j <= i without a borrow between lanes. No branch, index
+    or loop count depends on the bytes."""
     rows, width = idx.shape
     groups = -(-rows // _LANES)
     lanes = np.zeros((width, groups * _LANES), dtype="<u2")
     lanes[:, :rows] = idx.T
     words = lanes.view("<u8")  # (width, groups): byte p of four rows per word
     flags = np.empty((width, groups), dtype=np.uint64)
-    start = (N - tau) * _LANE_ONE
+    start = _LANE_TOP + (N - tau) * _LANE_ONE
     for g in range(groups):
         i = start
         out = []
         for j in words[:, g].tolist():
-            a = (((i | _LANE_TOP) - j) >> 15) & ~(i >> 8) & _LANE_ONE
+            a = ((i - j) >> 15) & _LANE_ONE
             out.append(a)
             i += a
         flags[:, g] = out
@@ -417,9 +419,8 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     gather = (step[1][:, :, None] == slots).astype(np.float32)
     end = np.matmul(gather, nxt[:, :, None])[:, :, 0].astype(_I64)
     pos = j_t + moves[1] * (N - tau + end - j_t)  # (count, tau); -1: nowhere
-    signs = rows[:, :8].copy().view("<u8")[:, 0].astype(np.uint64)
-    bits = (signs[:, None] >> np.arange(tau, dtype=np.uint64)) & np.uint64(1)
-    sign = 1.0 - 2.0 * bits.astype(_F64)  # (count, tau)
+    # sign t = (-1)^(bit t of the first 8 bytes, least significant first)
+    sign = 1.0 - 2.0 * np.unpackbits(rows[:, :8], axis=1, bitorder="little")[:, :tau]
     # c[16 h + l] = sum_t sign_t [pos_t >> 4 = h] [pos_t & 15 = l] (pos -1: nowhere)
     pos_h = ((pos[:, :, None] >> 4) == _SIXTEEN) * sign[:, :, None]  # (count, tau, 16)
     pos_l = ((pos[:, :, None] & 15) == _SIXTEEN).astype(_F64)
