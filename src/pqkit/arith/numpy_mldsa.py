@@ -8,11 +8,12 @@ integers (below 2^50) reduced by a multiply-floor-subtract with a precomputed 1/
 multiply-and-shift forms of the Dilithium reference code's constant-time rounding.
 
 NOTE: the rejection samplers (RejNTTPoly, RejBoundedPoly) compact their accepted
-samples with a boolean mask of the acceptance flags (a stable sort of them when a
-row runs short). Which samples were rejected is independent of the values
-accepted (the reference implementations branch on it too); the accepted values
-themselves go through no branch. SampleInBall is a fixed-length masked scan and
-one-hot products (its seed is secret on rejected attempts).
+samples with a stable sort of the acceptance flags (RejNTTPoly, whose stream is
+public, with a boolean mask when every row has 256). Which samples were rejected
+is independent of the values accepted (the reference implementations branch on
+it too); the accepted values themselves go through no branch. SampleInBall is a
+fixed-length masked scan and one-hot products (its seed is secret on rejected
+attempts).
 
 Every kernel is a fixed sequence of array calls whose count depends only on
 shapes: at these sizes each call costs about 0.5-1 us whatever its length, so the
@@ -271,14 +272,19 @@ def infinity_norm(a: Poly) -> npt.NDArray[np.int64]:
     return out
 
 
-def _compact(values: Poly, accept: npt.NDArray[np.bool_]) -> tuple[Poly, npt.NDArray[np.int64]]:
-    """The first 256 accepted values of each row, in order, and how many there were."""
-    position = np.cumsum(accept, axis=-1)
-    if position.size and int(position[..., -1].min()) >= N:
-        # Every row has 256 (the usual case): the kept entries, in row-major order,
-        # are exactly 256 per row. Indexes by the accept pattern only (see NOTE).
-        out = values[accept & (position <= N)].reshape(*values.shape[:-1], N)
-        return out, np.full(values.shape[:-1], N, dtype=_I64)
+def _compact(
+    values: Poly, accept: npt.NDArray[np.bool_], public: bool = False
+) -> tuple[Poly, npt.NDArray[np.int64]]:
+    """The first 256 accepted values of each row, in order, and how many there were.
+    ``public``: the values are public (RejNTTPoly of the public rho), so boolean-mask
+    indexing may pick them (docs/architecture.md §8 keeps it off secret values)."""
+    if public:
+        position = np.cumsum(accept, axis=-1)
+        if position.size and int(position[..., -1].min()) >= N:
+            # Every row has 256 (the usual case): the kept entries, in row-major
+            # order, are exactly 256 per row.
+            out = values[accept & (position <= N)].reshape(*values.shape[:-1], N)
+            return out, np.full(values.shape[:-1], N, dtype=_I64)
     order = np.argsort(~accept, axis=-1, kind="stable")[..., :N]
     out = np.take_along_axis(values, order, axis=-1)
     count = np.minimum(accept.sum(axis=-1, dtype=_I64), N)
@@ -296,7 +302,7 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
     n = b.shape[-1] - b.shape[-1] % 3
     t = b[..., :n].reshape((*b.shape[:-1], n // 3, 3)).astype(_I64)
     cand = t[..., 0] | (t[..., 1] << 8) | ((t[..., 2] & 0x7F) << 16)
-    return _compact(cand, cand < Q)
+    return _compact(cand, cand < Q, public=True)  # ExpandA: public rho
 
 
 def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray[np.int64]]:
