@@ -95,3 +95,43 @@ def test_rounding_exhaustive(g2: int) -> None:
             if p1 is not None:
                 q1, q0 = K.power2round(r)
                 assert (q1 == p1).all() and (q0 == p0).all(), (backend, start)
+
+
+# --- the numpy kernels' own layouts (issue 11, the NumPy fast path) -----------------
+
+
+def test_numpy_bit_pack_unpack_every_width() -> None:
+    # Byte-aligned groups read and written as 64-bit words: every width of FIPS 204,
+    # Algorithms 16 and 18 (1..23 bits), against ref, with leading axes and signed
+    # inputs (only the low width bits are packed).
+    K, R = arith.kernels("mldsa", "numpy"), arith.kernels("mldsa", "ref")
+    rng = np.random.default_rng(11)
+    for width in range(1, 24):
+        x = rng.integers(-(1 << 23), 1 << 23, (2, 3, 256))
+        packed = K.bit_pack(x, width)
+        assert np.array_equal(packed, R.bit_pack(x & ((1 << width) - 1), width))
+        raw = rng.integers(0, 256, (2, 3, 32 * width), dtype=np.uint8)
+        assert np.array_equal(K.bit_unpack(raw, width), R.bit_unpack(raw, width))
+        assert np.array_equal(K.bit_unpack(packed, width), x & ((1 << width) - 1))
+
+
+def test_numpy_bit_unpack_refuses_a_wrong_length() -> None:
+    K = arith.kernels("mldsa", "numpy")
+    with pytest.raises(ValueError, match="expects 640 bytes, got 639"):
+        K.bit_unpack(np.zeros((2, 639), dtype=np.uint8), 20)
+
+
+@pytest.mark.parametrize("rows", [1, 4, 63, 64, 130])
+def test_numpy_ntt_blocks_match_ref(rows: int) -> None:
+    # The float64 two-stage NTT splits its matrix products into blocks of 63 rows
+    # (OpenBLAS threading threshold): every split equals ref, at the edges of (-q, q).
+    K, R = arith.kernels("mldsa", "numpy"), arith.kernels("mldsa", "ref")
+    rng = np.random.default_rng(rows)
+    x = rng.integers(-Q + 1, Q, (rows, 256))
+    x[0, :8] = [-Q + 1, Q - 1, 0, 1, -1, Q - 2, -Q + 2, 2]
+    assert np.array_equal(K.ntt(x), R.ntt(x))
+    assert np.array_equal(K.intt(x), R.intt(x))
+    y = rng.integers(0, Q, (rows, 7, 256))
+    y[0, :, :4] = Q - 1
+    assert np.array_equal(K.pointwise_acc(y, y), R.pointwise_acc(y, y))
+    assert np.array_equal(K.pointwise_mul(y, y), R.pointwise_mul(y, y))

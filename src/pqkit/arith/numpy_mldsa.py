@@ -1,167 +1,214 @@
 """The ``numpy`` backend for q = 8380417: vectorised int64 kernels.
 
 Secret-data rules (docs/architecture.md §8): no ``%``, ``//``, branches or data-dependent
-indexing on coefficient values. Reduction is Montgomery (R = 2^32) for products
-and the folding 2^23 = 2^13 - 1 (mod q) for sums; conditional corrections are
-sign-mask arithmetic (``x += (x >> 63) & q``). Decompose and Power2Round use the
+indexing on coefficient values. Products and the NTT stages are exact float64
+integers (below 2^50) reduced by a multiply-floor-subtract with a precomputed 1/q
+(no division); conditional corrections are sign-mask arithmetic
+(``x += (x >> 63) & q``). Decompose and Power2Round use the
 multiply-and-shift forms of the Dilithium reference code's constant-time rounding.
 
 NOTE: the rejection samplers (RejNTTPoly, RejBoundedPoly) compact their accepted
-samples with a stable sort of the acceptance flags. Which samples were rejected
+samples with a stable sort of the acceptance flags (RejNTTPoly, whose stream is
+public, with a boolean mask when every row has 256). Which samples were rejected
 is independent of the values accepted (the reference implementations branch on
 it too); the accepted values themselves go through no branch. SampleInBall is a
-fixed-length masked scan (its seed is secret on rejected attempts).
+fixed-length masked scan and one-hot products (its seed is secret on rejected
+attempts).
+
+Every kernel is a fixed sequence of array calls whose count depends only on
+shapes: at these sizes each call costs about 0.5-1 us whatever its length, so the
+kernels are written for few calls (docs/decisions.md, "NumPy fast path").
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLDSA_DECOMPOSE, N
+from pqkit.arith.tables import MLDSA_DECOMPOSE, MLDSA_N_INV, N
 from pqkit.arith.tables import MLDSA_Q as Q
 from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
 _I64 = np.int64
-_M32 = (1 << 32) - 1
-_M23 = (1 << 23) - 1
-_QINV = pow(Q, -1, 1 << 32)  # q^-1 mod 2^32, for Montgomery reduction
-_R = (1 << 32) % Q  # Montgomery R mod q
-_R2 = (_R * _R) % Q
-_F_MONT = (pow(256, -1, Q) * _R) % Q  # 256^-1 * R: one Montgomery step gives x * 256^-1
+_F64 = np.float64
 
 
-def _montgomery(x: npt.NDArray[Any]) -> Poly:
-    # FIPS 204, Algorithm 49 (MontgomeryReduce), on int64 arrays
-    """x * 2^-32 mod q for |x| < q * 2^31, result in (-q - 2^22, 2^22), in place.
-
-    m = x * q^-1 mod 2^32 (int64 products wrap mod 2^64, which keeps the low 32
-    bits right); then (x - m q) is a multiple of 2^32.
-    """
-    m = x * _QINV
-    m &= _M32
-    m *= Q
-    x -= m
-    x >>= 32
-    return x
-
-
-def _fold(x: npt.NDArray[Any]) -> Poly:
-    """A representative of x mod q in (-0.25q, 1.25q) for |x| < 2^31."""
-    return (x & _M23) + (x >> 23) * 8191
-
-
-def _freeze(x: npt.NDArray[Any]) -> Poly:
-    """The canonical representative in [0, q) of |x| < 2^31, branch-free."""
-    x = _fold(x)
-    x += (x >> 63) & Q
-    x -= Q
-    x += (x >> 63) & Q
-    return x
-
-
-# Zetas in Montgomery form (zeta * 2^32 mod q), per layer. FIPS 204, Algorithm 41:
-# the layer of length L has G = 128 / L groups and group g uses zetas[G + g];
-# Algorithm 42: group g of the layer of length L uses -zetas[2G - 1 - g].
+# --- NTT as two dense stages (float64 matrix products) ------------------------------
 #
-# Layout: layers with L >= 16 run on the natural order viewed as (G, 2, L). The
-# layers with L < 16 would have inner runs of L < 16 elements, which NumPy loops
-# over slowly, so they run on the transpose T[j, b] = x[16 b + j] (b: block of 16,
-# j: index in the block) viewed as (S, 2, L, 16) with S = 8 / L: group g = b S + s.
-_ZETAS_MONT = [(z * _R) % Q for z in ZETAS]
+# Index n = 16 h + l. Algorithm 41's layers of length 128..16 mix only the high four
+# index bits h (the same 16 x 16 matrix for every l) and the layers of length 8..1
+# only the low four bits l (one 16 x 16 matrix per h); Algorithm 42 runs the same
+# kinds of layers in the other order. So each transform is two float64 matrix
+# products (BLAS): matrix entries are canonical and inputs below q in absolute value,
+# so every sum of 16 products is an exact integer of magnitude at most 16 (q - 1)^2
+# < 2^50, reduced mod q (:func:`_reduce_f64`) after each stage. The matrices are
+# computed at import by running the layers of Algorithms 41 / 42 on unit vectors.
+# Layout inside: (16 h, rows, 16 l), so the high stage is one product M @ (16, rows
+# * 16) and the low stage one batched product over h.
+
+_QF = float(Q)
+_QINV_F = 1.0 / Q
 
 
-def _layer_zetas(length: int, inverse: bool) -> npt.NDArray[np.int64]:
-    groups = 128 // length
-    if inverse:
-        z = [(-_ZETAS_MONT[2 * groups - 1 - g]) % Q for g in range(groups)]
-    else:
-        z = [_ZETAS_MONT[groups + g] for g in range(groups)]
-    arr = np.array(z, dtype=_I64)
-    if length >= 16:
-        return arr[:, None]  # broadcast over (G, L)
-    per_block = 8 // length  # S
-    # Z[s, 0, b] = z[b S + s]
-    table: npt.NDArray[np.int64] = np.ascontiguousarray(arr.reshape(16, per_block).T[:, None, :])
-    return table
+def _reduce_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """x mod q in [0, q) for float64 holding exact integers |x| <= 16 q^2 (a new array):
+    this backend's reduction, in place of FIPS 204, Algorithm 49 (MontgomeryReduce).
+
+    t = floor((x + 1/2) * fl(1/q)) equals floor(x / q): (x + 1/2) / q lies at least
+    1/(2q) > 2^-24 from every integer, and the roundings (of 1/q and of the product,
+    x + 1/2 being exact) move it by at most 2^-52 * |x / q| <= 2^-52 * 16 q < 2^-25.
+    """
+    t = x + 0.5
+    t *= _QINV_F
+    np.floor(t, out=t)
+    t *= -_QF
+    t += x
+    return t
 
 
-_LENGTHS = [128 >> s for s in range(8)]
-_NTT_ZETAS = {length: _layer_zetas(length, False) for length in _LENGTHS}
-_INTT_ZETAS = {length: _layer_zetas(length, True) for length in _LENGTHS}
+def _layers(f: npt.NDArray[np.int64], lengths: tuple[int, ...], m: int, inverse: bool) -> int:
+    """Run the layers of FIPS 204, Algorithm 41 (or 42 with ``inverse``) with the given
+    ``len`` values on every row of ``f`` in place, zeta index from ``m``; returns the
+    next m. Public constants only (import time)."""
+    for length in lengths:
+        for start in range(0, N, 2 * length):
+            lo = f[:, start : start + length].copy()
+            hi = f[:, start + length : start + 2 * length]
+            if inverse:
+                m -= 1
+                f[:, start : start + length] = (lo + hi) % Q
+                f[:, start + length : start + 2 * length] = (-ZETAS[m] * (lo - hi)) % Q
+            else:
+                m += 1
+                t = ZETAS[m] * hi % Q
+                f[:, start + length : start + 2 * length] = (lo - t) % Q
+                f[:, start : start + length] = (lo + t) % Q
+    return m
 
 
-def _halves(x: Poly, lead: tuple[int, ...], length: int) -> tuple[Poly, Poly]:
-    """The two butterfly halves of a layer as views: natural layout for length >= 16,
-    transposed layout (see above) for length < 16."""
-    if length >= 16:
-        v = x.reshape((*lead, 128 // length, 2, length))
-        return v[..., 0, :], v[..., 1, :]
-    v = x.reshape((*lead, 8 // length, 2, length, 16))
-    return v[..., 0, :, :], v[..., 1, :, :]
+def _stage_matrices(
+    high_map: npt.NDArray[np.int64], low_map: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """M[h, h'] = high_map[h', 16 h] (row h' of ``high_map``: the image of e_(16 h'))
+    and, per h, T[h, l', l] = low_map[16 h + l', 16 h + l] (rows: images of the unit
+    vectors), written for row-vector products out[h, l] = sum_l' x[h, l'] T[h, l', l]."""
+    idx = np.arange(16)
+    m_high = high_map[idx[None, :], 16 * idx[:, None]]
+    m_low = np.stack([low_map[16 * h + idx[:, None], 16 * h + idx[None, :]] for h in range(16)])
+    return m_high.astype(_F64), m_low.astype(_F64)
 
 
-def _transpose16(x: Poly, lead: tuple[int, ...]) -> Poly:
-    """T[j, b] = x[16 b + j] (its own inverse), as a new contiguous array."""
-    return np.ascontiguousarray(x.reshape((*lead, 16, 16)).swapaxes(-1, -2)).reshape((*lead, N))
+_HIGH_LENGTHS = (128, 64, 32, 16)
+_LOW_LENGTHS = (8, 4, 2, 1)
+
+
+def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
+    eye = np.eye(N, dtype=_I64)
+    high = eye[::16].copy()
+    m = _layers(high, _HIGH_LENGTHS, 0, inverse=False)
+    low = eye.copy()
+    assert _layers(low, _LOW_LENGTHS, m, inverse=False) == 255
+    ntt_high, ntt_low = _stage_matrices(high, low)
+    low = eye.copy()
+    m = _layers(low, _LOW_LENGTHS[::-1], 256, inverse=True)
+    high = eye[::16].copy()
+    assert _layers(high, _HIGH_LENGTHS[::-1], m, inverse=True) == 1
+    high = high * MLDSA_N_INV % Q  # FIPS 204, Algorithm 42 line 21, folded in
+    intt_high, intt_low = _stage_matrices(high, low)
+    return ntt_high, ntt_low, intt_high, intt_low
+
+
+_NTT_HIGH, _NTT_LOW, _INTT_HIGH, _INTT_LOW = _build_tables()
+
+
+def _to_stage(a: Poly) -> tuple[npt.NDArray[np.float64], tuple[int, ...]]:
+    """(..., 256) ints -> float64 (16 h, rows, 16 l), C-contiguous, and the lead shape."""
+    x = np.asarray(a)
+    lead = x.shape[:-1]
+    rows = x.reshape(-1, 16, 16).swapaxes(0, 1)
+    return np.array(rows, dtype=_F64, order="C"), lead
+
+
+def _from_stage(x: npt.NDArray[np.float64], lead: tuple[int, ...]) -> Poly:
+    """float64 (16 h, rows, 16 l) exact in [0, q) -> int64 (..., 256)."""
+    out: Poly = np.empty((x.shape[1], 16, 16), dtype=_I64)
+    np.copyto(out, x.swapaxes(0, 1), casting="unsafe")
+    return out.reshape(*lead, N)
+
+
+_GEMM_COLUMNS = 16 * 63
+"""Columns per high-stage product, and rows per low-stage one: 16 * 16 * 16 * 63 and
+63 * 16 * 16 multiply-adds stay below OpenBLAS's threshold for multi-threading
+(2^18), whose thread start-up costs far more than these small products (16 ms
+instead of 2 ms for a signing pass of 8 attempts on a busy 2-core machine)."""
+
+
+def _high(m: npt.NDArray[np.float64], x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """m (16, 16) @ x (16, C), in column blocks of at most _GEMM_COLUMNS."""
+    if x.shape[1] <= _GEMM_COLUMNS:
+        whole: npt.NDArray[np.float64] = np.matmul(m, x)
+        return whole
+    out = np.empty_like(x)
+    for s in range(0, x.shape[1], _GEMM_COLUMNS):
+        np.matmul(m, x[:, s : s + _GEMM_COLUMNS], out=out[:, s : s + _GEMM_COLUMNS])
+    return out
+
+
+def _low(x: npt.NDArray[np.float64], t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """x (16, R, 16) @ t (16, 16, 16) per h, in row blocks of at most 63."""
+    rows = _GEMM_COLUMNS // 16
+    if x.shape[1] <= rows:
+        whole: npt.NDArray[np.float64] = np.matmul(x, t)
+        return whole
+    out = np.empty_like(x)
+    for s in range(0, x.shape[1], rows):
+        np.matmul(x[:, s : s + rows], t, out=out[:, s : s + rows])
+    return out
 
 
 def ntt(a: Poly) -> Poly:
-    # FIPS 204, Algorithm 41, one vectorised layer at a time, in place on a copy.
-    # Montgomery products lie in (-q - 2^22, 2^22), so |coefficients| grow by at most
-    # about q per layer: < 10q < 2^27 at the end, and every product is < q * 2^31.
-    x = np.array(a, dtype=_I64, copy=True)
-    lead = x.shape[:-1]
-    for length in _LENGTHS:
-        if length == 8:
-            x = _transpose16(x, lead)
-        v0, v1 = _halves(x, lead, length)
-        t = _montgomery(v1 * _NTT_ZETAS[length])
-        np.subtract(v0, t, out=v1)
-        v0 += t
-    return _freeze(_transpose16(x, lead))
+    # FIPS 204, Algorithm 41: layers len 128..16 (M @ x over h), then len 8..1
+    # (x[h] @ T[h] over l), each stage reduced mod q.
+    x, lead = _to_stage(a)
+    h, r, _ = x.shape
+    y = _reduce_f64(_high(_NTT_HIGH, x.reshape(16, -1))).reshape(h, r, 16)
+    return _from_stage(_reduce_f64(_low(y, _NTT_LOW)), lead)
 
 
 def intt(a_hat: Poly) -> Poly:
-    # FIPS 204, Algorithm 42, in place. The sums double per layer, so they are
-    # folded back below 1.25q once, after the fourth layer; the differences become
-    # Montgomery products, in (-q - 2^22, 2^22).
-    lead = np.shape(a_hat)[:-1]
-    x = _transpose16(np.asarray(a_hat, dtype=_I64), lead)
-    for length in reversed(_LENGTHS):
-        if length == 16:
-            x = _transpose16(x, lead)
-        v0, v1 = _halves(x, lead, length)
-        d = v0 - v1
-        v0 += v1
-        d *= _INTT_ZETAS[length]
-        v1[...] = _montgomery(d)
-        if length == 8:
-            v0[...] = _fold(v0)
-    # FIPS 204, Algorithm 42 line 21: multiply by f = 256^-1 (mod q)
-    x *= _F_MONT
-    return _freeze(_montgomery(x))
+    # FIPS 204, Algorithm 42: layers len 1..8 (per h), then len 16..128 with the
+    # factor 256^-1 folded into the matrix.
+    x, lead = _to_stage(a_hat)
+    h, r, _ = x.shape
+    y = _reduce_f64(_low(x, _INTT_LOW)).reshape(16, -1)
+    return _from_stage(_reduce_f64(_high(_INTT_HIGH, y)).reshape(h, r, 16), lead)
+
+
+def _reduce_i64(x: npt.NDArray[np.int64]) -> Poly:
+    """x mod q, canonical int64, for int64 |x| <= 16 q^2 (:func:`_reduce_f64`)."""
+    out: Poly = _reduce_f64(x.astype(_F64)).astype(_I64)
+    return out
 
 
 def pointwise_mul(a_hat: Poly, b_hat: Poly) -> Poly:
-    # FIPS 204, Algorithm 45: (a * b) * R^-1 * R^2 * R^-1 = a * b (mod q)
+    # FIPS 204, Algorithm 45: products of canonical values are below q^2 < 2^46
     prod = np.asarray(a_hat, dtype=_I64) * np.asarray(b_hat, dtype=_I64)
-    return _freeze(_montgomery(_montgomery(prod) * _R2))
+    return _reduce_i64(prod)
 
 
 def pointwise_acc(a_hat: Poly, b_hat: Poly) -> Poly:
-    # sum_j a_j * b_j < 8 * q^2 < q * 2^31 fits one Montgomery reduction
+    # sum_j a_j * b_j: at most 8 products below q^2, one reduction
     a = np.asarray(a_hat, dtype=_I64)
     b = np.asarray(b_hat, dtype=_I64)
-    b_mont = _freeze(_montgomery(b * _R2))  # b * R mod q
     if a.shape[-2] > 8:
         raise ValueError("pointwise_acc: at most 8 terms (FIPS 204 matrices have l <= 7)")
-    return _freeze(_montgomery((a * b_mont).sum(axis=-2)))
+    return _reduce_i64((a * b).sum(axis=-2))
 
 
 def power2round(r: Poly) -> tuple[Poly, Poly]:
@@ -219,15 +266,25 @@ def use_hint(h: Poly, r: Poly, gamma2: int) -> Poly:
 
 
 def infinity_norm(a: Poly) -> npt.NDArray[np.int64]:
-    x = np.asarray(a, dtype=_I64)
-    x = x + ((x >> 63) & Q)  # (-q, q) -> [0, q)
-    x = x - (((Q - 1) // 2 - x) >> 63 & Q)  # centre: (q-1)/2 < x -> x - q
-    out: npt.NDArray[np.int64] = np.abs(x).max(axis=-1)
+    # For |x| < q, |x mod± q| = min(|x|, q - |x|) (SIMD min: no branch).
+    x = np.abs(np.asarray(a, dtype=_I64))
+    out: npt.NDArray[np.int64] = np.minimum(x, Q - x).max(axis=-1)
     return out
 
 
-def _compact(values: Poly, accept: npt.NDArray[np.bool_]) -> tuple[Poly, npt.NDArray[np.int64]]:
-    """The first 256 accepted values of each row, in order, and how many there were."""
+def _compact(
+    values: Poly, accept: npt.NDArray[np.bool_], public: bool = False
+) -> tuple[Poly, npt.NDArray[np.int64]]:
+    """The first 256 accepted values of each row, in order, and how many there were.
+    ``public``: the values are public (RejNTTPoly of the public rho), so boolean-mask
+    indexing may pick them (docs/architecture.md §8 keeps it off secret values)."""
+    if public:
+        position = np.cumsum(accept, axis=-1)
+        if position.size and int(position[..., -1].min()) >= N:
+            # Every row has 256 (the usual case): the kept entries, in row-major
+            # order, are exactly 256 per row.
+            out = values[accept & (position <= N)].reshape(*values.shape[:-1], N)
+            return out, np.full(values.shape[:-1], N, dtype=_I64)
     order = np.argsort(~accept, axis=-1, kind="stable")[..., :N]
     out = np.take_along_axis(values, order, axis=-1)
     count = np.minimum(accept.sum(axis=-1, dtype=_I64), N)
@@ -245,7 +302,7 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
     n = b.shape[-1] - b.shape[-1] % 3
     t = b[..., :n].reshape((*b.shape[:-1], n // 3, 3)).astype(_I64)
     cand = t[..., 0] | (t[..., 1] << 8) | ((t[..., 2] & 0x7F) << 16)
-    return _compact(cand, cand < Q)
+    return _compact(cand, cand < Q, public=True)  # ExpandA: public rho
 
 
 def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray[np.int64]]:
@@ -263,79 +320,176 @@ def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray
     return _compact(vals, accept)
 
 
+_LANES = 4  # rows per Python-integer word in the scan below: 16-bit lanes
+_LANE_TOP = sum(0x8000 << (16 * k) for k in range(_LANES))
+_LANE_ONE = sum(1 << (16 * k) for k in range(_LANES))
+
+
+def _ball_accept(idx: npt.NDArray[np.uint8], tau: int) -> npt.NDArray[np.int64]:
+    """For each index byte j of each row, 1 if j <= i, else 0, with i = 256 - tau +
+    (bytes accepted so far): SampleInBall's acceptance of the byte while fewer than
+    tau were accepted. Bytes after the tau-th accepted one are flagged too (as if i
+    went on counting); their ranks are tau or more, and the caller drops those.
+
+    A fixed-length scan over the bytes, four rows at a time in the 16-bit lanes of
+    one Python integer (SWAR): lane k holds 2^15 + i (i below 2^9), and the top bit
+    of (2^15 + i) - j says j <= i without a borrow between lanes. No branch, index
+    or loop count depends on the bytes."""
+    rows, width = idx.shape
+    groups = -(-rows // _LANES)
+    lanes = np.zeros((width, groups * _LANES), dtype="<u2")
+    lanes[:, :rows] = idx.T
+    words = lanes.view("<u8")  # (width, groups): byte p of four rows per word
+    flags = np.empty((width, groups), dtype=np.uint64)
+    start = _LANE_TOP + (N - tau) * _LANE_ONE
+    for g in range(groups):
+        i = start
+        out = []
+        for j in words[:, g].tolist():
+            a = ((i - j) >> 15) & _LANE_ONE
+            out.append(a)
+            i += a
+        flags[:, g] = out
+    lane_flags = flags.view("<u2").reshape(width, groups * _LANES)[:, :rows].T
+    accept: npt.NDArray[np.int64] = np.array(lane_flags, dtype=_I64, order="C")
+    return accept
+
+
+def _first_after(match: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """match (..., T, T) restricted to u > v, then only the first u of each row v."""
+    later = match & _UPPER[: match.shape[-2], : match.shape[-1]]
+    first: npt.NDArray[np.bool_] = later & (np.cumsum(later, axis=-1, dtype=np.int8) == 1)
+    return first
+
+
+_EIGHT = np.arange(8, dtype=_I64)
+_SIXTEEN = np.arange(16, dtype=_I64)
+_UPPER = np.triu(np.ones((64, 64), dtype=np.bool_), k=1)  # [v, u]: u > v (tau <= 60)
+
+
 def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.NDArray[np.bool_]]:
     # FIPS 204, Algorithm 29 (SampleInBall) without branches or indexing on the stream.
     # NOTE: the challenge seed of a rejected or speculative attempt is never
     # published, so its bytes decide no branch, loop count or index here:
     # 1. a fixed-length scan of every index byte computes, with mask arithmetic,
-    #    whether it is accepted (j <= i < 256, i = 256 - tau + accepted so far);
+    #    whether it is accepted (:func:`_ball_accept`);
     # 2. the t-th accepted byte j_t is selected with a one-hot rank mask;
-    # 3. the swaps c[i_t] <- c[j_t], c[j_t] <- sign_t (i_t = 256 - tau + t is
-    #    public) are replayed on the positions of the tau signs ("particles"):
-    #    the sign sitting at j_t moves to i_t, sign t lands at j_t; masked updates.
+    # 3. step t (i_t = 256 - tau + t, public) moves the sign at j_t to i_t and puts
+    #    sign t at j_t. So sign t, placed at j_t, moves first at the first later
+    #    step u with j_u = j_t (to i_u), and from i_v next at the first later step
+    #    u with j_u = i_v: one-hot "next step" matrices, followed to the end by
+    #    repeated squaring (a fixed number of matrix products), give every sign's
+    #    final position; c is then a sum of signed one-hot rows.
     # Outputs equal the reference's, including the partial c of a short prefix.
     s = np.asarray(stream, dtype=np.uint8)
     lead = s.shape[:-1]
     rows = s.reshape(int(np.prod(lead)), s.shape[-1])
     count, n = rows.shape
-    if n < 8:
-        return np.zeros((*lead, N), dtype=_I64), np.zeros(lead, dtype=np.bool_)
-    idx = rows[:, 8:].astype(_I64)  # (count, P) index bytes
-    accept = np.empty(idx.shape, dtype=_I64)
-    for r in range(count):  # 1. masked scan in Python ints, fixed length
-        i = N - tau
-        flags = []
-        for j in rows[r, 8:].tolist():
-            a = ((i - N) >> 63) & ~((i - j) >> 63) & 1
-            flags.append(a)
-            i += a
-        accept[r] = flags
+    if n < 8 or tau == 0:
+        ok_empty = np.full(lead, n >= 8 and tau == 0, dtype=np.bool_)
+        return np.zeros((*lead, N), dtype=_I64), ok_empty
+    idx = rows[:, 8:]
+    accept = _ball_accept(idx, tau)  # 1.
     rank = np.cumsum(accept, axis=1) - 1
-    steps = np.arange(tau, dtype=_I64)[None, :, None]
-    pick = accept[:, None, :] * (rank[:, None, :] == steps)  # (count, tau, P) one-hot
-    j_t = (pick * idx[:, None, :]).sum(axis=2)  # 2. the t-th accepted byte
-    done = pick.sum(axis=2)  # 1 where step t happened
-    pos = np.full((count, tau), -1, dtype=_I64)  # 3. where sign t sits (-1: nowhere)
-    for t in range(tau):
-        jt, dt = j_t[:, t : t + 1], done[:, t : t + 1]
-        pos += dt * (pos == jt) * (N - tau + t - pos)
-        pos[:, t] = dt[:, 0] * (jt[:, 0] + 1) - 1
-    signs = rows[:, :8].copy().view("<u8")[:, 0].astype(np.uint64)
-    bits = (signs[:, None] >> np.arange(tau, dtype=np.uint64)) & np.uint64(1)
-    sign = 1 - 2 * bits.astype(_I64)  # (count, tau)
-    onehot = pos[:, :, None] == np.arange(N, dtype=_I64)
-    c = (sign[:, :, None] * onehot).sum(axis=1)
-    oks = done[:, tau - 1] == 1 if tau else np.ones(count, dtype=np.bool_)
+    # 2. The t-th accepted byte, t = 8 a + b, as one product of one-hot factors:
+    # sum_p [rank_p >> 3 = a] * ([rank_p & 7 = b] accept_p (1, idx_p + 1)) gives
+    # done[t] (1 where step t happened: the first ones) and j_t + 1 (0: no step t).
+    high = (rank[:, None, :] >> 3 == _EIGHT[:, None]).astype(_F64)  # (count, 8, P)
+    low = (rank[:, :, None] & 7 == _EIGHT) & (accept[:, :, None] == 1)  # (count, P, 8)
+    weighted = np.concatenate([low, low * (idx[:, :, None] + 1.0)], axis=2)
+    done_j = np.matmul(high, weighted).astype(_I64)  # (count, 8, 16)
+    done = done_j[:, :, :8].reshape(count, 64)[:, :tau]
+    j_t = done_j[:, :, 8:].reshape(count, 64)[:, :tau] - 1
+    i_t = np.arange(N - tau, N, dtype=_I64)
+    slots = np.arange(tau, dtype=np.float32)
+    # 3. Two "first later step" relations, found together: [0] nxt[v], the first
+    # step after v that moves what sits at i_v; [1] the first step after t that
+    # moves sign t from j_t (where step t put it). One-hot rows, exact in float32.
+    first = _first_after(
+        np.stack(
+            [
+                j_t[:, None, :] == i_t[None, :, None],
+                (j_t[:, None, :] == j_t[:, :, None]) & (j_t[:, None, :] >= 0),
+            ]
+        )
+    )
+    moves: npt.NDArray[np.bool_] = np.asarray(first.any(axis=3))  # (2, count, tau)
+    step = np.matmul(first.astype(np.float32), slots)  # (2, count, tau)
+    # nxt[v] = v where nothing moves it; followed to the end by repeated composition
+    # nxt <- nxt o nxt (each a one-hot masked gather), a fixed number of times.
+    nxt = step[0] + (~moves[0]) * slots
+    for _ in range((tau - 1).bit_length()):  # 2^steps >= tau - 1 moves: the end
+        gather = (nxt[:, :, None] == slots).astype(np.float32)
+        nxt = np.matmul(gather, nxt[:, :, None])[:, :, 0]
+    # Sign t moves first at step[1][t] (to i of that step), then on along nxt.
+    gather = (step[1][:, :, None] == slots).astype(np.float32)
+    end = np.matmul(gather, nxt[:, :, None])[:, :, 0].astype(_I64)
+    pos = j_t + moves[1] * (N - tau + end - j_t)  # (count, tau); -1: nowhere
+    # sign t = (-1)^(bit t of the first 8 bytes, least significant first)
+    sign = 1.0 - 2.0 * np.unpackbits(rows[:, :8], axis=1, bitorder="little")[:, :tau]
+    # c[16 h + l] = sum_t sign_t [pos_t >> 4 = h] [pos_t & 15 = l] (pos -1: nowhere)
+    pos_h = ((pos[:, :, None] >> 4) == _SIXTEEN) * sign[:, :, None]  # (count, tau, 16)
+    pos_l = ((pos[:, :, None] & 15) == _SIXTEEN).astype(_F64)
+    c = np.matmul(pos_h.swapaxes(1, 2), pos_l).astype(_I64).reshape(count, N)
+    oks = done[:, tau - 1] == 1
     return c.reshape((*lead, N)), oks.reshape(lead)
+
+
+_PACK_GROUP = {w: 8 // math.gcd(w, 8) for w in range(1, 24)}
+"""Coefficients per byte-aligned group of a width: the smallest g with 8 | w g."""
+_PACK_WEIGHTS = {
+    w: np.array([1 << (w * k) for k in range(g)], dtype=np.uint64)
+    for w, g in _PACK_GROUP.items()
+    if w * g <= 64
+}
 
 
 def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
     # FIPS 204, Algorithm 16: coefficient bits, least significant first, packed LE
     x = np.asarray(a, dtype=_I64)
+    lead = x.shape[:-1]
+    weights = _PACK_WEIGHTS.get(width)
+    if weights is not None:
+        # A group of g coefficients fills w g / 8 whole bytes: its fields do not
+        # overlap, so their weighted sum (one uint64 matrix-vector product) is the
+        # group's bits; its little-endian bytes are the packed bytes.
+        g = len(weights)
+        fields = (x & ((1 << width) - 1)).astype(np.uint64).reshape(*lead, N // g, g)
+        words: npt.NDArray[np.uint8] = np.matmul(fields, weights)[..., None].view(np.uint8)
+        return words[..., : width * g // 8].reshape(*lead, 32 * width)
     bits = ((x[..., None] >> np.arange(width, dtype=_I64)) & 1).astype(np.uint8)
-    flat = bits.reshape((*x.shape[:-1], N * width))
+    flat = bits.reshape((*lead, N * width))
     return np.packbits(flat, axis=-1, bitorder="little")
 
 
 # For SimpleBitUnpack of width w: coefficient i starts at bit i*w, i.e. at byte
-# (i*w) >> 3, bit (i*w) & 7, and spans at most 4 bytes (w <= 23).
-_UNPACK_AT = {w: (np.arange(N) * w >> 3, (np.arange(N) * w & 7).astype(_I64)) for w in range(1, 24)}
+# (i*w) >> 3, bit (i*w) & 7, and spans at most 4 bytes (w <= 23). Per byte-aligned
+# group of g coefficients (w g / 8 bytes), the start byte and bit of each member.
+_UNPACK_AT = {
+    w: (np.arange(g) * w >> 3, (np.arange(g) * w & 7).astype(np.uint64))
+    for w, g in _PACK_GROUP.items()
+}
 
 
 def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
-    # FIPS 204, Algorithm 18: four bytes from each coefficient's first byte (fixed,
-    # public positions), shifted and masked
+    # FIPS 204, Algorithm 18: a little-endian 64-bit read at each coefficient's first
+    # byte (fixed, public positions: a strided view over each byte-aligned group),
+    # shifted and masked.
     raw = np.asarray(b, dtype=np.uint8)
-    padded = np.zeros((*raw.shape[:-1], raw.shape[-1] + 3), dtype=_I64)
-    padded[..., : raw.shape[-1]] = raw
+    lead = raw.shape[:-1]
+    n = raw.shape[-1]
+    if n != 32 * width:
+        raise ValueError(f"bit_unpack of width {width} expects {32 * width} bytes, got {n}")
+    g = _PACK_GROUP[width]
+    group = width * g // 8
+    rows = raw.size // n if n else 0
+    flat = np.zeros(raw.size + 8, dtype=np.uint8)  # 8 more bytes: the last reads
+    flat[: raw.size] = raw.reshape(-1)
+    words = np.ndarray((rows, N // g, group), dtype="<u8", buffer=flat, strides=(n, group, 1))
     start, shift = _UNPACK_AT[width]
-    word = padded[..., start]
-    word |= padded[..., start + 1] << 8
-    word |= padded[..., start + 2] << 16
-    word |= padded[..., start + 3] << 24
-    word >>= shift
-    word &= (1 << width) - 1
-    return word
+    fields = (words[:, :, start] >> shift) & np.uint64((1 << width) - 1)
+    out: Poly = fields.astype(_I64).reshape(*lead, N)
+    return out
 
 
 def mod_q(x: Poly) -> Poly:
