@@ -207,6 +207,43 @@ def _mat_vec(a_hat: Any, v_hat: Any) -> Any:
 
 
 @jit
+def _t_parts(a_hat: Any, s: Any, k: int, l: int) -> Any:  # noqa: E741
+    """FIPS 204, Algorithm 6 lines 5-6: t = NTT^-1(A_hat o NTT(s1)) + s2 (mod q) and
+    Power2Round(t) = (t1, t0), from A_hat and s = s1 || s2 (l + k, 256) signed."""
+    s1_hat = _ntt(s[:l].copy())
+    t = _intt(_mat_vec(a_hat, s1_hat))  # line 5: NTT^-1(A_hat o NTT(s1)) + s2
+    t = _mod_q((t + s[l:]).reshape(-1))
+    return _power2round(t)  # line 6
+
+
+@jit
+def _keygen_body(
+    ex: Any,
+    k: int,
+    l: int,  # noqa: E741
+    eta: int,
+    eta_bits: int,
+    tr_bytes: int,
+) -> Any:
+    """FIPS 204, Algorithm 6 lines 3-10 from (rho, rho', K) = ``ex`` (128 bytes):
+    (pk, sk), the tr field of sk (line 9: H(pk)) left for the caller."""
+    rho = ex[:32].copy()
+    a_hat = _expand_a(rho, k, l)  # line 3
+    s = _expand_s(ex[32:96].copy(), k, l, eta)  # line 4
+    t1, t0 = _t_parts(a_hat, s, k, l)  # lines 5-6
+    pk = np.empty(32 + 320 * k, dtype=np.uint8)  # line 8: pkEncode
+    pk[:32] = rho
+    pk[32:] = _bit_pack(t1.reshape(k, 256), 10).reshape(-1)
+    n_s = (l + k) * 32 * eta_bits
+    sk = np.zeros(64 + tr_bytes + n_s + k * 32 * _D, dtype=np.uint8)  # line 10: skEncode
+    sk[:32] = rho
+    sk[32:64] = ex[96:]
+    sk[64 + tr_bytes : 64 + tr_bytes + n_s] = _bit_pack(eta - s, eta_bits).reshape(-1)
+    sk[64 + tr_bytes + n_s :] = _bit_pack(((1 << (_D - 1)) - t0).reshape(k, 256), _D).reshape(-1)
+    return pk, sk
+
+
+@jit
 def _keygen(
     xi: Any,
     k: int,
@@ -226,24 +263,8 @@ def _keygen(
     else:
         seed = xi.copy()
     ex = _h(seed, 128)  # line 1: (rho, rho', K)
-    rho = ex[:32].copy()
-    a_hat = _expand_a(rho, k, l)  # line 3
-    s = _expand_s(ex[32:96].copy(), k, l, eta)  # line 4
-    s1_hat = _ntt(s[:l].copy())
-    t = _intt(_mat_vec(a_hat, s1_hat))  # line 5: NTT^-1(A_hat o NTT(s1)) + s2
-    t = _mod_q((t + s[l:]).reshape(-1))
-    t1, t0 = _power2round(t)  # line 6
-    pk = np.empty(32 + 320 * k, dtype=np.uint8)  # line 8: pkEncode
-    pk[:32] = rho
-    pk[32:] = _bit_pack(t1.reshape(k, 256), 10).reshape(-1)
-    tr = _h(pk, tr_bytes)  # line 9
-    n_s = (l + k) * 32 * eta_bits
-    sk = np.empty(64 + tr_bytes + n_s + k * 32 * _D, dtype=np.uint8)  # line 10: skEncode
-    sk[:32] = rho
-    sk[32:64] = ex[96:]
-    sk[64 : 64 + tr_bytes] = tr
-    sk[64 + tr_bytes : 64 + tr_bytes + n_s] = _bit_pack(eta - s, eta_bits).reshape(-1)
-    sk[64 + tr_bytes + n_s :] = _bit_pack(((1 << (_D - 1)) - t0).reshape(k, 256), _D).reshape(-1)
+    pk, sk = _keygen_body(ex, k, l, eta, eta_bits, tr_bytes)  # lines 3-10
+    sk[64 : 64 + tr_bytes] = _h(pk, tr_bytes)  # line 9
     return pk, sk
 
 

@@ -17,7 +17,7 @@ from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
-__all__ = ["operations"]
+__all__ = ["batch_operations", "operations"]
 
 _MODULES: dict[tuple[str, str], str] = {
     ("jit", "mlkem"): "pqkit.arith.jit_mlkem_ops",
@@ -35,4 +35,25 @@ def operations(scheme: str, backend: str) -> Any | None:
     if name is None:
         return None
     table: dict[str, Any] = importlib.import_module(name).OPERATIONS
+    return SimpleNamespace(backend=backend, **table)
+
+
+_BATCH_MODULES: dict[tuple[str, str], str] = {
+    ("jit", "mlkem"): "pqkit.arith.jit_mlkem_batch",
+    ("jit", "mldsa"): "pqkit.arith.jit_mldsa_batch",
+}
+"""(backend, scheme) -> the module whose ``BATCH_OPERATIONS`` dict holds its batch
+operations: whole operations over many rows in one call (the batch views run them
+per chunk; :mod:`pqkit.mlkem.batch`, :mod:`pqkit.mldsa.batch`)."""
+
+
+@cache
+def batch_operations(scheme: str, backend: str) -> Any | None:
+    """The batch operations of ``backend`` for ``scheme`` (attribute access, plus
+    ``backend``), or None when it has none (the batch view then runs its
+    vectorised path on the kernel table)."""
+    name = _BATCH_MODULES.get((backend, scheme))
+    if name is None:
+        return None
+    table: dict[str, Any] = importlib.import_module(name).BATCH_OPERATIONS
     return SimpleNamespace(backend=backend, **table)
