@@ -78,13 +78,26 @@ def _h(data: Any, n: int) -> Any:
 
 
 @jit
+def _take23(row: Any, c: int, z: int) -> int:
+    """Algorithm 30 lines 4-8 for one candidate z (Algorithm 14, CoeffFromThreeBytes,
+    the top bit of the third byte cleared): written at the entry's next free
+    position (slot 256 once it is full), the position advancing by z < q."""
+    row[min(c, 256)] = z
+    return c + (((z - Q) >> 63) & 1)
+
+
+@jit
 def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
     """FIPS 204, Algorithm 32 (ExpandA) with Algorithm 30 (RejNTTPoly): A_hat[r, s]
     from SHAKE128(rho || s || r), one block of every stream of a group at a time
     until each entry has 256 coefficients (public data: branches allowed).
 
+    Each block is parsed straight from the state's 64-bit lanes: 3 lanes (24
+    bytes) are 8 candidates of 3 bytes, in order, each written without a branch
+    (:func:`_take23`).
+
     NOTE: this group loop is written out again in :func:`_expand_s` and in
-    :func:`pqkit.arith.jit_mlkem_ops._sample_matrix`, with a different parser each.
+    :func:`pqkit.arith.jit_mlkem_ops._sample_ntt`, with a different parser each.
     One loop taking the parser as an argument compiles, but Numba then refuses to
     cache every function above it ("dynamic globals"): tried and measured, reverted.
     """
@@ -96,8 +109,9 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
     msgs = _seeded(rho, nonces, 2)
     out = np.zeros((n, 256), dtype=np.int64)
     w = np.zeros(200, dtype=np.uint64)
-    raw = np.empty(RATE_128, dtype=np.int64)
     counts = np.zeros(8, dtype=np.int64)
+    tmp = np.zeros((8, 257), dtype=np.int64)  # slot 256: where a full entry writes
+    mask = 0x7FFFFF
     for g in range(0, n, 8):
         m = min(8, n - g)
         _absorb_x8(w, msgs, g, RATE_128)
@@ -108,18 +122,28 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
                 c = counts[j]
                 if c >= 256:
                     continue
-                _lane_bytes(w, j, RATE_128, raw)
-                for p in range(0, RATE_128, 3):  # Algorithm 14 (CoeffFromThreeBytes)
-                    z = raw[p] | (raw[p + 1] << 8) | ((raw[p + 2] & 0x7F) << 16)
-                    if z < Q and c < 256:
-                        out[g + j, c] = z
-                        c += 1
+                row = tmp[j]
+                for t in range(RATE_128 // 24):
+                    a0 = np.int64(w[8 * (3 * t) + j])  # same bits, as int64
+                    a1 = np.int64(w[8 * (3 * t + 1) + j])
+                    a2 = np.int64(w[8 * (3 * t + 2) + j])
+                    c = _take23(row, c, a0 & mask)
+                    c = _take23(row, c, (a0 >> 24) & mask)
+                    c = _take23(row, c, (((a0 >> 48) & 0xFFFF) | (a1 << 16)) & mask)
+                    c = _take23(row, c, (a1 >> 8) & mask)
+                    c = _take23(row, c, (a1 >> 32) & mask)
+                    c = _take23(row, c, (((a1 >> 56) & 0xFF) | (a2 << 8)) & mask)
+                    c = _take23(row, c, (a2 >> 16) & mask)
+                    c = _take23(row, c, (a2 >> 40) & mask)
+                c = min(c, 256)
                 counts[j] = c
                 if c < 256:
                     done = False
             if done:
                 break
             _permute(w, 0)
+        for j in range(m):
+            out[g + j] = tmp[j, :256]
     return out.reshape(k, l, 256)
 
 
