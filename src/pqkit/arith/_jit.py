@@ -30,7 +30,7 @@ except ImportError as exc:
     # missing package, which pqkit.arith reads as "backend unavailable".
     raise ModuleNotFoundError(f"numba cannot be imported: {exc}", name="numba") from exc
 
-__all__ = ["as_bytes", "as_polys", "bcast_rows", "jit"]
+__all__ = ["as_bytes", "as_polys", "bcast_rows", "jit", "writable_u8"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _I64 = np.dtype(np.int64)  # builtin dtypes are singletons: `is` is a cheap exact test
@@ -151,3 +151,12 @@ def check_width(width: int, low: int, high: int, name: str = "bit width") -> Non
     """ValueError unless ``low <= width <= high``."""
     if not low <= width <= high:
         raise ValueError(f"{name} must be in {low}..{high}, got {width}")
+
+
+def writable_u8(a: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """``a`` if it is a writable C-contiguous uint8 array, else such a copy: the
+    batch kernels then compile once per argument type (a read-only or strided
+    array would be another specialization)."""
+    if a.dtype is _U8 and a.flags.c_contiguous and a.flags.writeable:
+        return a
+    return np.array(a, dtype=np.uint8, order="C")

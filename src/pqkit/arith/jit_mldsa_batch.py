@@ -37,6 +37,7 @@ import numpy.typing as npt
 from pqkit.arith._jit import jit
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
+from pqkit.arith._jit import writable_u8 as _c
 from pqkit.arith.jit_mldsa_ops import _expand_a, _keygen_body, _sign, _t_parts, _verify
 from pqkit.arith.jit_sponge import RATE_256, SHAKE_PAD, _sponge1, _sponge_rows
 
@@ -249,13 +250,6 @@ def _verify_rows(
 # --- Python wrappers -----------------------------------------------------------------
 
 U8 = npt.NDArray[np.uint8]
-
-
-def _c(a: U8) -> U8:
-    """A writable C-contiguous uint8 array (one compiled specialisation)."""
-    if a.flags.c_contiguous and a.flags.writeable:
-        return a
-    return np.array(a, dtype=np.uint8, order="C")
 
 
 def messages_flat(m_primes: list[bytes]) -> tuple[U8, npt.NDArray[np.int64]]:

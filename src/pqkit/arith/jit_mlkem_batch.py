@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import jit
+from pqkit.arith._jit import writable_u8 as _c
 from pqkit.arith.jit_mlkem import _byte_decode, _byte_encode, _cbd, _kpke_decrypt
 from pqkit.arith.jit_mlkem_ops import (
     _encrypt_noise,
@@ -245,13 +246,6 @@ def _dk_hash_bad(dks: Any, k: int) -> Any:
 # --- Python wrappers -----------------------------------------------------------------
 
 U8 = npt.NDArray[np.uint8]
-
-
-def _c(a: U8) -> U8:
-    """A writable C-contiguous uint8 array (one compiled specialisation)."""
-    if a.flags.c_contiguous and a.flags.writeable:
-        return a
-    return np.array(a, dtype=np.uint8, order="C")
 
 
 def keygen_rows(dz: U8, k: int, eta1: int) -> tuple[U8, U8]:
