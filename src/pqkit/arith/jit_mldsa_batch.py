@@ -38,8 +38,16 @@ from pqkit.arith._jit import jit
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
 from pqkit.arith._jit import writable_u8 as _c
-from pqkit.arith.jit_mldsa_ops import _expand_a, _keygen_body, _sign, _t_parts, _verify
+from pqkit.arith.jit_mldsa_ops import (
+    _challenge_public,
+    _expand_a,
+    _keygen_body,
+    _sign,
+    _t_parts,
+    _verify_w1,
+)
 from pqkit.arith.jit_sponge import RATE_256, SHAKE_PAD, _sponge1, _sponge_rows
+from pqkit.arith.tables import MLDSA_Q as Q
 
 __all__ = ["BATCH_OPERATIONS"]
 
@@ -226,24 +234,41 @@ def _verify_rows(
 ) -> Any:
     """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 6 on every row: pks
     and sigs (m or 1 rows; one broadcasts, a single pk decoded once), the M' of
-    row i at mp[offsets[i]:offsets[i+1]] -> bool (m,). Public data only."""
+    row i at mp[offsets[i]:offsets[i+1]] -> bool (m,). Public data only. H(pk)
+    (line 6), the challenge streams H(c_tilde) (line 8) and H(mu || w1Encode(w'_1))
+    (line 12) run 8 rows per Keccak group."""
     m = offsets.shape[0] - 1
     single = pks.shape[0] == 1
     out = np.zeros(m, dtype=np.bool_)
     a_hat = _expand_a(pks[0, :32].copy(), k, l)
     trs = _sponge_rows(pks[:1].copy(), RATE_256, SHAKE_PAD, tr_bytes)
+    w1_len = k * 32 * (6 if gamma2 == (Q - 1) // 88 else 4)
     for g in range(0, m, _G):
         b = min(_G, m - g)
         if not single:
             trs = _sponge_rows(pks[g : g + b].copy(), RATE_256, SHAKE_PAD, tr_bytes)  # line 6
+        c_tildes = np.empty((b, ctb), dtype=np.uint8)
+        for i in range(b):
+            c_tildes[i] = sigs[0 if sigs.shape[0] == 1 else g + i, :ctb]
+        streams = _sponge_rows(c_tildes, RATE_256, SHAKE_PAD, RATE_256)
+        data = np.zeros((b, 64 + w1_len), dtype=np.uint8)  # mu || w1Encode(w'_1)
+        ok = np.zeros(b, dtype=np.bool_)
         for i in range(b):
             r = g + i
             pk = pks[0 if single else r]
             if not single:
                 a_hat = _expand_a(pk[:32].copy(), k, l)
-            mu = _mu(trs[0 if single else i].copy(), mp, offsets[r], offsets[r + 1])  # line 7
+            data[i, :64] = _mu(trs[0 if single else i].copy(), mp, offsets[r], offsets[r + 1])
+            c = _challenge_public(c_tildes[i].copy(), streams[i].copy(), tau)  # line 8
             sig = sigs[0 if sigs.shape[0] == 1 else r].copy()
-            out[r] = _verify(pk.copy(), a_hat, mu, sig, tau, gamma1, gamma2, omega, ctb, beta)
+            ok[i], w1_bytes = _verify_w1(pk.copy(), a_hat, sig, c, gamma1, gamma2, omega, ctb, beta)
+            data[i, 64:] = w1_bytes
+        again = _sponge_rows(data, RATE_256, SHAKE_PAD, ctb)  # line 12
+        for i in range(b):
+            diff = 0
+            for j in range(ctb):
+                diff |= np.int64(again[i, j]) ^ np.int64(c_tildes[i, j])
+            out[g + i] = ok[i] and diff == 0
     return out
 
 

@@ -403,6 +403,101 @@ def _sig_encode(
 
 
 @jit
+def _ball_public(stream: Any, tau: int) -> Any:
+    """FIPS 204, Algorithm 29 (SampleInBall) as written, for a published c_tilde
+    (verification: the signature is public, so its challenge may be sampled with
+    branches; signing keeps the masked scan of :func:`_sample_in_ball`). ``stream``
+    is a prefix of H(c_tilde): (c, ok), ok False when it ran out (read a longer
+    one)."""
+    n = stream.shape[0]
+    c = np.zeros(256, dtype=np.int64)
+    if n < 8:
+        return c, False
+    signs = 0
+    for k in range(8):
+        signs |= np.int64(stream[k]) << (8 * k)
+    pos = 8
+    for i in range(256 - tau, 256):
+        while True:  # lines 7-10: the first index byte j <= i
+            if pos >= n:
+                return c, False
+            j = np.int64(stream[pos])
+            pos += 1
+            if j <= i:
+                break
+        c[i] = c[j]  # line 11
+        c[j] = 1 - 2 * (signs & 1)  # line 12
+        signs >>= 1
+    return c, True
+
+
+@jit
+def _challenge_public(c_tilde: Any, stream: Any, tau: int) -> Any:
+    """SampleInBall(c_tilde) of a published c_tilde from a first prefix ``stream``
+    of H(c_tilde), re-reading a longer prefix in the rare case it runs out."""
+    c, ok = _ball_public(stream, tau)
+    n = stream.shape[0]
+    while not ok:
+        n *= 4
+        c, ok = _ball_public(_h(c_tilde, n), tau)
+    return c
+
+
+@jit
+def _verify_w1(
+    pk: Any,
+    a_hat: Any,
+    sig: Any,
+    c: Any,
+    gamma1: int,
+    gamma2: int,
+    omega: int,
+    ctb: int,
+    beta: int,
+) -> Any:
+    """FIPS 204, Algorithm 8 lines 2-11 given the challenge c of sig's c_tilde:
+    (ok, w1Encode(w'_1)); ok is False for a malformed hint or z out of range (then
+    the bytes are meaningless). pk and sig have the right lengths. Public data
+    only: branches allowed."""
+    k = a_hat.shape[0]
+    l = a_hat.shape[1]  # noqa: E741
+    z_bits = 18 if gamma1 == (1 << 17) else 20
+    w1_bits = 6 if gamma2 == (Q - 1) // 88 else 4
+    w1_bytes = np.zeros(k * 32 * w1_bits, dtype=np.uint8)
+    n_z = l * 32 * z_bits
+    z = gamma1 - _bit_unpack(sig[ctb : ctb + n_z].copy().reshape(l, 32 * z_bits), z_bits)
+    # Algorithm 21 (HintBitUnpack): None (reject) for a malformed hint.
+    y = sig[ctb + n_z :]
+    hint = np.zeros(k * 256, dtype=np.int64)
+    index = 0
+    for i in range(k):
+        end = np.int64(y[omega + i])
+        if end < index or end > omega:
+            return False, w1_bytes
+        first = index
+        while index < end:
+            if index > first and y[index - 1] >= y[index]:
+                return False, w1_bytes
+            hint[i * 256 + y[index]] = 1
+            index += 1
+    for i in range(index, omega):
+        if y[i] != 0:
+            return False, w1_bytes
+    if np.max(_infinity_norm(z)) >= gamma1 - beta:  # line 13 (its first half)
+        return False, w1_bytes
+    t1 = _bit_unpack(pk[32:].copy().reshape(k, 320), 10)
+    c_hat = _ntt(c.reshape(1, 256))
+    z_hat = _ntt(z)
+    t1_hat = _ntt(t1 << _D)
+    az = _mat_vec(a_hat, z_hat)
+    ct1 = _mul_rows(t1_hat, c_hat)
+    w = _intt(az - ct1)  # line 9 (differences in (-q, q))
+    w1 = _use_hint(hint, w.reshape(-1), gamma2)  # line 10
+    w1_bytes[:] = _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1)
+    return True, w1_bytes
+
+
+@jit
 def _verify(
     pk: Any,
     a_hat: Any,
@@ -417,43 +512,14 @@ def _verify(
 ) -> bool:
     """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 2 on, mu given; pk
     and sig have the right lengths. Public data only: branches allowed."""
-    k = a_hat.shape[0]
-    l = a_hat.shape[1]  # noqa: E741
-    z_bits = 18 if gamma1 == (1 << 17) else 20
-    w1_bits = 6 if gamma2 == (Q - 1) // 88 else 4
     c_tilde = sig[:ctb].copy()
-    n_z = l * 32 * z_bits
-    z = gamma1 - _bit_unpack(sig[ctb : ctb + n_z].copy().reshape(l, 32 * z_bits), z_bits)
-    # Algorithm 21 (HintBitUnpack): None (reject) for a malformed hint.
-    y = sig[ctb + n_z :]
-    hint = np.zeros(k * 256, dtype=np.int64)
-    index = 0
-    for i in range(k):
-        end = np.int64(y[omega + i])
-        if end < index or end > omega:
-            return False
-        first = index
-        while index < end:
-            if index > first and y[index - 1] >= y[index]:
-                return False
-            hint[i * 256 + y[index]] = 1
-            index += 1
-    for i in range(index, omega):
-        if y[i] != 0:
-            return False
-    if np.max(_infinity_norm(z)) >= gamma1 - beta:  # line 13 (its first half)
+    c = _challenge_public(c_tilde, _h(c_tilde, RATE_256), tau)  # line 8
+    ok, w1_bytes = _verify_w1(pk, a_hat, sig, c, gamma1, gamma2, omega, ctb, beta)
+    if not ok:
         return False
-    t1 = _bit_unpack(pk[32:].copy().reshape(k, 320), 10)
-    c_hat = _ntt(_sample_c(c_tilde, tau))
-    z_hat = _ntt(z)
-    t1_hat = _ntt(t1 << _D)
-    az = _mat_vec(a_hat, z_hat)
-    ct1 = _mul_rows(t1_hat, c_hat)
-    w = _intt(az - ct1)  # line 9 (differences in (-q, q))
-    w1 = _use_hint(hint, w.reshape(-1), gamma2)  # line 10
-    data = np.empty(64 + k * 32 * w1_bits, dtype=np.uint8)
+    data = np.empty(64 + w1_bytes.shape[0], dtype=np.uint8)
     data[:64] = mu
-    data[64:] = _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1)
+    data[64:] = w1_bytes
     again = _h(data, ctb)  # line 12
     diff = 0
     for i in range(ctb):
