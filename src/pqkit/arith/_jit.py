@@ -154,10 +154,33 @@ def unpack_le(b: Any, width: int) -> Any:
     [i w, i w + w), read as the little-endian 4-byte word at byte (i w) >> 3, shifted
     by (i w) & 7 and masked. Positions are public and the iterations independent
     (vectorisable); each row is copied into a buffer with 3 zero bytes after it for
-    the last reads."""
+    the last reads. Up to 15 bits, by groups of 8 coefficients instead (below)."""
     rows, n = b.shape
     out = np.empty((rows, 256), dtype=np.int64)
     mask = (1 << width) - 1
+    if width <= 15:
+        # As pack_le: each group of ``width`` bytes holds 8 coefficients; bytes 0-6
+        # of the group as one 56-bit word (non-negative), the rest as another.
+        for r in range(rows):
+            for g in range(32):
+                base = width * g
+                lo = 0
+                hi = 0
+                for q in range(width):
+                    if q < 7:  # public positions
+                        lo |= np.int64(b[r, base + q]) << (8 * q)
+                    else:
+                        hi |= np.int64(b[r, base + q]) << (8 * (q - 7))
+                for t in range(8):
+                    p = width * t
+                    if p + width <= 56:
+                        v = lo >> p
+                    elif p >= 56:
+                        v = hi >> (p - 56)
+                    else:
+                        v = (lo >> p) | (hi << (56 - p))
+                    out[r, 8 * g + t] = v & mask
+        return out
     buf = np.zeros(n + 3, dtype=np.int64)
     for r in range(rows):
         for k in range(n):
