@@ -211,3 +211,21 @@ def test_chunks_on_threads_give_the_same_rows() -> None:
     assert sview.verify(spks, msgs, sigs, workers=2).all()
     got = np.concatenate([p for p, _ in view.iter_keygen(9, workers=2)])
     assert got.shape == (9, kem.length_public_key)
+
+
+@pytest.mark.parametrize("tau", [39, 49, 60])
+def test_public_challenge_equals_the_masked_one(tau: int) -> None:
+    # Verification samples c from the published c_tilde with Algorithm 29's
+    # branches; signing keeps the masked scan. Same c, also when the first
+    # prefix runs out (a 20-byte one always does) and a longer one is read.
+    from pqkit.arith import jit_mldsa_ops as ops
+
+    for _ in range(20):
+        c_tilde = np.frombuffer(os.urandom(48), np.uint8).copy()
+        want = ops._sample_c(c_tilde, tau)
+        for n in (136, 20):
+            got = ops._challenge_public(c_tilde, ops._h(c_tilde, n), tau)
+            assert (got == want).all()
+        _, ok = ops._ball_public(ops._h(c_tilde, 20), tau)
+        assert not ok
+    assert int(np.abs(want).sum()) == tau
