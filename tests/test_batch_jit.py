@@ -229,3 +229,31 @@ def test_public_challenge_equals_the_masked_one(tau: int) -> None:
         _, ok = ops._ball_public(ops._h(c_tilde, 20), tau)
         assert not ok
     assert int(np.abs(want).sum()) == tau
+
+
+def test_automatic_backend_uses_the_batch_kernels_once_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Chosen automatically (no arith=, scope or PQKIT_ARITH): the jit kernels are
+    # ready but the warm-up's "batch" step has not run, so the view runs its
+    # vectorised path on them (no wait for the compiler); then the compiled one.
+    from pqkit.arith import auto
+
+    monkeypatch.delenv("PQKIT_ARITH", raising=False)
+    monkeypatch.setattr(auto, "_ready", {"mlkem": 0.0, "mldsa": 0.0})
+    monkeypatch.setitem(auto._state, "started", 1.0)  # as if running: starts nothing
+    kem = pqkit.kem("ML-KEM-512")
+    view = kem.batch
+    K = view._kernels()
+    assert K.backend == "jit" and view._fast(K) is None
+    seeds = random_rows(3, 64)
+    vectorised = view.keygen_derand(seeds)
+    assert kem.using(arith="jit").batch._fast(K) is not None  # explicit: compiled
+    with arith.use("jit"):
+        assert view._fast(K) is not None  # a scope is explicit too
+    auto._ready["batch"] = 0.0
+    assert view._fast(K) is not None
+    compiled = view.keygen_derand(seeds)
+    assert (vectorised[0] == compiled[0]).all() and (vectorised[1] == compiled[1]).all()
+    dsa = pqkit.sig("ML-DSA-44")
+    assert dsa.batch._fast(dsa.batch._kernels()) is not None

@@ -17,8 +17,12 @@ from typing import Any
 
 __all__ = ["ORDER", "steps"]
 
-ORDER: tuple[str, ...] = ("mlkem", "mldsa", "hash")
-"""Kernel families in warm-up order (the switch to ``jit`` is per family)."""
+ORDER: tuple[str, ...] = ("mlkem", "mldsa", "hash", "batch")
+"""Kernel families in warm-up order (the switch to ``jit`` is per family). ``batch``
+is the batch views' compiled operations (:mod:`pqkit.arith.jit_mlkem_batch`,
+:mod:`pqkit.arith.jit_mldsa_batch`), last: they take about as long to compile as
+the single operations, which should not wait for them; until they are built the
+batch views run their vectorised path (:func:`pqkit.arith.ops.batch_operations_now`)."""
 
 Step = tuple[str, Callable[[], object]]
 
@@ -138,4 +142,6 @@ def steps(family: str) -> list[Step]:
         return [step for name in sigs for step in _sig_steps(name)] + _sig_batch_steps("ML-DSA-65")
     if family == "hash":
         return _hash_steps()
+    if family == "batch":
+        return _kem_batch_steps("ML-KEM-768") + _sig_batch_steps("ML-DSA-65")
     raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(ORDER)}")

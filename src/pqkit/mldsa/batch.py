@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import MLDSAKernels, Poly
-from pqkit.arith.ops import batch_operations
+from pqkit.arith.ops import batch_operations_now
 from pqkit.batch import (
     Messages,
     Rows,
@@ -186,7 +186,7 @@ class MLDSABatch(SignatureBatch):
 
     def _fast(self, kk: MLDSAKernels) -> Any | None:
         """The backend's compiled batch operations, or None (vectorised path)."""
-        return batch_operations("mldsa", kk.backend)
+        return batch_operations_now("mldsa", kk.backend, self.scheme.arith)
 
     # --- key generation: FIPS 204, Algorithms 1 and 6 -----------------------------------
 

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import MLKEMKernels, Poly
-from pqkit.arith.ops import batch_operations
+from pqkit.arith.ops import batch_operations_now
 from pqkit.batch import (
     KemBatch,
     Rows,
@@ -149,7 +149,7 @@ class MLKEMBatch(KemBatch):
 
     def _fast(self, K: MLKEMKernels) -> Any | None:
         """The backend's compiled batch operations, or None (vectorised path)."""
-        return batch_operations("mlkem", K.backend)
+        return batch_operations_now("mlkem", K.backend, self.scheme.arith)
 
     # --- key generation: FIPS 203, Algorithms 19 and 16 ---------------------------------
 
