@@ -8,6 +8,7 @@ repository root::
 
     PYTHONPATH=src python benchmarks/batch_throughput.py [--max-n 4096] [--arith numpy jit]
         [--workers 1 2] [--rounds 3] [--plot curve.png] [--json out.json]
+        [--only-max]   # just n = --max-n (ML-KEM) and --max-n-sig (ML-DSA): the targets
 
 Each figure is the median over ``--rounds`` rounds; in a round pycryptodome's
 single operation runs for ``--min-time`` / 2 seconds, then the batch call is
@@ -141,6 +142,9 @@ def main() -> None:
     parser.add_argument("--schemes", nargs="*", default=[KEM, SIG])
     parser.add_argument("--plot", help="write the curve to this image (needs matplotlib)")
     parser.add_argument("--json", help="write every figure to this JSON file")
+    parser.add_argument(
+        "--only-max", action="store_true", help="only the largest n of each scheme (no curve)"
+    )
     args = parser.parse_args()
     backends = [b for b in args.arith if b in arith.available("mlkem")]
 
@@ -156,7 +160,7 @@ def main() -> None:
         top = args.max_n if name == KEM else args.max_n_sig
         for backend in backends:
             for workers in args.workers:
-                for n in sizes(top):
+                for n in [top] if args.only_max else sizes(top):
                     for op, fn in batch_ops(name, backend, n, workers).items():
                         peer = peers.get(f"{name}/{op}")
                         us, ref, ratio = interleaved(fn, n, peer, args.rounds, args.min_time)

@@ -30,7 +30,7 @@ except ImportError as exc:
     # missing package, which pqkit.arith reads as "backend unavailable".
     raise ModuleNotFoundError(f"numba cannot be imported: {exc}", name="numba") from exc
 
-__all__ = ["as_bytes", "as_polys", "bcast_rows", "jit"]
+__all__ = ["as_bytes", "as_polys", "bcast_rows", "jit", "writable_u8"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _I64 = np.dtype(np.int64)  # builtin dtypes are singletons: `is` is a cheap exact test
@@ -106,10 +106,33 @@ def bcast_rows(
 def pack_le(a: Any, width: int) -> Any:
     """(rows, 256) ints -> (rows, 32 width) bytes: coefficient i (its low ``width``
     bits) at bits [i width, i width + width), least significant first. The loop
-    shape depends on ``width`` only."""
+    shape depends on ``width`` only.
+
+    Up to 15 bits, 8 coefficients are exactly ``width`` bytes: two 64-bit words
+    hold 4 coefficients each, combined into the low and high words of the group's
+    8 width bits, then written byte by byte (no loop-carried accumulator, so the
+    groups are independent: about 10x the speed of the bit-by-bit loop below,
+    which wider fields (ML-DSA's z, 18 and 20 bits) keep)."""
     rows = a.shape[0]
     out = np.empty((rows, 32 * width), dtype=np.uint8)
     mask = (1 << width) - 1
+    if width <= 15:
+        half = 4 * width  # bits of 4 coefficients, <= 60
+        for r in range(rows):
+            for g in range(32):
+                lo_4 = 0
+                hi_4 = 0
+                for t in range(4):
+                    lo_4 |= (a[r, 8 * g + t] & mask) << (width * t)
+                    hi_4 |= (a[r, 8 * g + 4 + t] & mask) << (width * t)
+                lo = lo_4 | (hi_4 << half)  # bits 0-63 of the group (the top ones drop)
+                hi = hi_4 >> (64 - half)  # bits 64 and up
+                for b in range(width):
+                    if b < 8:  # public positions
+                        out[r, width * g + b] = (lo >> (8 * b)) & 255
+                    else:
+                        out[r, width * g + b] = (hi >> (8 * (b - 8))) & 255
+        return out
     for r in range(rows):
         acc = 0
         bits = 0
@@ -131,10 +154,33 @@ def unpack_le(b: Any, width: int) -> Any:
     [i w, i w + w), read as the little-endian 4-byte word at byte (i w) >> 3, shifted
     by (i w) & 7 and masked. Positions are public and the iterations independent
     (vectorisable); each row is copied into a buffer with 3 zero bytes after it for
-    the last reads."""
+    the last reads. Up to 15 bits, by groups of 8 coefficients instead (below)."""
     rows, n = b.shape
     out = np.empty((rows, 256), dtype=np.int64)
     mask = (1 << width) - 1
+    if width <= 15:
+        # As pack_le: each group of ``width`` bytes holds 8 coefficients; bytes 0-6
+        # of the group as one 56-bit word (non-negative), the rest as another.
+        for r in range(rows):
+            for g in range(32):
+                base = width * g
+                lo = 0
+                hi = 0
+                for q in range(width):
+                    if q < 7:  # public positions
+                        lo |= np.int64(b[r, base + q]) << (8 * q)
+                    else:
+                        hi |= np.int64(b[r, base + q]) << (8 * (q - 7))
+                for t in range(8):
+                    p = width * t
+                    if p + width <= 56:
+                        v = lo >> p
+                    elif p >= 56:
+                        v = hi >> (p - 56)
+                    else:
+                        v = (lo >> p) | (hi << (56 - p))
+                    out[r, 8 * g + t] = v & mask
+        return out
     buf = np.zeros(n + 3, dtype=np.int64)
     for r in range(rows):
         for k in range(n):
@@ -151,3 +197,12 @@ def check_width(width: int, low: int, high: int, name: str = "bit width") -> Non
     """ValueError unless ``low <= width <= high``."""
     if not low <= width <= high:
         raise ValueError(f"{name} must be in {low}..{high}, got {width}")
+
+
+def writable_u8(a: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """``a`` if it is a writable C-contiguous uint8 array, else such a copy: the
+    batch kernels then compile once per argument type (a read-only or strided
+    array would be another specialization)."""
+    if a.dtype is _U8 and a.flags.c_contiguous and a.flags.writeable:
+        return a
+    return np.array(a, dtype=np.uint8, order="C")

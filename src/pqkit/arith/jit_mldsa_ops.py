@@ -78,13 +78,26 @@ def _h(data: Any, n: int) -> Any:
 
 
 @jit
+def _take23(row: Any, c: int, z: int) -> int:
+    """Algorithm 30 lines 4-8 for one candidate z (Algorithm 14, CoeffFromThreeBytes,
+    the top bit of the third byte cleared): written at the entry's next free
+    position (slot 256 once it is full), the position advancing by z < q."""
+    row[min(c, 256)] = z
+    return c + (((z - Q) >> 63) & 1)
+
+
+@jit
 def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
     """FIPS 204, Algorithm 32 (ExpandA) with Algorithm 30 (RejNTTPoly): A_hat[r, s]
     from SHAKE128(rho || s || r), one block of every stream of a group at a time
     until each entry has 256 coefficients (public data: branches allowed).
 
+    Each block is parsed straight from the state's 64-bit lanes: 3 lanes (24
+    bytes) are 8 candidates of 3 bytes, in order, each written without a branch
+    (:func:`_take23`).
+
     NOTE: this group loop is written out again in :func:`_expand_s` and in
-    :func:`pqkit.arith.jit_mlkem_ops._sample_matrix`, with a different parser each.
+    :func:`pqkit.arith.jit_mlkem_ops._sample_ntt`, with a different parser each.
     One loop taking the parser as an argument compiles, but Numba then refuses to
     cache every function above it ("dynamic globals"): tried and measured, reverted.
     """
@@ -96,8 +109,9 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
     msgs = _seeded(rho, nonces, 2)
     out = np.zeros((n, 256), dtype=np.int64)
     w = np.zeros(200, dtype=np.uint64)
-    raw = np.empty(RATE_128, dtype=np.int64)
     counts = np.zeros(8, dtype=np.int64)
+    tmp = np.zeros((8, 257), dtype=np.int64)  # slot 256: where a full entry writes
+    mask = 0x7FFFFF
     for g in range(0, n, 8):
         m = min(8, n - g)
         _absorb_x8(w, msgs, g, RATE_128)
@@ -108,18 +122,28 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
                 c = counts[j]
                 if c >= 256:
                     continue
-                _lane_bytes(w, j, RATE_128, raw)
-                for p in range(0, RATE_128, 3):  # Algorithm 14 (CoeffFromThreeBytes)
-                    z = raw[p] | (raw[p + 1] << 8) | ((raw[p + 2] & 0x7F) << 16)
-                    if z < Q and c < 256:
-                        out[g + j, c] = z
-                        c += 1
+                row = tmp[j]
+                for t in range(RATE_128 // 24):
+                    a0 = np.int64(w[8 * (3 * t) + j])  # same bits, as int64
+                    a1 = np.int64(w[8 * (3 * t + 1) + j])
+                    a2 = np.int64(w[8 * (3 * t + 2) + j])
+                    c = _take23(row, c, a0 & mask)
+                    c = _take23(row, c, (a0 >> 24) & mask)
+                    c = _take23(row, c, (((a0 >> 48) & 0xFFFF) | (a1 << 16)) & mask)
+                    c = _take23(row, c, (a1 >> 8) & mask)
+                    c = _take23(row, c, (a1 >> 32) & mask)
+                    c = _take23(row, c, (((a1 >> 56) & 0xFF) | (a2 << 8)) & mask)
+                    c = _take23(row, c, (a2 >> 16) & mask)
+                    c = _take23(row, c, (a2 >> 40) & mask)
+                c = min(c, 256)
                 counts[j] = c
                 if c < 256:
                     done = False
             if done:
                 break
             _permute(w, 0)
+        for j in range(m):
+            out[g + j] = tmp[j, :256]
     return out.reshape(k, l, 256)
 
 
@@ -207,6 +231,43 @@ def _mat_vec(a_hat: Any, v_hat: Any) -> Any:
 
 
 @jit
+def _t_parts(a_hat: Any, s: Any, k: int, l: int) -> Any:  # noqa: E741
+    """FIPS 204, Algorithm 6 lines 5-6: t = NTT^-1(A_hat o NTT(s1)) + s2 (mod q) and
+    Power2Round(t) = (t1, t0), from A_hat and s = s1 || s2 (l + k, 256) signed."""
+    s1_hat = _ntt(s[:l].copy())
+    t = _intt(_mat_vec(a_hat, s1_hat))  # line 5: NTT^-1(A_hat o NTT(s1)) + s2
+    t = _mod_q((t + s[l:]).reshape(-1))
+    return _power2round(t)  # line 6
+
+
+@jit
+def _keygen_body(
+    ex: Any,
+    k: int,
+    l: int,  # noqa: E741
+    eta: int,
+    eta_bits: int,
+    tr_bytes: int,
+) -> Any:
+    """FIPS 204, Algorithm 6 lines 3-10 from (rho, rho', K) = ``ex`` (128 bytes):
+    (pk, sk), the tr field of sk (line 9: H(pk)) left for the caller."""
+    rho = ex[:32].copy()
+    a_hat = _expand_a(rho, k, l)  # line 3
+    s = _expand_s(ex[32:96].copy(), k, l, eta)  # line 4
+    t1, t0 = _t_parts(a_hat, s, k, l)  # lines 5-6
+    pk = np.empty(32 + 320 * k, dtype=np.uint8)  # line 8: pkEncode
+    pk[:32] = rho
+    pk[32:] = _bit_pack(t1.reshape(k, 256), 10).reshape(-1)
+    n_s = (l + k) * 32 * eta_bits
+    sk = np.zeros(64 + tr_bytes + n_s + k * 32 * _D, dtype=np.uint8)  # line 10: skEncode
+    sk[:32] = rho
+    sk[32:64] = ex[96:]
+    sk[64 + tr_bytes : 64 + tr_bytes + n_s] = _bit_pack(eta - s, eta_bits).reshape(-1)
+    sk[64 + tr_bytes + n_s :] = _bit_pack(((1 << (_D - 1)) - t0).reshape(k, 256), _D).reshape(-1)
+    return pk, sk
+
+
+@jit
 def _keygen(
     xi: Any,
     k: int,
@@ -226,24 +287,8 @@ def _keygen(
     else:
         seed = xi.copy()
     ex = _h(seed, 128)  # line 1: (rho, rho', K)
-    rho = ex[:32].copy()
-    a_hat = _expand_a(rho, k, l)  # line 3
-    s = _expand_s(ex[32:96].copy(), k, l, eta)  # line 4
-    s1_hat = _ntt(s[:l].copy())
-    t = _intt(_mat_vec(a_hat, s1_hat))  # line 5: NTT^-1(A_hat o NTT(s1)) + s2
-    t = _mod_q((t + s[l:]).reshape(-1))
-    t1, t0 = _power2round(t)  # line 6
-    pk = np.empty(32 + 320 * k, dtype=np.uint8)  # line 8: pkEncode
-    pk[:32] = rho
-    pk[32:] = _bit_pack(t1.reshape(k, 256), 10).reshape(-1)
-    tr = _h(pk, tr_bytes)  # line 9
-    n_s = (l + k) * 32 * eta_bits
-    sk = np.empty(64 + tr_bytes + n_s + k * 32 * _D, dtype=np.uint8)  # line 10: skEncode
-    sk[:32] = rho
-    sk[32:64] = ex[96:]
-    sk[64 : 64 + tr_bytes] = tr
-    sk[64 + tr_bytes : 64 + tr_bytes + n_s] = _bit_pack(eta - s, eta_bits).reshape(-1)
-    sk[64 + tr_bytes + n_s :] = _bit_pack(((1 << (_D - 1)) - t0).reshape(k, 256), _D).reshape(-1)
+    pk, sk = _keygen_body(ex, k, l, eta, eta_bits, tr_bytes)  # lines 3-10
+    sk[64 : 64 + tr_bytes] = _h(pk, tr_bytes)  # line 9
     return pk, sk
 
 
@@ -358,6 +403,101 @@ def _sig_encode(
 
 
 @jit
+def _ball_public(stream: Any, tau: int) -> Any:
+    """FIPS 204, Algorithm 29 (SampleInBall) as written, for a published c_tilde
+    (verification: the signature is public, so its challenge may be sampled with
+    branches; signing keeps the masked scan of :func:`_sample_in_ball`). ``stream``
+    is a prefix of H(c_tilde): (c, ok), ok False when it ran out (read a longer
+    one)."""
+    n = stream.shape[0]
+    c = np.zeros(256, dtype=np.int64)
+    if n < 8:
+        return c, False
+    signs = 0
+    for k in range(8):
+        signs |= np.int64(stream[k]) << (8 * k)
+    pos = 8
+    for i in range(256 - tau, 256):
+        while True:  # lines 7-10: the first index byte j <= i
+            if pos >= n:
+                return c, False
+            j = np.int64(stream[pos])
+            pos += 1
+            if j <= i:
+                break
+        c[i] = c[j]  # line 11
+        c[j] = 1 - 2 * (signs & 1)  # line 12
+        signs >>= 1
+    return c, True
+
+
+@jit
+def _challenge_public(c_tilde: Any, stream: Any, tau: int) -> Any:
+    """SampleInBall(c_tilde) of a published c_tilde from a first prefix ``stream``
+    of H(c_tilde), re-reading a longer prefix in the rare case it runs out."""
+    c, ok = _ball_public(stream, tau)
+    n = stream.shape[0]
+    while not ok:
+        n *= 4
+        c, ok = _ball_public(_h(c_tilde, n), tau)
+    return c
+
+
+@jit
+def _verify_w1(
+    pk: Any,
+    a_hat: Any,
+    sig: Any,
+    c: Any,
+    gamma1: int,
+    gamma2: int,
+    omega: int,
+    ctb: int,
+    beta: int,
+) -> Any:
+    """FIPS 204, Algorithm 8 lines 2-11 given the challenge c of sig's c_tilde:
+    (ok, w1Encode(w'_1)); ok is False for a malformed hint or z out of range (then
+    the bytes are meaningless). pk and sig have the right lengths. Public data
+    only: branches allowed."""
+    k = a_hat.shape[0]
+    l = a_hat.shape[1]  # noqa: E741
+    z_bits = 18 if gamma1 == (1 << 17) else 20
+    w1_bits = 6 if gamma2 == (Q - 1) // 88 else 4
+    w1_bytes = np.zeros(k * 32 * w1_bits, dtype=np.uint8)
+    n_z = l * 32 * z_bits
+    z = gamma1 - _bit_unpack(sig[ctb : ctb + n_z].copy().reshape(l, 32 * z_bits), z_bits)
+    # Algorithm 21 (HintBitUnpack): None (reject) for a malformed hint.
+    y = sig[ctb + n_z :]
+    hint = np.zeros(k * 256, dtype=np.int64)
+    index = 0
+    for i in range(k):
+        end = np.int64(y[omega + i])
+        if end < index or end > omega:
+            return False, w1_bytes
+        first = index
+        while index < end:
+            if index > first and y[index - 1] >= y[index]:
+                return False, w1_bytes
+            hint[i * 256 + y[index]] = 1
+            index += 1
+    for i in range(index, omega):
+        if y[i] != 0:
+            return False, w1_bytes
+    if np.max(_infinity_norm(z)) >= gamma1 - beta:  # line 13 (its first half)
+        return False, w1_bytes
+    t1 = _bit_unpack(pk[32:].copy().reshape(k, 320), 10)
+    c_hat = _ntt(c.reshape(1, 256))
+    z_hat = _ntt(z)
+    t1_hat = _ntt(t1 << _D)
+    az = _mat_vec(a_hat, z_hat)
+    ct1 = _mul_rows(t1_hat, c_hat)
+    w = _intt(az - ct1)  # line 9 (differences in (-q, q))
+    w1 = _use_hint(hint, w.reshape(-1), gamma2)  # line 10
+    w1_bytes[:] = _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1)
+    return True, w1_bytes
+
+
+@jit
 def _verify(
     pk: Any,
     a_hat: Any,
@@ -372,43 +512,14 @@ def _verify(
 ) -> bool:
     """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 2 on, mu given; pk
     and sig have the right lengths. Public data only: branches allowed."""
-    k = a_hat.shape[0]
-    l = a_hat.shape[1]  # noqa: E741
-    z_bits = 18 if gamma1 == (1 << 17) else 20
-    w1_bits = 6 if gamma2 == (Q - 1) // 88 else 4
     c_tilde = sig[:ctb].copy()
-    n_z = l * 32 * z_bits
-    z = gamma1 - _bit_unpack(sig[ctb : ctb + n_z].copy().reshape(l, 32 * z_bits), z_bits)
-    # Algorithm 21 (HintBitUnpack): None (reject) for a malformed hint.
-    y = sig[ctb + n_z :]
-    hint = np.zeros(k * 256, dtype=np.int64)
-    index = 0
-    for i in range(k):
-        end = np.int64(y[omega + i])
-        if end < index or end > omega:
-            return False
-        first = index
-        while index < end:
-            if index > first and y[index - 1] >= y[index]:
-                return False
-            hint[i * 256 + y[index]] = 1
-            index += 1
-    for i in range(index, omega):
-        if y[i] != 0:
-            return False
-    if np.max(_infinity_norm(z)) >= gamma1 - beta:  # line 13 (its first half)
+    c = _challenge_public(c_tilde, _h(c_tilde, RATE_256), tau)  # line 8
+    ok, w1_bytes = _verify_w1(pk, a_hat, sig, c, gamma1, gamma2, omega, ctb, beta)
+    if not ok:
         return False
-    t1 = _bit_unpack(pk[32:].copy().reshape(k, 320), 10)
-    c_hat = _ntt(_sample_c(c_tilde, tau))
-    z_hat = _ntt(z)
-    t1_hat = _ntt(t1 << _D)
-    az = _mat_vec(a_hat, z_hat)
-    ct1 = _mul_rows(t1_hat, c_hat)
-    w = _intt(az - ct1)  # line 9 (differences in (-q, q))
-    w1 = _use_hint(hint, w.reshape(-1), gamma2)  # line 10
-    data = np.empty(64 + k * 32 * w1_bits, dtype=np.uint8)
+    data = np.empty(64 + w1_bytes.shape[0], dtype=np.uint8)
     data[:64] = mu
-    data[64:] = _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1)
+    data[64:] = w1_bytes
     again = _h(data, ctb)  # line 12
     diff = 0
     for i in range(ctb):

@@ -43,10 +43,8 @@ from pqkit.arith.jit_mlkem import (
     _byte_decode,
     _byte_encode,
     _cbd,
-    _compress,
     _csub,
-    _decompress,
-    _intt,
+    _kpke_decrypt,
     _kpke_encrypt,
     _mulcache,
     _ntt,
@@ -58,7 +56,6 @@ from pqkit.arith.jit_sponge import (
     SHA3_PAD,
     SHAKE_PAD,
     _absorb_x8,
-    _lane_bytes,
     _permute,
     _seeded,
     _shake_x8,
@@ -82,20 +79,34 @@ def _prf(seed: Any, first: int, count: int, out_len: int) -> Any:
 
 
 @jit
-def _sample_matrix(rho: Any, k: int) -> Any:
-    """FIPS 203, Algorithm 13 lines 3-7 with Algorithm 7 (SampleNTT): A_hat (k, k,
-    256) with A_hat[i, j] = SampleNTT(rho || j || i), the k^2 SHAKE128 streams 8 at a
-    time, one 168-byte block per round; a group squeezes again while one of its
-    entries has fewer than 256 values (public data: branches allowed)."""
-    n = k * k
-    nonces = np.empty(n, dtype=np.int64)
-    for e in range(n):
-        nonces[e] = (e % k) | ((e // k) << 8)  # bytes j, i of entry (i, j) = e
-    msgs = _seeded(rho, nonces, 2)
+def _take12(row: Any, c: int, d: int) -> int:
+    """Algorithm 7 lines 8-13 for one candidate d (12 bits): write it at the
+    entry's next free position (slot 256 once the entry is full) and advance by
+    its acceptance bit d < q, without a branch."""
+    row[min(c, 256)] = d
+    return c + (((d - Q) >> 63) & 1)
+
+
+@jit
+def _sample_ntt(msgs: Any) -> Any:
+    """FIPS 203, Algorithm 7 (SampleNTT) of every row of ``msgs`` (the 34-byte
+    inputs rho || j || i): (rows, 256), the SHAKE128 streams 8 at a time, one
+    168-byte block per round; a group squeezes again while one of its entries has
+    fewer than 256 values. The rows may belong to one matrix or to the matrices
+    of several keys (the batch kernels).
+
+    The block is parsed straight from the state's 64-bit lanes: 3 lanes (24
+    bytes) hold 16 candidates of 12 bits, d1 and d2 of 8 byte triples
+    (Algorithm 7 lines 5-7), in order. There is no branch per candidate
+    (:func:`_take12`). The data is public, so this is for speed: with a branch,
+    about one candidate in five (a rejection) is a mispredicted jump, which cost
+    more than the parsing. Whether a group needs another block is still a
+    branch (public)."""
+    n = msgs.shape[0]
     out = np.zeros((n, 256), dtype=np.int64)
     w = np.zeros(200, dtype=np.uint64)
-    raw = np.empty(RATE_128, dtype=np.int64)
     counts = np.zeros(8, dtype=np.int64)
+    tmp = np.zeros((8, 257), dtype=np.int64)  # slot 256: where a full entry writes
     for g in range(0, n, 8):
         m = min(8, n - g)
         _absorb_x8(w, msgs, g, RATE_128)
@@ -106,24 +117,54 @@ def _sample_matrix(rho: Any, k: int) -> Any:
                 c = counts[j]
                 if c >= 256:
                     continue
-                _lane_bytes(w, j, RATE_128, raw)
-                row = out[g + j]
-                for p in range(0, RATE_128, 3):  # Algorithm 7 lines 5-15
-                    d1 = raw[p] | ((raw[p + 1] & 15) << 8)
-                    d2 = (raw[p + 1] >> 4) | (raw[p + 2] << 4)
-                    if d1 < Q and c < 256:
-                        row[c] = d1
-                        c += 1
-                    if d2 < Q and c < 256:
-                        row[c] = d2
-                        c += 1
+                row = tmp[j]
+                for t in range(RATE_128 // 24):
+                    a0 = np.int64(w[8 * (3 * t) + j])  # same bits, as int64
+                    a1 = np.int64(w[8 * (3 * t + 1) + j])
+                    a2 = np.int64(w[8 * (3 * t + 2) + j])
+                    c = _take12(row, c, a0 & 0xFFF)
+                    c = _take12(row, c, (a0 >> 12) & 0xFFF)
+                    c = _take12(row, c, (a0 >> 24) & 0xFFF)
+                    c = _take12(row, c, (a0 >> 36) & 0xFFF)
+                    c = _take12(row, c, (a0 >> 48) & 0xFFF)
+                    c = _take12(row, c, ((a0 >> 60) & 0xF) | ((a1 & 0xFF) << 4))
+                    c = _take12(row, c, (a1 >> 8) & 0xFFF)
+                    c = _take12(row, c, (a1 >> 20) & 0xFFF)
+                    c = _take12(row, c, (a1 >> 32) & 0xFFF)
+                    c = _take12(row, c, (a1 >> 44) & 0xFFF)
+                    c = _take12(row, c, ((a1 >> 56) & 0xFF) | ((a2 & 0xF) << 8))
+                    c = _take12(row, c, (a2 >> 4) & 0xFFF)
+                    c = _take12(row, c, (a2 >> 16) & 0xFFF)
+                    c = _take12(row, c, (a2 >> 28) & 0xFFF)
+                    c = _take12(row, c, (a2 >> 40) & 0xFFF)
+                    c = _take12(row, c, (a2 >> 52) & 0xFFF)
+                c = min(c, 256)
                 counts[j] = c
                 if c < 256:
                     done = False
             if done:
                 break
             _permute(w, 0)
-    return out.reshape(k, k, 256)
+        for j in range(m):
+            out[g + j] = tmp[j, :256]
+    return out
+
+
+@jit
+def _matrix_nonces(k: int) -> Any:
+    """The 2-byte nonces j + 256 i of the entries (i, j) of A_hat, row-major."""
+    nonces = np.empty(k * k, dtype=np.int64)
+    for e in range(k * k):
+        nonces[e] = (e % k) | ((e // k) << 8)  # bytes j, i of entry (i, j) = e
+    return nonces
+
+
+@jit
+def _sample_matrix(rho: Any, k: int) -> Any:
+    """FIPS 203, Algorithm 13 lines 3-7 with Algorithm 7 (SampleNTT): A_hat (k, k,
+    256) with A_hat[i, j] = SampleNTT(rho || j || i), the k^2 SHAKE128 streams 8 at
+    a time (:func:`_sample_ntt`)."""
+    return _sample_ntt(_seeded(rho, _matrix_nonces(k), 2)).reshape(k, k, 256)
 
 
 # --- FIPS 203 operations --------------------------------------------------------------
@@ -136,17 +177,11 @@ def _noise(seed: Any, first: int, count: int, eta: int) -> Any:
 
 
 @jit
-def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
-    """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) with Algorithm 13
-    (K-PKE.KeyGen): (ek, dk) as uint8 arrays."""
-    seed = np.empty(33, dtype=np.uint8)
-    seed[:32] = d
-    seed[32] = k
-    rs = _sponge1(seed, RATE_512, SHA3_PAD, 64)  # Algorithm 13 line 1: G(d || k)
-    rho = rs[:32].copy()
-    sigma = rs[32:].copy()
-    a_hat = _sample_matrix(rho, k)  # lines 3-7
-    se_hat = _ntt(_noise(sigma, 0, 2 * k, eta1))  # lines 8-17: s then e
+def _keygen_body(a_hat: Any, se: Any, rho: Any, k: int) -> Any:
+    """FIPS 203, Algorithm 13 lines 8-20 from A_hat and the noise s || e (2k, 256),
+    and Algorithm 16 line 3 but H(ek) and z: (ek, dk) as uint8 arrays, the last 64
+    bytes of dk (H(ek) || z) left for the caller."""
+    se_hat = _ntt(se)  # lines 8-17: s then e
     s_hat = se_hat[:k].copy()
     e_hat = se_hat[k:]
     row = np.arange(k)
@@ -161,9 +196,25 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     ek = np.empty(n_ek, dtype=np.uint8)
     ek[: 384 * k] = _byte_encode(t_hat, 12).reshape(-1)  # line 19
     ek[384 * k :] = rho
-    dk = np.empty(768 * k + 96, dtype=np.uint8)
+    dk = np.zeros(768 * k + 96, dtype=np.uint8)
     dk[: 384 * k] = _byte_encode(s_hat, 12).reshape(-1)  # line 20
     dk[384 * k : 384 * k + n_ek] = ek  # Algorithm 16 line 3: dk_PKE || ek || H(ek) || z
+    return ek, dk
+
+
+@jit
+def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
+    """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) with Algorithm 13
+    (K-PKE.KeyGen): (ek, dk) as uint8 arrays."""
+    seed = np.empty(33, dtype=np.uint8)
+    seed[:32] = d
+    seed[32] = k
+    rs = _sponge1(seed, RATE_512, SHA3_PAD, 64)  # Algorithm 13 line 1: G(d || k)
+    rho = rs[:32].copy()
+    sigma = rs[32:].copy()
+    a_hat = _sample_matrix(rho, k)  # lines 3-7
+    ek, dk = _keygen_body(a_hat, _noise(sigma, 0, 2 * k, eta1), rho, k)  # lines 8-20
+    n_ek = 384 * k + 32
     dk[384 * k + n_ek : 384 * k + n_ek + 32] = _sponge1(ek, RATE_256, SHA3_PAD, 32)
     dk[384 * k + n_ek + 32 :] = z
     return ek, dk
@@ -188,16 +239,25 @@ def _public_state(ek: Any, k: int) -> Any:
 
 
 @jit
-def _encrypt(t_hat: Any, a_hat: Any, m: Any, r: Any, eta1: int, eta2: int, du: int, dv: int) -> Any:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) from the decoded key: the noise of
-    lines 9-17 from one batch of PRF calls (y with eta1, then e1 and e2 with eta2),
-    then the fused lines 18-24."""
+def _encrypt_noise(
+    t_hat: Any, a_hat: Any, m: Any, buf: Any, eta1: int, eta2: int, du: int, dv: int
+) -> Any:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) from the decoded key and the PRF
+    outputs ``buf`` (2k + 1, >= 64 max(eta1, eta2)) of lines 9-17: y with eta1, then
+    e1 and e2 with eta2, then the fused lines 18-24."""
     k = t_hat.shape[0]
-    eta = max(eta1, eta2)
-    buf = _prf(r, 0, 2 * k + 1, 64 * eta)
     y = _cbd(buf[:k, : 64 * eta1].copy(), eta1)
     e = _cbd(buf[k:, : 64 * eta2].copy(), eta2)
     return _kpke_encrypt(t_hat, a_hat, y, e[:k].copy(), e[k].copy(), m, du, dv)
+
+
+@jit
+def _encrypt(t_hat: Any, a_hat: Any, m: Any, r: Any, eta1: int, eta2: int, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) from the decoded key: the noise of
+    lines 9-17 from one batch of PRF calls (:func:`_encrypt_noise`)."""
+    k = t_hat.shape[0]
+    buf = _prf(r, 0, 2 * k + 1, 64 * max(eta1, eta2))
+    return _encrypt_noise(t_hat, a_hat, m, buf, eta1, eta2, du, dv)
 
 
 @jit
@@ -212,6 +272,21 @@ def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: in
 
 
 @jit
+def _select_key(c: Any, c2: Any, kr: Any, k_bar: Any) -> Any:
+    """FIPS 203, Algorithm 18 lines 9-11: K' (the first 32 bytes of ``kr``) when c
+    equals c', else K_bar. c and c' are compared by OR-ing the XOR of every byte,
+    and the key chosen with a byte mask derived from that: no branch."""
+    diff = 0
+    for i in range(c.shape[0]):
+        diff |= np.int64(c[i]) ^ np.int64(c2[i])
+    mask = ((diff - 1) >> 8) & 0xFF  # 0xFF when c == c', else 0 (diff in [0, 255])
+    out = np.empty(32, dtype=np.uint8)
+    for i in range(32):
+        out[i] = (np.int64(kr[i]) & mask) | (np.int64(k_bar[i]) & (mask ^ 0xFF))
+    return out
+
+
+@jit
 def _decaps(
     dk: Any, t_hat: Any, a_hat: Any, c: Any, k: int, eta1: int, eta2: int, du: int, dv: int
 ) -> Any:
@@ -220,28 +295,7 @@ def _decaps(
     n_ek = 384 * k + 32
     h = dk[384 * k + n_ek : 384 * k + n_ek + 32]  # line 3
     z = dk[384 * k + n_ek + 32 :]  # line 4
-    # Line 5: m' = K-PKE.Decrypt(dk_PKE, c) (Algorithm 15).
-    n1 = 32 * du * k
-    u = _decompress(_byte_decode(c[:n1].copy().reshape(k, 32 * du), du).reshape(-1), du)
-    v = _decompress(_byte_decode(c[n1:].copy().reshape(1, 32 * dv), dv).reshape(-1), dv)
-    s_hat = _byte_decode(dk[: 384 * k].copy().reshape(k, 384), 12)
-    u_hat = _ntt(u.reshape(k, 256))
-    row = np.zeros(1, dtype=np.int64)
-    x = _intt(
-        _basemul_acc(
-            s_hat.reshape(1, k, 256),
-            u_hat.reshape(1, k, 256),
-            _mulcache(u_hat).reshape(1, k, 128),
-            row,
-            row,
-            1,
-            1,
-        )
-    )
-    w = np.empty(256, dtype=np.int64)
-    for i in range(256):
-        w[i] = v[i] - x[0, i] + Q  # in [1, 2q): Compress_1 takes it mod q
-    m = _byte_encode(_compress(w, 1).reshape(1, 256), 1).reshape(32)
+    m = _kpke_decrypt(dk[: 384 * k].copy(), c.copy(), k, du, dv)  # line 5 (Algorithm 15)
     mh = np.empty(64, dtype=np.uint8)
     mh[:32] = m
     mh[32:] = h
@@ -251,14 +305,7 @@ def _decaps(
     zc[32:] = c
     k_bar = _sponge1(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
     c2 = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 8
-    diff = 0
-    for i in range(c.shape[0]):
-        diff |= np.int64(c[i]) ^ np.int64(c2[i])
-    mask = ((diff - 1) >> 8) & 0xFF  # 0xFF when c == c', else 0 (diff in [0, 255])
-    out = np.empty(32, dtype=np.uint8)
-    for i in range(32):  # lines 9-11: masked select, no branch
-        out[i] = (np.int64(kr[i]) & mask) | (np.int64(k_bar[i]) & (mask ^ 0xFF))
-    return out
+    return _select_key(c, c2, kr, k_bar)  # lines 9-11
 
 
 # --- Python wrappers: the contract ----------------------------------------------------

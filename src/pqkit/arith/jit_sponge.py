@@ -142,3 +142,46 @@ def _shake_x8(msgs: Any, rate: int, out_len: int) -> Any:
                 break
             _permute(w, 0)
     return out
+
+
+@jit
+def _sponge_rows(data: Any, rate: int, pad: int, out_len: int) -> Any:
+    """One sponge per row of ``data`` (uint8 (rows, length), every input the same
+    length, any number of blocks), 8 rows per permutation: SHA3 (pad 0x06) or SHAKE
+    (pad 0x1F) with capacity 1600 - 8 rate bits, ``out_len`` bytes each. The
+    batch kernels hash G, H and J of 8 items at once with it, where
+    :func:`_sponge1` fills one lane; a last group of fewer than 8 rows repeats its
+    last row in the idle lanes."""
+    n, length = data.shape
+    out = np.empty((n, out_len), dtype=np.uint8)
+    n_blocks = length // rate + 1
+    lanes = rate // 8
+    buf = np.zeros((8, n_blocks * rate), dtype=np.uint8)
+    w = np.zeros(200, dtype=np.uint64)
+    for g in range(0, n, 8):
+        m = min(8, n - g)
+        for j in range(8):
+            buf[j, :] = 0
+            buf[j, :length] = data[min(g + j, n - 1)]
+            buf[j, length] = pad
+            buf[j, n_blocks * rate - 1] ^= 0x80
+        words = buf.view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
+        w[:] = 0
+        for b in range(n_blocks):
+            for i in range(lanes):
+                for j in range(8):
+                    w[8 * i + j] ^= words[j, b * lanes + i]
+            _permute(w, 0)
+        pos = 0
+        while True:
+            for i in range(lanes):
+                for j in range(m):
+                    v = w[8 * i + j]
+                    for b in range(8):
+                        if pos + 8 * i + b < out_len:
+                            out[g + j, pos + 8 * i + b] = (v >> (8 * b)) & 0xFF
+            pos += rate
+            if pos >= out_len:
+                break
+            _permute(w, 0)
+    return out

@@ -17,8 +17,12 @@ from typing import Any
 
 __all__ = ["ORDER", "steps"]
 
-ORDER: tuple[str, ...] = ("mlkem", "mldsa", "hash")
-"""Kernel families in warm-up order (the switch to ``jit`` is per family)."""
+ORDER: tuple[str, ...] = ("mlkem", "mldsa", "hash", "batch")
+"""Kernel families in warm-up order (the switch to ``jit`` is per family). ``batch``
+is the batch views' compiled operations (:mod:`pqkit.arith.jit_mlkem_batch`,
+:mod:`pqkit.arith.jit_mldsa_batch`), last: they take about as long to compile as
+the single operations, which should not wait for them; until they are built the
+batch views run their vectorised path (:func:`pqkit.arith.ops.batch_operations_now`)."""
 
 Step = tuple[str, Callable[[], object]]
 
@@ -64,6 +68,47 @@ def _sig_steps(name: str) -> list[Step]:
     return [(f"{name} keygen", keygen), (f"{name} sign", sign), (f"{name} verify", verify)]
 
 
+def _kem_batch_steps(name: str) -> list[Step]:
+    """The batch view's compiled operations (:mod:`pqkit.arith.jit_mlkem_batch`):
+    rows of keys, one broadcast key, implicit rejection."""
+    import numpy as np
+
+    import pqkit
+
+    kem: Any = pqkit.kem(name)
+    view = kem.using(arith="jit").batch
+
+    def run() -> None:
+        seeds = np.arange(2 * 64, dtype=np.uint8).reshape(2, 64)
+        eks, dks = view.keygen_derand(seeds)
+        _, cts = view.encaps_derand(eks, seeds[:, :32])
+        view.encaps_derand(eks[0], seeds[:, :32])
+        view.decaps(dks, cts)
+        view.decaps(dks[0], np.zeros_like(cts))
+
+    return [(f"{name} batch", run)]
+
+
+def _sig_batch_steps(name: str) -> list[Step]:
+    """The batch view's compiled operations (:mod:`pqkit.arith.jit_mldsa_batch`)."""
+    import numpy as np
+
+    import pqkit
+
+    sig: Any = pqkit.sig(name)
+    view = sig.using(arith="jit").batch
+
+    def run() -> None:
+        pks, sks = view.keygen_derand(np.arange(2 * 32, dtype=np.uint8).reshape(2, 32))
+        msgs = [b"pqkit", b"warm-up"]
+        sigs = view.sign(sks, msgs, deterministic=True)
+        view.sign(sks[0], msgs, deterministic=True)
+        view.verify(pks, msgs, sigs)
+        view.verify(pks[0], msgs, sigs)
+
+    return [(f"{name} batch", run)]
+
+
 def _hash_steps() -> list[Step]:
     import numpy as np
 
@@ -91,10 +136,12 @@ def steps(family: str) -> list[Step]:
     """The (label, callable) steps of one kernel family's warm-up, in order."""
     if family == "mlkem":
         kems = ("ML-KEM-768", "ML-KEM-512", "ML-KEM-1024", "Kyber768", "Kyber768-90s")
-        return [step for name in kems for step in _kem_steps(name)]
+        return [step for name in kems for step in _kem_steps(name)] + _kem_batch_steps("ML-KEM-768")
     if family == "mldsa":
         sigs = ("ML-DSA-65", "ML-DSA-44", "ML-DSA-87", "Dilithium3")
-        return [step for name in sigs for step in _sig_steps(name)]
+        return [step for name in sigs for step in _sig_steps(name)] + _sig_batch_steps("ML-DSA-65")
     if family == "hash":
         return _hash_steps()
+    if family == "batch":
+        return _kem_batch_steps("ML-KEM-768") + _sig_batch_steps("ML-DSA-65")
     raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(ORDER)}")

@@ -13,6 +13,12 @@ leaves the batch at its first acceptable attempt, and only that combined accept
 bit is branched on (as in the single operation, which reveals its iteration
 count). Rows needing different numbers of attempts therefore share every pass
 they are in; no row waits for another.
+
+On a backend with batch operations (:func:`pqkit.arith.ops.batch_operations`:
+``jit``, :mod:`pqkit.arith.jit_mldsa_batch`) each chunk is instead one compiled
+call running the whole operation row after row (signing: each row its own attempt
+loop); the checks, the randomness and the chunks are the same (docs/decisions.md,
+"Batch on compiled kernels").
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import MLDSAKernels, Poly
+from pqkit.arith.ops import batch_operations_now
 from pqkit.batch import (
     Messages,
     Rows,
@@ -31,6 +38,7 @@ from pqkit.batch import (
     as_rows,
     as_signature_rows,
     batch_size,
+    call_row,
     collect,
     draw_rows,
     raise_first_bad,
@@ -176,6 +184,10 @@ class MLDSABatch(SignatureBatch):
         kk: MLDSAKernels = self.scheme._kernels()
         return kk
 
+    def _fast(self, kk: MLDSAKernels) -> Any | None:
+        """The backend's compiled batch operations, or None (vectorised path)."""
+        return batch_operations_now("mldsa", kk.backend, self.scheme.arith)
+
     # --- key generation: FIPS 204, Algorithms 1 and 6 -----------------------------------
 
     def _keygen_rows(self, count: int, rng: RNG | None) -> U8:
@@ -187,6 +199,12 @@ class MLDSABatch(SignatureBatch):
     def _keygen_internal(self, kk: MLDSAKernels, xi: U8) -> tuple[U8, U8]:
         """FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal) on rows of xi (m, 32)."""
         p = self.scheme.params
+        fast = self._fast(kk)
+        if fast is not None:
+            pair: tuple[U8, U8] = fast.keygen_rows(
+                xi, p.k, p.l, p.eta, p.eta_bits, True, p.tr_bytes
+            )
+            return pair
         m = xi.shape[0]
         kl = np.array([[p.k, p.l]], dtype=np.uint8)
         expanded = shake_rows(256, concat_rows(xi, kl), 128, kk.backend)  # line 1
@@ -311,7 +329,13 @@ class MLDSABatch(SignatureBatch):
             n = batch_size(sks=keys, messages=msgs)
         self._check_secret_keys(keys)
         kk = self._kernels()
-        fixed = self._decode_secret_keys(kk, keys.data, 0, keys) if keys.single else None
+        fast = self._fast(kk)
+        if fast is not None:
+            if keys.single:  # the key check once, here (each chunk repeats it, cheaply)
+                call_row(0, s._secret_key, s._ops(), keys.row(0))
+            fixed = None
+        else:
+            fixed = self._decode_secret_keys(kk, keys.data, 0, keys) if keys.single else None
 
         def prepare(lo: int, hi: int) -> tuple[int, int, U8]:
             if rnds is None:
@@ -320,6 +344,8 @@ class MLDSABatch(SignatureBatch):
 
         def compute(job: tuple[int, int, U8]) -> tuple[U8]:
             lo, hi, rnd_rows = job
+            if fast is not None:
+                return (self._sign_compiled(fast, keys, msgs, ctx, prehash, rnd_rows, lo, hi),)
             dec = fixed or self._decode_secret_keys(kk, keys.take(lo, hi), lo, keys)
             _, key, tr, a_hat, small_hat = dec
             m_primes = [m_prime_for(x, ctx, prehash) for x in msgs.take(lo, hi)]
@@ -330,6 +356,53 @@ class MLDSABatch(SignatureBatch):
         parts = run_chunks(n, self.chunk, prepare, compute, resolve_workers(workers))
         (sigs,) = collect(n, (s.length_signature,), parts)
         return sigs
+
+    def _sign_compiled(
+        self,
+        fast: Any,
+        keys: Rows,
+        msgs: Messages,
+        ctx: bytes,
+        prehash: str | None,
+        rnd_rows: U8,
+        lo: int,
+        hi: int,
+    ) -> U8:
+        """Rows lo..hi signed by the compiled batch operation (one call): the key
+        check of every row first (the first failing row raises the single
+        operation's ValueError, naming it), then each row's own attempt loop."""
+        p = self.scheme.params
+        m_primes = [m_prime_for(x, ctx, prehash) for x in msgs.take(lo, hi)]
+        sigs, status = fast.sign_rows(
+            keys.take(lo, hi),
+            m_primes,
+            rnd_rows,
+            p.k,
+            p.l,
+            p.eta,
+            p.eta_bits,
+            p.tau,
+            p.gamma1,
+            p.gamma2,
+            p.omega,
+            p.c_tilde_bytes,
+            p.tr_bytes,
+            MAX_SIGN_ATTEMPTS,
+        )
+        ops = self.scheme._ops()
+        raise_first_bad(
+            status == fast.INCONSISTENT,
+            lo,
+            lambda i: self.scheme._secret_key(ops, keys.row(i)),
+        )
+        if (status == fast.NO_SIGNATURE).any():
+            raise RuntimeError(
+                f"row {lo + int(np.argmax(status == fast.NO_SIGNATURE))}: {p.name} signing "
+                f"found no acceptable signature in {MAX_SIGN_ATTEMPTS} attempts (FIPS 204, "
+                "Algorithm 7 loop bound): the secret key is not a valid key"
+            )
+        out: U8 = sigs
+        return out
 
     def _sign_rows(
         self, kk: MLDSAKernels, a_hat: Poly, small_hat: Poly, mu: U8, rho_pp: U8, lo: int
@@ -434,10 +507,30 @@ class MLDSABatch(SignatureBatch):
         n = batch_size(pks=keys, messages=msgs, signatures=sigs)
         m_prime_for(b"", ctx, prehash)
         kk = self._kernels()
-        fixed = self._decode_public_keys(kk, keys.data) if keys.single else None
+        fast = self._fast(kk)
+        p = s.params
+        single = keys.single and fast is None
+        fixed = self._decode_public_keys(kk, keys.data) if single else None
 
         def compute(b: tuple[int, int]) -> tuple[npt.NDArray[np.bool_]]:
             lo, hi = b
+            if fast is not None:  # one compiled call (a single pk decoded once in it)
+                ok_rows = np.broadcast_to(sig_ok if sigs.single else sig_ok[lo:hi], (hi - lo,))
+                verdict = fast.verify_rows(
+                    keys.take(lo, hi),
+                    [m_prime_for(x, ctx, prehash) for x in msgs.take(lo, hi)],
+                    sigs.take(lo, hi),
+                    p.k,
+                    p.l,
+                    p.tau,
+                    p.gamma1,
+                    p.gamma2,
+                    p.omega,
+                    p.c_tilde_bytes,
+                    p.beta,
+                    p.tr_bytes,
+                )
+                return (verdict & ok_rows,)
             dec = fixed if fixed is not None else self._decode_public_keys(kk, keys.take(lo, hi))
             sig = np.broadcast_to(sigs.take(lo, hi), (hi - lo, s.length_signature))
             ok = np.broadcast_to(sig_ok if sigs.single else sig_ok[lo:hi], (hi - lo,))

@@ -9,6 +9,12 @@ are those of :mod:`pqkit.batch`; every row equals the single operation of
 
 A broadcast key (one public key, many encapsulations; one secret key, many
 ciphertexts) is decoded and its matrix expanded once; the kernels broadcast it.
+
+On a backend with batch operations (:func:`pqkit.arith.ops.batch_operations`:
+``jit``, :mod:`pqkit.arith.jit_mlkem_batch`) each chunk is instead one compiled
+call running the whole operation row after row, 8 rows per Keccak group; the
+checks, the randomness and the chunks are the same (docs/decisions.md, "Batch on
+compiled kernels").
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import MLKEMKernels, Poly
+from pqkit.arith.ops import batch_operations_now
 from pqkit.batch import (
     KemBatch,
     Rows,
@@ -140,6 +147,10 @@ class MLKEMBatch(KemBatch):
         K: MLKEMKernels = self.scheme._kernels()
         return K
 
+    def _fast(self, K: MLKEMKernels) -> Any | None:
+        """The backend's compiled batch operations, or None (vectorised path)."""
+        return batch_operations_now("mlkem", K.backend, self.scheme.arith)
+
     # --- key generation: FIPS 203, Algorithms 19 and 16 ---------------------------------
 
     def _seed_rows(self, count: int, rng: RNG | None) -> U8:
@@ -154,6 +165,11 @@ class MLKEMBatch(KemBatch):
 
     def _keygen_internal(self, K: MLKEMKernels, dz: U8) -> tuple[U8, U8]:
         """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) on rows d || z."""
+        fast = self._fast(K)
+        if fast is not None:
+            p = self.scheme.params
+            pair: tuple[U8, U8] = fast.keygen_rows(dz, p.k, p.eta1)
+            return pair
         ek, dk_pke = kpke_keygen(self.scheme.params, K, dz[:, :32])  # line 1
         h = sha3_rows(256, ek)  # H(ek)
         return ek, np.concatenate([dk_pke, ek, h, dz[:, 32:]], axis=1)  # line 3
@@ -180,9 +196,14 @@ class MLKEMBatch(KemBatch):
         """FIPS 203 §7.2 modulus check on every row, before anything else; the first
         failing row raises the single operation's ValueError, naming the row."""
         k = self.scheme.params.k
+        fast = self._fast(K)
         for lo in range(0, keys.data.shape[0], self.chunk):
-            t = keys.data[lo : lo + self.chunk, : 384 * k].reshape(-1, k, 384)
-            bad = (K.byte_encode(K.byte_decode(t, 12), 12) != t).reshape(t.shape[0], -1).any(1)
+            if fast is not None:
+                bad = fast.ek_modulus_bad(keys.data[lo : lo + self.chunk], k)
+            else:
+                t = keys.data[lo : lo + self.chunk, : 384 * k].reshape(-1, k, 384)
+                again = K.byte_encode(K.byte_decode(t, 12), 12)
+                bad = (again != t).reshape(t.shape[0], -1).any(1)
             raise_first_bad(
                 bad, lo, lambda i: self.scheme.check_encapsulation_key(keys.data[i].tobytes())
             )
@@ -217,7 +238,9 @@ class MLKEMBatch(KemBatch):
         n = batch_size(pks=keys) if ms is None else batch_size(pks=keys, ms=ms)
         K = self._kernels()
         self._check_public_keys(K, keys)
-        fixed = self._decoded(K, keys.data) if keys.single else None
+        fast = self._fast(K)
+        p = s.params
+        fixed = self._decoded(K, keys.data) if keys.single and fast is None else None
 
         def prepare(lo: int, hi: int) -> tuple[int, int, U8]:
             if ms is None:
@@ -226,6 +249,11 @@ class MLKEMBatch(KemBatch):
 
         def compute(job: tuple[int, int, U8]) -> tuple[U8, U8]:
             lo, hi, m = job
+            if fast is not None:  # one compiled call (a single key decoded once in it)
+                pair: tuple[U8, U8] = fast.encaps_rows(
+                    keys.take(lo, hi), m, p.k, p.eta1, p.eta2, p.du, p.dv
+                )
+                return pair
             t_hat, a_hat_t, h = fixed if fixed is not None else self._decoded(K, keys.take(lo, hi))
             g = sha3_rows(512, concat_rows(m, h))  # Algorithm 17 line 1: (K, r) = G(m || H(ek))
             c = kpke_encrypt(s.params, K, t_hat, a_hat_t, m, g[:, 32:])  # line 2
@@ -237,13 +265,17 @@ class MLKEMBatch(KemBatch):
 
     # --- decapsulation: FIPS 203, Algorithms 21 and 18 ----------------------------------
 
-    def _check_secret_keys(self, keys: Rows) -> None:
+    def _check_secret_keys(self, K: MLKEMKernels, keys: Rows) -> None:
         """FIPS 203 §7.3 hash check on every row, first (the lengths are checked)."""
         k = self.scheme.params.k
+        fast = self._fast(K)
         for lo in range(0, keys.data.shape[0], self.chunk):
             rows = keys.data[lo : lo + self.chunk]
-            h = sha3_rows(256, np.ascontiguousarray(rows[:, 384 * k : 768 * k + 32]))
-            bad = (h != rows[:, 768 * k + 32 : 768 * k + 64]).any(axis=1)
+            if fast is not None:
+                bad = fast.dk_hash_bad(rows, k)
+            else:
+                h = sha3_rows(256, np.ascontiguousarray(rows[:, 384 * k : 768 * k + 32]))
+                bad = (h != rows[:, 768 * k + 32 : 768 * k + 64]).any(axis=1)
             raise_first_bad(
                 bad, lo, lambda i: self.scheme.check_decapsulation_key(keys.data[i].tobytes())
             )
@@ -258,7 +290,8 @@ class MLKEMBatch(KemBatch):
         cs = as_rows(cts, "cts", s.length_ciphertext)
         n = batch_size(sks=keys, cts=cs)
         K = self._kernels()
-        self._check_secret_keys(keys)
+        self._check_secret_keys(K, keys)
+        fast = self._fast(K)
 
         def decoded(dk: U8) -> tuple[Poly, Poly]:
             ek = dk[:, 384 * k : 768 * k + 32]
@@ -266,11 +299,13 @@ class MLKEMBatch(KemBatch):
             rho = np.ascontiguousarray(ek[:, 384 * k :])
             return t_hat, expand_matrices(K, rho, k, transposed=True)
 
-        fixed = decoded(keys.data) if keys.single else None
+        fixed = decoded(keys.data) if keys.single and fast is None else None
 
         def compute(b: tuple[int, int]) -> tuple[U8]:
             lo, hi = b
             dk = keys.take(lo, hi)
+            if fast is not None:  # one compiled call (a single dk decoded once in it)
+                return (fast.decaps_rows(dk, cs.take(lo, hi), k, p.eta1, p.eta2, p.du, p.dv),)
             c = np.broadcast_to(cs.take(lo, hi), (hi - lo, s.length_ciphertext))
             t_hat, a_hat_t = fixed if fixed is not None else decoded(dk)
             # Algorithm 18 lines 1-4: dk_PKE, ek_PKE, h, z are slices of dk.

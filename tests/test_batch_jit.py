@@ -1,0 +1,259 @@
+"""The batch views on the jit backend, which run the compiled batch operations
+(pqkit.arith.jit_mlkem_batch, pqkit.arith.jit_mldsa_batch: one compiled call per
+chunk, 8 items per Keccak group): rows against the single operations on random
+rows (counts that leave a partial group of 8), broadcasting, n = 0 and 1, mixed
+message lengths, malformed rows, chunks on threads."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import pytest
+from batch_cases import random_rows
+
+import pqkit
+from pqkit import arith
+from pqkit.arith.ops import batch_operations
+
+pytestmark = pytest.mark.skipif(
+    "jit" not in arith.available("mlkem"), reason="numba (the jit extra) not installed"
+)
+
+KEMS = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
+SIGS = ("ML-DSA-44", "ML-DSA-65", "ML-DSA-87")
+
+
+def _kem(name: str = "ML-KEM-768") -> Any:
+    return pqkit.kem(name).using(arith="jit")
+
+
+def _sig(name: str = "ML-DSA-44") -> Any:
+    return pqkit.sig(name).using(arith="jit")
+
+
+def test_the_jit_views_run_the_compiled_batch_operations(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    for scheme, names in (
+        ("mlkem", ("keygen_rows", "encaps_rows", "decaps_rows")),
+        ("mldsa", ("keygen_rows", "sign_rows", "verify_rows")),
+    ):
+        table = batch_operations(scheme, "jit")
+        assert table is not None
+        for name in names:
+            real = getattr(table, name)
+
+            def spy(*args: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
+                calls.append(_name)
+                return _real(*args, **kw)
+
+            monkeypatch.setattr(table, name, spy)
+    assert batch_operations("mlkem", "numpy") is None
+    kem = _kem("ML-KEM-512")
+    pks, sks = kem.batch.keygen(2)
+    _, cts = kem.batch.encaps(pks)
+    kem.batch.decaps(sks, cts)
+    dsa = _sig()
+    pks, sks = dsa.batch.keygen(2)
+    dsa.batch.verify(pks, [b"a", b"b"], dsa.batch.sign(sks, [b"a", b"b"]))
+    kem_ops = ["keygen_rows", "encaps_rows", "decaps_rows"]
+    assert calls == [*kem_ops, "keygen_rows", "sign_rows", "verify_rows"]
+
+
+@pytest.mark.parametrize("name", KEMS)
+def test_kem_rows_equal_single_operations(name: str) -> None:
+    kem = _kem(name)
+    n = 11  # one full group of 8 and a partial one
+    seeds = random_rows(n, 64)
+    pks, sks = kem.batch.keygen_derand(seeds)
+    ms = random_rows(n, 32)
+    ss, cts = kem.batch.encaps_derand(pks, ms)
+    bad = cts.copy()
+    bad[::2, 7] ^= 0x01  # every other row implicitly rejected
+    out = kem.batch.decaps(sks, bad)
+    for i in range(n):
+        pk, sk = kem.keygen_derand(seeds[i].tobytes())
+        assert (pks[i].tobytes(), sks[i].tobytes()) == (pk, sk)
+        assert kem.encaps_derand(pk, ms[i].tobytes()) == (ss[i].tobytes(), cts[i].tobytes())
+        assert out[i].tobytes() == kem.decaps(sk, bad[i].tobytes())
+        assert (out[i].tobytes() == ss[i].tobytes()) == (i % 2 == 1)
+
+
+def test_kem_broadcast_keys_and_ciphertexts() -> None:
+    kem = _kem()
+    pk, sk = kem.keygen()
+    ms = random_rows(9, 32)
+    ss, cts = kem.batch.encaps_derand(pk, ms)  # one ek, decoded once
+    for i in range(9):
+        assert kem.encaps_derand(pk, ms[i].tobytes()) == (ss[i].tobytes(), cts[i].tobytes())
+    assert (kem.batch.decaps(sk, cts) == ss).all()  # one dk, many ciphertexts
+    _, sks = kem.batch.keygen(9)
+    many = kem.batch.decaps(sks, cts[0].tobytes())  # many dks, one ciphertext
+    assert [many[i].tobytes() for i in range(9)] == [
+        kem.decaps(sks[i].tobytes(), cts[0].tobytes()) for i in range(9)
+    ]
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_zero_and_one_rows(n: int) -> None:
+    kem = _kem("ML-KEM-512")
+    pks, sks = kem.batch.keygen(n)
+    assert pks.shape == (n, kem.length_public_key) and sks.shape == (n, kem.length_secret_key)
+    ss, cts = kem.batch.encaps(pks)
+    assert ss.shape == (n, 32) and cts.shape == (n, kem.length_ciphertext)
+    assert (kem.batch.decaps(sks, cts) == ss).all()
+    dsa = _sig()
+    pks, sks = dsa.batch.keygen(n)
+    assert pks.shape == (n, dsa.length_public_key)
+    msgs = [b"x" * 3] * n
+    sigs = dsa.batch.sign(sks, msgs)
+    assert sigs.shape == (n, dsa.length_signature)
+    ok = dsa.batch.verify(pks, msgs, sigs)
+    assert ok.shape == (n,) and ok.all()
+
+
+def test_kem_malformed_rows_raise_naming_the_row() -> None:
+    kem = _kem()
+    pks, sks = kem.batch.keygen(10)
+    bad = pks.copy()
+    bad[9, 384:386] = 0xFF  # coefficient 4095 >= q, in the second group of 8
+    with pytest.raises(ValueError, match=r"^row 9: FIPS 203 §7\.2 modulus check failed"):
+        kem.batch.encaps(bad)
+    _, cts = kem.batch.encaps(pks)
+    bad_sk = sks.copy()
+    bad_sk[3, 768 * 3 + 50] ^= 1  # inside H(ek)
+    with pytest.raises(ValueError, match=r"^row 3: FIPS 203 §7\.3 hash check failed"):
+        kem.batch.decaps(bad_sk, cts)
+
+
+@pytest.mark.parametrize("name", SIGS)
+def test_sig_rows_equal_single_operations(name: str) -> None:
+    dsa = _sig(name)
+    n = 9
+    seeds = random_rows(n, 32)
+    pks, sks = dsa.batch.keygen_derand(seeds)
+    msgs = [os.urandom(5 * i) for i in range(n)]  # mixed lengths, one empty
+    rnd = random_rows(n, 32)
+    sigs = dsa.batch.sign(sks, msgs, b"ctx", rnd=rnd)
+    det = dsa.batch.sign(sks, msgs, deterministic=True)
+    ok = dsa.batch.verify(pks, msgs, sigs, b"ctx")
+    assert ok.all() and dsa.batch.verify(pks, msgs, det).all()
+    assert not dsa.batch.verify(pks, msgs, sigs).any()  # another context
+    for i in range(n):
+        pk, sk = dsa.keygen_derand(seeds[i].tobytes())
+        assert (pks[i].tobytes(), sks[i].tobytes()) == (pk, sk)
+        assert sigs[i].tobytes() == dsa.sign(sk, msgs[i], b"ctx", rnd=rnd[i].tobytes())
+        assert det[i].tobytes() == dsa.sign(sk, msgs[i], deterministic=True)
+
+
+def test_sig_broadcast_and_prehash() -> None:
+    dsa = _sig("ML-DSA-65")
+    pk, sk = dsa.keygen()
+    msgs = [bytes([i]) * (i * 13) for i in range(10)]
+    sigs = dsa.batch.sign(sk, msgs, deterministic=True)  # one signer, decoded once
+    for i in range(10):
+        assert sigs[i].tobytes() == dsa.sign(sk, msgs[i], deterministic=True)
+    assert dsa.batch.verify(pk, msgs, sigs).all()  # one pk, decoded once
+    assert dsa.batch.verify(pk, msgs[3], sigs).tolist() == [i == 3 for i in range(10)]
+    hashed = dsa.batch.sign(sk, msgs[:3], prehash="SHA2-256", deterministic=True)
+    for i in range(3):
+        assert hashed[i].tobytes() == dsa.sign(sk, msgs[i], prehash="SHA2-256", deterministic=True)
+    assert dsa.batch.verify(pk, msgs[:3], hashed, prehash="SHA2-256").all()
+
+
+def test_sig_malformed_rows() -> None:
+    dsa = _sig()
+    p = dsa.params
+    pks, sks = dsa.batch.keygen(4)
+    msgs = [b"m0", b"m1", b"m2", b"m3"]
+    sigs = dsa.batch.sign(sks, msgs, deterministic=True)
+    rows: list[Any] = [s.tobytes() for s in sigs]
+    rows[1] = rows[1][:-1]  # short
+    hint = bytearray(rows[2])
+    hint[p.c_tilde_bytes + p.l * 32 * p.z_bits + p.omega + p.k - 1] = p.omega + 1
+    rows[2] = bytes(hint)  # hint count above omega
+    out = dsa.batch.verify(pks, msgs, rows)
+    assert out.tolist() == [True, False, False, True]
+    assert out.tolist() == [dsa.verify(pks[i].tobytes(), msgs[i], rows[i]) for i in range(4)]
+    flipped = sigs.copy()
+    flipped[0, 0] ^= 1  # c_tilde
+    assert dsa.batch.verify(pks, msgs, flipped).tolist() == [False, True, True, True]
+    bad = sks.copy()
+    bad[2, -1] ^= 1  # t0 no longer follows from s1, s2
+    with pytest.raises(ValueError, match=r"^row 2: ML-DSA-44 secret key: t0 is not Power2Round"):
+        dsa.batch.sign(bad, msgs, deterministic=True)
+    bad = sks.copy()
+    bad[1, 70] ^= 1  # tr
+    with pytest.raises(ValueError, match=r"^row 0: ML-DSA-44 secret key: tr is not H"):
+        dsa.batch.sign(bad[1], msgs, deterministic=True)
+
+
+def test_chunks_on_threads_give_the_same_rows() -> None:
+    kem = _kem("ML-KEM-512")
+    seeds = random_rows(13, 64)
+    whole = kem.batch.keygen_derand(seeds)
+    view = kem.batch
+    view.chunk = 4
+    pks, sks = view.keygen_derand(seeds, workers=2)
+    assert (pks == whole[0]).all() and (sks == whole[1]).all()
+    ms = random_rows(13, 32)
+    ss, cts = view.encaps_derand(pks, ms, workers=2)
+    assert (ss == kem.batch.encaps_derand(pks, ms)[0]).all()
+    assert (view.decaps(sks, cts, workers=2) == ss).all()
+    dsa = _sig()
+    sview = dsa.batch
+    sview.chunk = 3
+    spks, ssks = dsa.batch.keygen(7)
+    msgs = [bytes([i]) for i in range(7)]
+    sigs = sview.sign(ssks, msgs, deterministic=True, workers=2)
+    assert (sigs == dsa.batch.sign(ssks, msgs, deterministic=True)).all()
+    assert sview.verify(spks, msgs, sigs, workers=2).all()
+    got = np.concatenate([p for p, _ in view.iter_keygen(9, workers=2)])
+    assert got.shape == (9, kem.length_public_key)
+
+
+@pytest.mark.parametrize("tau", [39, 49, 60])
+def test_public_challenge_equals_the_masked_one(tau: int) -> None:
+    # Verification samples c from the published c_tilde with Algorithm 29's
+    # branches; signing keeps the masked scan. Same c, also when the first
+    # prefix runs out (a 20-byte one always does) and a longer one is read.
+    from pqkit.arith import jit_mldsa_ops as ops
+
+    for _ in range(20):
+        c_tilde = np.frombuffer(os.urandom(48), np.uint8).copy()
+        want = ops._sample_c(c_tilde, tau)
+        for n in (136, 20):
+            got = ops._challenge_public(c_tilde, ops._h(c_tilde, n), tau)
+            assert (got == want).all()
+        _, ok = ops._ball_public(ops._h(c_tilde, 20), tau)
+        assert not ok
+    assert int(np.abs(want).sum()) == tau
+
+
+def test_automatic_backend_uses_the_batch_kernels_once_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Chosen automatically (no arith=, scope or PQKIT_ARITH): the jit kernels are
+    # ready but the warm-up's "batch" step has not run, so the view runs its
+    # vectorised path on them (no wait for the compiler); then the compiled one.
+    from pqkit.arith import auto
+
+    monkeypatch.delenv("PQKIT_ARITH", raising=False)
+    monkeypatch.setattr(auto, "_ready", {"mlkem": 0.0, "mldsa": 0.0})
+    monkeypatch.setitem(auto._state, "started", 1.0)  # as if running: starts nothing
+    kem = pqkit.kem("ML-KEM-512")
+    view = kem.batch
+    K = view._kernels()
+    assert K.backend == "jit" and view._fast(K) is None
+    seeds = random_rows(3, 64)
+    vectorised = view.keygen_derand(seeds)
+    assert kem.using(arith="jit").batch._fast(K) is not None  # explicit: compiled
+    with arith.use("jit"):
+        assert view._fast(K) is not None  # a scope is explicit too
+    auto._ready["batch"] = 0.0
+    assert view._fast(K) is not None
+    compiled = view.keygen_derand(seeds)
+    assert (vectorised[0] == compiled[0]).all() and (vectorised[1] == compiled[1]).all()
+    dsa = pqkit.sig("ML-DSA-44")
+    assert dsa.batch._fast(dsa.batch._kernels()) is not None
