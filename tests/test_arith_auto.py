@@ -99,7 +99,9 @@ def test_only_requested_families_warm_up(monkeypatch: pytest.MonkeyPatch) -> Non
     assert auto.choice("hash") == "numpy"
     assert auto.wait(families=("hash",))
     assert ran == ["hash"]
-    assert auto.status()["backend"] == {"mlkem": "numpy", "mldsa": "numpy", "hash": "jit"}
+    backends = auto.status()["backend"]
+    assert backends.pop("hash") == "jit"
+    assert set(backends.values()) == {"numpy"}  # mlkem, mldsa, batch
     assert auto.choice("hash") == "jit"
     assert auto.choice("mldsa") == "numpy"
     assert auto.wait(families=("mldsa",))

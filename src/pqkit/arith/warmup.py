@@ -136,10 +136,10 @@ def steps(family: str) -> list[Step]:
     """The (label, callable) steps of one kernel family's warm-up, in order."""
     if family == "mlkem":
         kems = ("ML-KEM-768", "ML-KEM-512", "ML-KEM-1024", "Kyber768", "Kyber768-90s")
-        return [step for name in kems for step in _kem_steps(name)] + _kem_batch_steps("ML-KEM-768")
+        return [step for name in kems for step in _kem_steps(name)]
     if family == "mldsa":
         sigs = ("ML-DSA-65", "ML-DSA-44", "ML-DSA-87", "Dilithium3")
-        return [step for name in sigs for step in _sig_steps(name)] + _sig_batch_steps("ML-DSA-65")
+        return [step for name in sigs for step in _sig_steps(name)]
     if family == "hash":
         return _hash_steps()
     if family == "batch":
