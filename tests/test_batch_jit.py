@@ -235,13 +235,13 @@ def test_automatic_backend_uses_the_batch_kernels_once_built(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Chosen automatically (no arith=, scope or PQKIT_ARITH): the jit kernels are
-    # ready but the warm-up's "batch" step has not run, so the view runs its
+    # ready but the warm-up's "mlkem-batch" family has not run, so the view runs its
     # vectorised path on them (no wait for the compiler); then the compiled one.
     from pqkit.arith import auto
 
     monkeypatch.delenv("PQKIT_ARITH", raising=False)
     monkeypatch.setattr(auto, "_ready", {"mlkem": 0.0, "mldsa": 0.0})
-    monkeypatch.setitem(auto._state, "started", 1.0)  # as if running: starts nothing
+    monkeypatch.setattr(auto, "_queue", [])  # the test processes start no warm-up
     kem = pqkit.kem("ML-KEM-512")
     view = kem.batch
     K = view._kernels()
@@ -251,9 +251,11 @@ def test_automatic_backend_uses_the_batch_kernels_once_built(
     assert kem.using(arith="jit").batch._fast(K) is not None  # explicit: compiled
     with arith.use("jit"):
         assert view._fast(K) is not None  # a scope is explicit too
-    auto._ready["batch"] = 0.0
+    auto._ready["mlkem-batch"] = 0.0
     assert view._fast(K) is not None
     compiled = view.keygen_derand(seeds)
     assert (vectorised[0] == compiled[0]).all() and (vectorised[1] == compiled[1]).all()
     dsa = pqkit.sig("ML-DSA-44")
+    assert dsa.batch._fast(dsa.batch._kernels()) is None  # its own family is not ready
+    auto._ready["mldsa-batch"] = 0.0
     assert dsa.batch._fast(dsa.batch._kernels()) is not None

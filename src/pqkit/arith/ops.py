@@ -64,7 +64,7 @@ def batch_operations_now(scheme: str, backend: str, bound: str | None) -> Any | 
     """:func:`batch_operations`, except while the automatic backend has not built
     them: when the backend was chosen automatically (``bound``, the scheme object's
     ``arith``, is None, and neither a :func:`pqkit.arith.use` scope nor
-    ``PQKIT_ARITH`` names one) and the background warm-up's ``batch`` step
+    ``PQKIT_ARITH`` names one) and the background warm-up's ``<scheme>-batch`` family
     (:mod:`pqkit.arith.warmup`) has not run yet, None: the batch view then runs its
     vectorised path on the same kernels instead of waiting for the compiler. An
     explicit ``jit`` compiles on first use, as every explicit jit call does."""
@@ -76,4 +76,4 @@ def batch_operations_now(scheme: str, backend: str, bound: str | None) -> Any | 
 
     if arith._scope.get() is not None or os.environ.get(arith._ENV, "").strip():
         return table
-    return table if auto.choice("batch") == "jit" else None
+    return table if auto.choice(f"{scheme}-batch") == "jit" else None

@@ -6,7 +6,7 @@ specialization the library uses and writes it to its on-disk cache; later
 processes then load it (about a second, in the background) instead of compiling.
 For container images and installers, after ``pip install "pqkit[jit]"``. The
 families compile in parallel, one process each (``--jobs``, default one per core):
-27 s on this 2-core machine with an empty cache, 42 s in one process.
+(times on this 2-core machine: docs/decisions.md).
 
 Where the cache goes is Numba's choice: ``NUMBA_CACHE_DIR`` when set, else the
 ``__pycache__`` folder next to pqkit's sources when writable, else the per-user
