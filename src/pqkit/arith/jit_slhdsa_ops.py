@@ -13,14 +13,15 @@ for byte. One engine serves both instantiations, chosen by ``mode``:
   (128 - n for SHA-512) is one compression block: its midstate is computed once per
   call and every input starts from it (as the SPHINCS+ reference does).
 
-Every hash is one lane of an 8-lane group (:func:`_hash8`): the SHAKE lanes go
-through :func:`pqkit.arith.jit_hash._keccak_x8`, the SHA-2 ones through
-``_sha256_x8`` / ``_sha512_x8``. Each lane's padded message lives in a buffer whose
+Every hash is one lane of a group of 16 (:func:`_hash`): the SHAKE lanes go
+through :func:`pqkit.arith.jit_hash._keccak_x8` (two 8-state groups), the SHA-2 ones
+through this module's 16-state compressions (:func:`_sha256_x16` on uint32 words,
+:func:`_sha512_x16`). Each lane's padded message lives in a buffer whose
 padding depends only on the (public) lengths, written once per structure; the
 structure code writes the address (built here by :func:`_put_adrs`, the layout of
 :class:`pqkit.slhdsa.adrs.AdrsCodec`) and the payload into the lanes and reads the
-n-byte outputs back. The w - 1 steps of a WOTS+ chain run with 8 chains side by
-side, the H levels 8 nodes at a time.
+n-byte outputs back. The w - 1 steps of a WOTS+ chain run with 16 chains side by
+side, the H levels 16 nodes at a time.
 
 Secrets (SK.seed and what is derived from it) only enter hash inputs and outputs:
 no branch, index or loop bound depends on them. The branches that exist read public
@@ -35,9 +36,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._hash import H256, H512
+from pqkit.arith._hash import H256, H512, K256, K512
 from pqkit.arith._jit import jit
-from pqkit.arith.jit_hash import _load_block, _sha256_x8, _sha512_x8
 from pqkit.arith.jit_sponge import _permute
 
 __all__ = ["OPERATIONS", "adrs_bytes"]
@@ -57,8 +57,15 @@ FORS_PRF = 6
 W_MAX = 15
 """w - 1: the steps of a WOTS+ chain (lg_w = 4 in every FIPS 205 set)."""
 
-_H256 = np.array(H256, dtype=np.uint64)
+LANES = 16
+"""Hashes per group: 16 uint32 SHA-256 states fill an AVX-512 register (two AVX2
+ones); SHA-512 and Keccak run two registers (two 8-state Keccak groups) per step."""
+
+_H256 = np.array(H256, dtype=np.uint32)
 _H512 = np.array(H512, dtype=np.uint64)
+_K256 = np.array(K256, dtype=np.uint32)
+_K512 = np.array(K512, dtype=np.uint64)
+_U32 = np.uint32
 _FF = np.uint64(0xFF)
 _EIGHT = np.uint64(8)
 _RATE = 136  # SHAKE256 (FIPS 202 §6.2)
@@ -127,21 +134,90 @@ def adrs_bytes(
     return out.tobytes()
 
 
-# --- 8 tweakable hashes at once ------------------------------------------------------
+# --- 16 tweakable hashes at once ----------------------------------------------------
 
 
 @jit
-def _compress(h: Any, w: Any, wide: bool, depth: int) -> None:
-    """One SHA-256 (or SHA-512 if ``wide``) compression of 8 states. Recursive on a
-    branch never taken (``depth`` = 0) only so that LLVM does not inline the large
-    round body at every call site (see :func:`pqkit.arith.jit_sponge._permute`)."""
+def _sha256_x16(h: Any, w: Any) -> None:
+    """FIPS 180-4 §6.2.2 steps 1-4 on 16 states at once, in place, on uint32 words
+    (one AVX-512 register holds a word of all 16 states): ``h`` (128,) word i of
+    state j at h[16 i + j]; ``w`` (1152,) the schedule W_t of state j at w[16 t + j]
+    (W_0..W_15 given) and the working variables a..h at w[1024 + 16 k + j]."""
+    for t in range(16, 64):  # step 1: sigma0 (4.6) and sigma1 (4.7)
+        for j in range(16):
+            x = w[16 * (t - 15) + j]
+            y = w[16 * (t - 2) + j]
+            s0 = _U32((x >> _U32(7)) | (x << _U32(25))) ^ _U32((x >> _U32(18)) | (x << _U32(14)))
+            s1 = _U32((y >> _U32(17)) | (y << _U32(15))) ^ _U32((y >> _U32(19)) | (y << _U32(13)))
+            s0 ^= x >> _U32(3)
+            s1 ^= y >> _U32(10)
+            w[16 * t + j] = _U32(s1 + w[16 * (t - 7) + j] + s0 + w[16 * (t - 16) + j])
+    for k in range(128):  # step 2
+        w[1024 + k] = h[k]
+    for t in range(64):  # step 3: Sigma1 (4.5), Ch (4.2), Sigma0 (4.4), Maj (4.3)
+        kt = _K256[t]
+        for j in range(16):
+            a, b, c, d = w[1024 + j], w[1040 + j], w[1056 + j], w[1072 + j]
+            e, f, g, hh = w[1088 + j], w[1104 + j], w[1120 + j], w[1136 + j]
+            big1 = _U32((e >> _U32(6)) | (e << _U32(26))) ^ _U32((e >> _U32(11)) | (e << _U32(21)))
+            big1 ^= _U32((e >> _U32(25)) | (e << _U32(7)))
+            ch = (e & f) ^ (~e & g)
+            t1 = _U32(hh + big1 + ch + kt + w[16 * t + j])
+            big0 = _U32((a >> _U32(2)) | (a << _U32(30))) ^ _U32((a >> _U32(13)) | (a << _U32(19)))
+            big0 ^= _U32((a >> _U32(22)) | (a << _U32(10)))
+            maj = (a & b) ^ (a & c) ^ (b & c)
+            w[1136 + j], w[1120 + j], w[1104 + j] = g, f, e
+            w[1088 + j] = _U32(d + t1)
+            w[1072 + j], w[1056 + j], w[1040 + j] = c, b, a
+            w[1024 + j] = _U32(t1 + big0 + maj)
+    for k in range(128):  # step 4
+        h[k] = _U32(h[k] + w[1024 + k])
+
+
+@jit
+def _sha512_x16(h: Any, w: Any) -> None:
+    """FIPS 180-4 §6.4.2 steps 1-4 on 16 states at once, in place, on uint64 words:
+    as :func:`_sha256_x16` with 80 rounds (working variables at w[1280 + 16 k + j])."""
+    for t in range(16, 80):  # step 1: sigma0 (4.12) and sigma1 (4.13)
+        for j in range(16):
+            x = w[16 * (t - 15) + j]
+            y = w[16 * (t - 2) + j]
+            s0 = ((x >> 1) | (x << 63)) ^ ((x >> 8) | (x << 56)) ^ (x >> 7)
+            s1 = ((y >> 19) | (y << 45)) ^ ((y >> 61) | (y << 3)) ^ (y >> 6)
+            w[16 * t + j] = s1 + w[16 * (t - 7) + j] + s0 + w[16 * (t - 16) + j]
+    for k in range(128):  # step 2
+        w[1280 + k] = h[k]
+    for t in range(80):  # step 3: Sigma1 (4.11), Ch (4.8), Sigma0 (4.10), Maj (4.9)
+        kt = _K512[t]
+        for j in range(16):
+            a, b, c, d = w[1280 + j], w[1296 + j], w[1312 + j], w[1328 + j]
+            e, f, g, hh = w[1344 + j], w[1360 + j], w[1376 + j], w[1392 + j]
+            big1 = ((e >> 14) | (e << 50)) ^ ((e >> 18) | (e << 46)) ^ ((e >> 41) | (e << 23))
+            ch = (e & f) ^ (~e & g)
+            t1 = hh + big1 + ch + kt + w[16 * t + j]
+            big0 = ((a >> 28) | (a << 36)) ^ ((a >> 34) | (a << 30)) ^ ((a >> 39) | (a << 25))
+            maj = (a & b) ^ (a & c) ^ (b & c)
+            w[1392 + j], w[1376 + j], w[1360 + j] = g, f, e
+            w[1344 + j] = d + t1
+            w[1328 + j], w[1312 + j], w[1296 + j] = c, b, a
+            w[1280 + j] = t1 + big0 + maj
+    for k in range(128):  # step 4
+        h[k] += w[1280 + k]
+
+
+@jit
+def _compress(cx: Any, wide: bool, depth: int) -> None:
+    """One SHA-256 (SHA-512 if ``wide``) compression of the 16 states of the
+    context's scratch. Recursive on a branch never taken (``depth`` = 0) only so that
+    LLVM does not inline the large round bodies at every call site (see
+    :func:`pqkit.arith.jit_sponge._permute`)."""
     if depth > 0:
-        _compress(h, w, wide, depth - 1)
+        _compress(cx, wide, depth - 1)
         return
     if wide:
-        _sha512_x8(h, w)
+        _sha512_x16(cx[5], cx[4])
     else:
-        _sha256_x8(h, w)
+        _sha256_x16(cx[3], cx[2])
 
 
 @jit
@@ -158,14 +234,14 @@ def _layout(mode: int, n: int, wide: bool, length: int) -> tuple[int, int]:
 
 @jit
 def _new_lanes(mode: int, n: int, wide: bool, length: int, pk_seed: Any) -> Any:
-    """8 padded messages for inputs of ``length`` bytes, the input bytes left zero.
-    SHAKE: PK.seed || input || 1111 || pad10*1 (FIPS 202 §6.2, §5.1); SHA-2: input ||
-    1 || 0* || the bit length of block || input (FIPS 180-4 §5.1)."""
+    """LANES padded messages for inputs of ``length`` bytes, the input bytes left
+    zero. SHAKE: PK.seed || input || 1111 || pad10*1 (FIPS 202 §6.2, §5.1); SHA-2:
+    input || 1 || 0* || the bit length of block || input (FIPS 180-4 §5.1)."""
     span, base = _layout(mode, n, wide, length)
-    buf = np.zeros(8 * span, dtype=np.uint8)
+    buf = np.zeros(LANES * span, dtype=np.uint8)
     block = 128 if wide else 64
     bits = 8 * (block + length)
-    for j in range(8):
+    for j in range(LANES):
         o = j * span
         if mode == SHAKE:
             buf[o : o + n] = pk_seed
@@ -179,73 +255,101 @@ def _new_lanes(mode: int, n: int, wide: bool, length: int, pk_seed: Any) -> Any:
 
 
 @jit
-def _hash8(
-    mode: int, wide: bool, mid: Any, buf: Any, span: int, n: int, st: Any, hh: Any, out: Any
-) -> None:
-    """out[j] = the n-byte hash of lane j's message in ``buf`` (j = 0..7). ``st``
-    (uint64, 704) and ``hh`` (uint64, 64) are scratch; ``mid`` is the SHA-2
-    midstate after the PK.seed block."""
+def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> None:
+    """out[j] = the n-byte hash of lane j's message in ``buf`` (j < LANES): SHAKE256,
+    or SHA-256 / SHA-512 (``wide``) from the context's PK.seed midstate. ``cx`` is
+    the context of :func:`_context` (midstates and scratch)."""
     if mode == SHAKE:
+        st = cx[4]
         words = buf.view(np.uint64)
-        for i in range(200):
+        for i in range(200 * (LANES // 8)):
             st[i] = 0
         for blk in range(span // _RATE):
-            for i in range(_RATE // 8):
-                for j in range(8):
-                    st[8 * i + j] ^= words[(j * span + blk * _RATE) // 8 + i]
-            _permute(st, 0)
-        for j in range(8):
+            for half in range(LANES // 8):
+                for i in range(_RATE // 8):
+                    for j in range(8):
+                        lane = 8 * half + j
+                        st[200 * half + 8 * i + j] ^= words[(lane * span + blk * _RATE) // 8 + i]
+                _permute(st[200 * half : 200 * half + 200], 0)
+        for j in range(LANES):
+            q = 200 * (j >> 3) + (j & 7)
             for b in range(n):
-                out[j, b] = (st[8 * (b >> 3) + j] >> (8 * (b & 7))) & 0xFF
+                out[j, b] = (st[q + 8 * (b >> 3)] >> (8 * (b & 7))) & 0xFF
         return
-    block = 128 if wide else 64
-    size = 8 if wide else 4
+    if wide:
+        h64, w64 = cx[5], cx[4]
+        for i in range(8):
+            for j in range(LANES):
+                h64[LANES * i + j] = cx[1][i]
+        for blk in range(span // 128):
+            for j in range(LANES):
+                o = j * span + blk * 128
+                for t in range(16):
+                    x = np.uint64(0)
+                    for k in range(8):
+                        x = (x << _EIGHT) | np.uint64(buf[o + 8 * t + k])
+                    w64[LANES * t + j] = x
+            _compress(cx, True, 0)
+        for j in range(LANES):
+            for b in range(n):
+                x = h64[LANES * (b >> 3) + j]
+                out[j, b] = (x >> (8 * (7 - (b & 7)))) & 0xFF
+        return
+    h32, w32 = cx[3], cx[2]
     for i in range(8):
-        for j in range(8):
-            hh[8 * i + j] = mid[i]
-    for blk in range(span // block):
-        for j in range(8):
-            _load_block(st, buf, j * span + blk * block, j, wide)
-        _compress(hh, st, wide, 0)
-    for j in range(8):
+        for j in range(LANES):
+            h32[LANES * i + j] = cx[0][i]
+    for blk in range(span // 64):
+        for j in range(LANES):
+            o = j * span + blk * 64
+            for t in range(16):
+                q = o + 4 * t
+                w32[LANES * t + j] = (
+                    (np.uint32(buf[q]) << _U32(24))
+                    | (np.uint32(buf[q + 1]) << _U32(16))
+                    | (np.uint32(buf[q + 2]) << _U32(8))
+                    | np.uint32(buf[q + 3])
+                )
+        _compress(cx, False, 0)
+    for j in range(LANES):
         for b in range(n):
-            x = hh[8 * (b // size) + j]
-            out[j, b] = (x >> (8 * (size - 1 - b % size))) & 0xFF
+            x = h32[LANES * (b >> 2) + j]
+            out[j, b] = (x >> (8 * (3 - (b & 3)))) & 0xFF
 
 
 @jit
-def _midstate(pk_seed: Any, n: int, wide: bool, st: Any, hh: Any) -> Any:
-    """The SHA-256 (SHA-512 if ``wide``) state after PK.seed || toByte(0, block - n)."""
-    block = 128 if wide else 64
-    buf = np.zeros(8 * block, dtype=np.uint8)
-    buf[:n] = pk_seed
-    init = _H512 if wide else _H256
-    st[:] = 0
-    for i in range(8):
-        for j in range(8):
-            hh[8 * i + j] = init[i]
-    _load_block(st, buf, 0, 0, wide)
-    _compress(hh, st, wide, 0)
-    mid = np.empty(8, dtype=np.uint64)
-    for i in range(8):
-        mid[i] = hh[8 * i]
-    return mid
-
-
-@jit
-def _context(mode: int, n: int, pk_seed: Any) -> tuple[Any, Any, bool, Any, Any]:
-    """(midstate of F/PRF, midstate of H/T_l, whether H/T_l is SHA-512, scratch st, hh)."""
-    st = np.zeros(704, dtype=np.uint64)
-    hh = np.zeros(64, dtype=np.uint64)
-    wide = mode == SHA2 and n > 16
+def _context(mode: int, n: int, pk_seed: Any) -> Any:
+    """The per-key context: (SHA-256 midstate, SHA-512 midstate (n > 16), uint32
+    scratch w, uint32 h, uint64 scratch w, uint64 h). The midstates are the states
+    after PK.seed || toByte(0, 64 - n) (128 - n for SHA-512), in every lane."""
+    cx = (
+        np.zeros(8, dtype=np.uint32),
+        np.zeros(8, dtype=np.uint64),
+        np.zeros(1152, dtype=np.uint32),
+        np.zeros(128, dtype=np.uint32),
+        np.zeros(1408, dtype=np.uint64),
+        np.zeros(128, dtype=np.uint64),
+    )
     if mode == SHAKE:
-        return np.zeros(8, np.uint64), np.zeros(8, np.uint64), wide, st, hh
-    return _midstate(pk_seed, n, False, st, hh), _midstate(pk_seed, n, wide, st, hh), wide, st, hh
-
-
+        return cx
+    for i in range(8):
+        cx[0][i] = _H256[i]
+        cx[1][i] = _H512[i]
+    for wide in (False, True):
+        block = 128 if wide else 64
+        buf = np.zeros(LANES * block, dtype=np.uint8)
+        for j in range(LANES):
+            buf[j * block : j * block + n] = pk_seed
+        _hash(mode, wide, cx, buf, block, 32, np.empty((LANES, 32), dtype=np.uint8))
+        for i in range(8):
+            if wide:
+                cx[1][i] = cx[5][LANES * i]
+            else:
+                cx[0][i] = cx[3][LANES * i]
+    return cx
 @jit
 def _t_one(
-    mode: int, n: int, wide: bool, mid: Any, pk_seed: Any, st: Any, hh: Any,
+    mode: int, n: int, wide: bool, cx: Any, pk_seed: Any,
     layer: int, tree: Any, type_: int, kp: int, w2: int, w3: int, data: Any,
 ) -> Any:  # fmt: skip
     """One hash of ADRS || data (rows of n bytes, concatenated), in lane 0: T_l, or H
@@ -257,8 +361,8 @@ def _t_one(
     _put_adrs(buf, base, mode, layer, tree, type_, kp, w2, w3)
     for i in range(data.shape[0]):
         buf[base + a + i * n : base + a + (i + 1) * n] = data[i]
-    out = np.empty((8, n), dtype=np.uint8)
-    _hash8(mode, wide, mid, buf, span, n, st, hh, out)
+    out = np.empty((LANES, n), dtype=np.uint8)
+    _hash(mode, wide, cx, buf, span, n, out)
     return out[0].copy()
 
 
@@ -267,7 +371,7 @@ def _t_one(
 
 @jit
 def _levels(
-    mode: int, n: int, wide: bool, mid: Any, pk_seed: Any, st: Any, hh: Any,
+    mode: int, n: int, wide: bool, cx: Any, pk_seed: Any,
     nodes: Any, height: int, layer: int, tree: Any, type_: int, kp: int, first: int,
 ) -> None:  # fmt: skip
     """The levels 1..height of a binary tree whose 2^height leaves are nodes[0 ..]:
@@ -278,20 +382,20 @@ def _levels(
     a = _adrs_size(mode)
     span, base = _layout(mode, n, wide, a + 2 * n)
     buf = _new_lanes(mode, n, wide, a + 2 * n, pk_seed)
-    out = np.empty((8, n), dtype=np.uint8)
+    out = np.empty((LANES, n), dtype=np.uint8)
     src = 0
     for z in range(1, height + 1):
         count = 1 << (height - z)
         dst = src + 2 * count
-        for g in range(0, count, 8):
-            for j in range(8):
+        for g in range(0, count, LANES):
+            for j in range(LANES):
                 i = min(g + j, count - 1)
                 o = j * span + base
                 _put_adrs(buf, o, mode, layer, tree, type_, kp, z, (first << (height - z)) + i)
                 buf[o + a : o + a + n] = nodes[src + 2 * i]
                 buf[o + a + n : o + a + 2 * n] = nodes[src + 2 * i + 1]
-            _hash8(mode, wide, mid, buf, span, n, st, hh, out)
-            for j in range(min(8, count - g)):
+            _hash(mode, wide, cx, buf, span, n, out)
+            for j in range(min(LANES, count - g)):
                 nodes[dst + g + j] = out[j]
         src = dst
 
@@ -323,8 +427,8 @@ def _digits(m: Any, len1: int, len2: int, out: Any) -> None:
 
 @jit
 def _xmss_tree(
-    mode: int, n: int, hp: int, length: int, mids: Any, mid_big: Any, wide: bool,
-    pk_seed: Any, sk_seed: Any, st: Any, hh: Any,
+    mode: int, n: int, hp: int, length: int, cx: Any, wide: bool,
+    pk_seed: Any, sk_seed: Any,
     layer: int, tree: Any, leaf: int, digits: Any, sig: Any, off: int, nodes: Any,
 ) -> None:  # fmt: skip
     """Every node of XMSS tree (layer, tree) into ``nodes`` (see :func:`_levels`):
@@ -338,50 +442,50 @@ def _xmss_tree(
     rows = leaves * length
     span, base = _layout(mode, n, False, a + n)
     buf = _new_lanes(mode, n, False, a + n, pk_seed)
-    out = np.empty((8, n), dtype=np.uint8)
+    out = np.empty((LANES, n), dtype=np.uint8)
     ends = np.empty((rows, n), dtype=np.uint8)
-    for g in range(0, rows, 8):
+    for g in range(0, rows, LANES):
         # Algorithm 6 lines 4-6: sk = PRF(PK.seed, SK.seed, skADRS), skADRS =
         # (WOTS_PRF, key pair, chain i, hash 0); row r is chain r % len of key pair r // len.
-        for j in range(8):
+        for j in range(LANES):
             r = min(g + j, rows - 1)
             o = j * span + base
             _put_adrs(buf, o, mode, layer, tree, WOTS_PRF, r // length, r % length, 0)
             buf[o + a : o + a + n] = sk_seed
-        _hash8(mode, False, mids, buf, span, n, st, hh, out)
+        _hash(mode, False, cx, buf, span, n, out)
         # Lines 7-8: chain(sk, 0, w - 1) with ADRS (WOTS_HASH, key pair, chain i, hash s).
         for s in range(W_MAX + 1):
             if leaf >= 0:
-                for j in range(min(8, rows - g)):
+                for j in range(min(LANES, rows - g)):
                     r = g + j
                     if r // length == leaf and digits[r % length] == s:
                         q = off + (r % length) * n
                         sig[q : q + n] = out[j]
             if s == W_MAX:
                 break
-            for j in range(8):
+            for j in range(LANES):
                 o = j * span + base
                 buf[o + type_at] = WOTS_HASH
                 buf[o + a - 1] = s
                 buf[o + a : o + a + n] = out[j]
-            _hash8(mode, False, mids, buf, span, n, st, hh, out)
-        for j in range(min(8, rows - g)):
+            _hash(mode, False, cx, buf, span, n, out)
+        for j in range(min(LANES, rows - g)):
             ends[g + j] = out[j]
     # Lines 10-13: pk = T_len(PK.seed, wotspkADRS, tmp), wotspkADRS = (WOTS_PK, key pair).
     t_len = a + length * n
     span_t, _ = _layout(mode, n, wide, t_len)
     buf_t = _new_lanes(mode, n, wide, t_len, pk_seed)
-    for g in range(0, leaves, 8):
-        for j in range(8):
+    for g in range(0, leaves, LANES):
+        for j in range(LANES):
             kp = min(g + j, leaves - 1)
             o = j * span_t + base
             _put_adrs(buf_t, o, mode, layer, tree, WOTS_PK, kp, 0, 0)
             for i in range(length):
                 buf_t[o + a + i * n : o + a + (i + 1) * n] = ends[kp * length + i]
-        _hash8(mode, wide, mid_big, buf_t, span_t, n, st, hh, out)
-        for j in range(min(8, leaves - g)):
+        _hash(mode, wide, cx, buf_t, span_t, n, out)
+        for j in range(min(LANES, leaves - g)):
             nodes[g + j] = out[j]
-    _levels(mode, n, wide, mid_big, pk_seed, st, hh, nodes, hp, layer, tree, TREE, 0, 0)
+    _levels(mode, n, wide, cx, pk_seed, nodes, hp, layer, tree, TREE, 0, 0)
     if leaf >= 0:
         _auth(nodes, hp, leaf, sig, off + length * n, n)
 
@@ -392,12 +496,13 @@ def _keygen_root(
 ) -> Any:
     """PK.root: FIPS 205, Algorithm 18 lines 2-3 (xmss_node(SK.seed, 0, h') of the
     top layer d - 1, tree 0)."""
-    mids, mid_big, wide, st, hh = _context(mode, n, pk_seed)
+    cx = _context(mode, n, pk_seed)
+    wide = mode == SHA2 and n > 16
     nodes = np.empty(((2 << hp) - 1, n), dtype=np.uint8)
     digits = np.zeros(len1 + len2, dtype=np.int64)
     sig = np.zeros(1, dtype=np.uint8)
     _xmss_tree(
-        mode, n, hp, len1 + len2, mids, mid_big, wide, pk_seed, sk_seed, st, hh,
+        mode, n, hp, len1 + len2, cx, wide, pk_seed, sk_seed,
         d - 1, np.uint64(0), -1, digits, sig, 0, nodes,
     )  # fmt: skip
     return nodes[nodes.shape[0] - 1].copy()
@@ -412,7 +517,8 @@ def _sign(
     public key, ht_sign). ``trees`` / ``leaves`` (d) are the tree address and leaf
     index of each layer (Algorithm 12 lines 1, 6-8; layer 0: idx_tree, idx_leaf),
     ``indices`` (k) the FORS indices of md (Algorithm 16 line 2)."""
-    mids, mid_big, wide, st, hh = _context(mode, n, pk_seed)
+    cx = _context(mode, n, pk_seed)
+    wide = mode == SHA2 and n > 16
     length = len1 + len2
     ad = _adrs_size(mode)
     type_at = ad - 13
@@ -426,33 +532,33 @@ def _sign(
     roots = np.empty((k, n), dtype=np.uint8)
     span, base = _layout(mode, n, False, ad + n)
     buf = _new_lanes(mode, n, False, ad + n, pk_seed)
-    out = np.empty((8, n), dtype=np.uint8)
+    out = np.empty((LANES, n), dtype=np.uint8)
     for t in range(k):
         pick = indices[t]
         off = t * (a_h + 1) * n
-        for g in range(0, per, 8):
+        for g in range(0, per, LANES):
             # Algorithm 14: sk = PRF(PK.seed, SK.seed, (FORS_PRF, key pair, 0, index)).
-            for j in range(8):
+            for j in range(LANES):
                 o = j * span + base
                 _put_adrs(buf, o, mode, 0, tree0, FORS_PRF, kp, 0, (t << a_h) + g + j)
                 buf[o + ad : o + ad + n] = sk_seed
-            _hash8(mode, False, mids, buf, span, n, st, hh, out)
-            for j in range(8):
+            _hash(mode, False, cx, buf, span, n, out)
+            for j in range(LANES):
                 if g + j == pick:  # Algorithm 16 line 4 (a public index)
                     sig[off : off + n] = out[j]
                 # Algorithm 15 lines 2-6: leaf = F(PK.seed, (FORS_TREE, ...), sk).
                 o = j * span + base
                 buf[o + type_at] = FORS_TREE
                 buf[o + ad : o + ad + n] = out[j]
-            _hash8(mode, False, mids, buf, span, n, st, hh, out)
-            for j in range(8):
+            _hash(mode, False, cx, buf, span, n, out)
+            for j in range(LANES):
                 nodes[g + j] = out[j]
-        _levels(mode, n, wide, mid_big, pk_seed, st, hh, nodes, a_h, 0, tree0, FORS_TREE, kp, t)
+        _levels(mode, n, wide, cx, pk_seed, nodes, a_h, 0, tree0, FORS_TREE, kp, t)
         _auth(nodes, a_h, pick, sig, off + n, n)  # Algorithm 16 lines 5-8
         roots[t] = nodes[nodes.shape[0] - 1]
     # Algorithm 17 lines 21-24 on this signature: PK_FORS = T_k((FORS_ROOTS, key pair), roots).
     msg = _t_one(
-        mode, n, wide, mid_big, pk_seed, st, hh, 0, tree0, FORS_ROOTS, kp, 0, 0, roots
+        mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots
     )
     # Algorithm 12 (ht_sign): each layer signs the root of the one below.
     xnodes = np.empty(((2 << hp) - 1, n), dtype=np.uint8)
@@ -460,7 +566,7 @@ def _sign(
     for layer in range(d):
         _digits(msg, len1, len2, digits)
         _xmss_tree(
-            mode, n, hp, length, mids, mid_big, wide, pk_seed, sk_seed, st, hh,
+            mode, n, hp, length, cx, wide, pk_seed, sk_seed,
             layer, trees[layer], leaves[layer], digits, sig,
             fors_bytes + layer * (length + hp) * n, xnodes,
         )  # fmt: skip
@@ -470,7 +576,7 @@ def _sign(
 
 @jit
 def _chains(
-    mode: int, n: int, mids: Any, pk_seed: Any, st: Any, hh: Any,
+    mode: int, n: int, cx: Any, pk_seed: Any,
     layer: int, tree: Any, kp: int, length: int, digits: Any, sig: Any, off: int, ends: Any,
 ) -> None:  # fmt: skip
     """FIPS 205, Algorithm 8 lines 8-10: ends[i] = chain(sig[i], digits[i], w - 1 -
@@ -479,25 +585,25 @@ def _chains(
     a = _adrs_size(mode)
     span, base = _layout(mode, n, False, a + n)
     buf = _new_lanes(mode, n, False, a + n, pk_seed)
-    out = np.empty((8, n), dtype=np.uint8)
+    out = np.empty((LANES, n), dtype=np.uint8)
     order = np.argsort(digits, kind="mergesort")
-    lane = np.empty(8, dtype=np.int64)
-    for g in range(0, length, 8):
-        for j in range(8):
+    lane = np.empty(LANES, dtype=np.int64)
+    for g in range(0, length, LANES):
+        for j in range(LANES):
             i = order[min(g + j, length - 1)]
             lane[j] = i
             o = j * span + base
             _put_adrs(buf, o, mode, layer, tree, WOTS_HASH, kp, i, 0)
             buf[o + a : o + a + n] = sig[off + i * n : off + (i + 1) * n]
         for s in range(digits[lane[0]], W_MAX):
-            for j in range(8):
+            for j in range(LANES):
                 buf[j * span + base + a - 1] = s
-            _hash8(mode, False, mids, buf, span, n, st, hh, out)
-            for j in range(8):
+            _hash(mode, False, cx, buf, span, n, out)
+            for j in range(LANES):
                 if digits[lane[j]] <= s:  # this chain has started (public digits)
                     o = j * span + base
                     buf[o + a : o + a + n] = out[j]
-        for j in range(min(8, length - g)):
+        for j in range(min(LANES, length - g)):
             o = j * span + base
             ends[lane[j]] = buf[o + a : o + a + n]
 
@@ -510,7 +616,8 @@ def _verify_root(
     """The root that SIG_FORS || SIG_HT (``sig``) implies: FIPS 205, Algorithm 17
     (fors_pkFromSig), then Algorithm 13 (ht_verify) without its final comparison
     (Algorithm 11, xmss_pkFromSig, per layer)."""
-    mids, mid_big, wide, st, hh = _context(mode, n, pk_seed)
+    cx = _context(mode, n, pk_seed)
+    wide = mode == SHA2 and n > 16
     length = len1 + len2
     ad = _adrs_size(mode)
     tree0 = trees[0]
@@ -521,18 +628,18 @@ def _verify_root(
     buf = _new_lanes(mode, n, False, ad + n, pk_seed)
     span_h, _ = _layout(mode, n, wide, ad + 2 * n)
     buf_h = _new_lanes(mode, n, wide, ad + 2 * n, pk_seed)
-    out = np.empty((8, n), dtype=np.uint8)
+    out = np.empty((LANES, n), dtype=np.uint8)
     roots = np.empty((k, n), dtype=np.uint8)
-    for g in range(0, k, 8):
-        for j in range(8):
+    for g in range(0, k, LANES):
+        for j in range(LANES):
             t = min(g + j, k - 1)
             o = j * span + base
             _put_adrs(buf, o, mode, 0, tree0, FORS_TREE, kp, 0, (t << a_h) + indices[t])
             buf[o + ad : o + ad + n] = sig[t * stride : t * stride + n]
-        _hash8(mode, False, mids, buf, span, n, st, hh, out)
+        _hash(mode, False, cx, buf, span, n, out)
         # Lines 8-19: climb the 8 authentication paths side by side.
         for y in range(a_h):
-            for j in range(8):
+            for j in range(LANES):
                 t = min(g + j, k - 1)
                 o = j * span_h + base
                 index = ((t << a_h) + indices[t]) >> (y + 1)
@@ -544,10 +651,10 @@ def _verify_root(
                 else:
                     buf_h[o + ad : o + ad + n] = sig[auth : auth + n]
                     buf_h[o + ad + n : o + ad + 2 * n] = out[j]
-            _hash8(mode, wide, mid_big, buf_h, span_h, n, st, hh, out)
-        for j in range(min(8, k - g)):
+            _hash(mode, wide, cx, buf_h, span_h, n, out)
+        for j in range(min(LANES, k - g)):
             roots[g + j] = out[j]
-    node = _t_one(mode, n, wide, mid_big, pk_seed, st, hh, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
+    node = _t_one(mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
     # Algorithm 13: xmss_pkFromSig (Algorithm 11) layer by layer.
     digits = np.empty(length, dtype=np.int64)
     ends = np.empty((length, n), dtype=np.uint8)
@@ -558,8 +665,8 @@ def _verify_root(
         idx = leaves[layer]
         tree = trees[layer]
         _digits(node, len1, len2, digits)
-        _chains(mode, n, mids, pk_seed, st, hh, layer, tree, idx, length, digits, sig, off, ends)
-        node = _t_one(mode, n, wide, mid_big, pk_seed, st, hh, layer, tree, WOTS_PK, idx, 0, 0, ends)
+        _chains(mode, n, cx, pk_seed, layer, tree, idx, length, digits, sig, off, ends)
+        node = _t_one(mode, n, wide, cx, pk_seed, layer, tree, WOTS_PK, idx, 0, 0, ends)
         for y in range(hp):  # Algorithm 11 lines 6-15
             auth = sig[off + (length + y) * n : off + (length + y + 1) * n]
             if (idx >> y) & 1 == 0:
@@ -569,7 +676,7 @@ def _verify_root(
                 pair[0] = auth
                 pair[1] = node
             node = _t_one(
-                mode, n, wide, mid_big, pk_seed, st, hh, layer, tree, TREE, 0, y + 1,
+                mode, n, wide, cx, pk_seed, layer, tree, TREE, 0, y + 1,
                 idx >> (y + 1), pair,
             )  # fmt: skip
     return node
