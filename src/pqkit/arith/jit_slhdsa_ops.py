@@ -206,18 +206,53 @@ def _sha512_x16(h: Any, w: Any) -> None:
 
 
 @jit
-def _compress(cx: Any, wide: bool, depth: int) -> None:
-    """One SHA-256 (SHA-512 if ``wide``) compression of the 16 states of the
-    context's scratch. Recursive on a branch never taken (``depth`` = 0) only so that
-    LLVM does not inline the large round bodies at every call site (see
-    :func:`pqkit.arith.jit_sponge._permute`)."""
+def _bswap32(x: Any) -> Any:
+    """The byte-reversed uint32 (big-endian words, FIPS 180-4 §3.1, on a
+    little-endian machine)."""
+    return _U32(
+        (x >> _U32(24))
+        | ((x >> _U32(8)) & _U32(0xFF00))
+        | ((x << _U32(8)) & _U32(0xFF0000))
+        | (x << _U32(24))
+    )
+
+
+@jit
+def _bswap64(x: Any) -> Any:
+    """The byte-reversed uint64."""
+    lo = np.uint64(_bswap32(_U32(x & np.uint64(0xFFFFFFFF))))
+    hi = np.uint64(_bswap32(_U32(x >> np.uint64(32))))
+    return (lo << np.uint64(32)) | hi
+
+
+@jit
+def _put(dst: Any, off: int, src: Any, n: int) -> None:
+    """dst[off : off + n] = src[:n], as a plain loop (cheaper than a slice
+    assignment for these few bytes)."""
+    for b in range(n):
+        dst[off + b] = src[b]
+
+
+@jit
+def _compress256(h: Any, w: Any, depth: int) -> None:
+    """:func:`_sha256_x16`, called through a function that is recursive on a branch
+    never taken (``depth`` = 0) only so that LLVM does not inline the large round
+    body at every call site (see :func:`pqkit.arith.jit_sponge._permute`). It takes
+    the arrays, not the context tuple: through the tuple the compression measured
+    twice as slow."""
     if depth > 0:
-        _compress(cx, wide, depth - 1)
+        _compress256(h, w, depth - 1)
         return
-    if wide:
-        _sha512_x16(cx[5], cx[4])
-    else:
-        _sha256_x16(cx[3], cx[2])
+    _sha256_x16(h, w)
+
+
+@jit
+def _compress512(h: Any, w: Any, depth: int) -> None:
+    """:func:`_sha512_x16`, not inlined (as :func:`_compress256`)."""
+    if depth > 0:
+        _compress512(h, w, depth - 1)
+        return
+    _sha512_x16(h, w)
 
 
 @jit
@@ -271,50 +306,42 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any)
                         lane = 8 * half + j
                         st[200 * half + 8 * i + j] ^= words[(lane * span + blk * _RATE) // 8 + i]
                 _permute(st[200 * half : 200 * half + 200], 0)
+        o64 = out.reshape(LANES * n).view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
         for j in range(LANES):
             q = 200 * (j >> 3) + (j & 7)
-            for b in range(n):
-                out[j, b] = (st[q + 8 * (b >> 3)] >> (8 * (b & 7))) & 0xFF
+            for i in range(n // 8):
+                o64[j * (n // 8) + i] = st[q + 8 * i]
         return
     if wide:
         h64, w64 = cx[5], cx[4]
+        words64 = buf.view(np.uint64)
         for i in range(8):
             for j in range(LANES):
                 h64[LANES * i + j] = cx[1][i]
         for blk in range(span // 128):
-            for j in range(LANES):
-                o = j * span + blk * 128
-                for t in range(16):
-                    x = np.uint64(0)
-                    for k in range(8):
-                        x = (x << _EIGHT) | np.uint64(buf[o + 8 * t + k])
-                    w64[LANES * t + j] = x
-            _compress(cx, True, 0)
+            for t in range(16):
+                for j in range(LANES):
+                    w64[LANES * t + j] = _bswap64(words64[(j * span + blk * 128) // 8 + t])
+            _compress512(h64, w64, 0)
+        o64 = out.reshape(LANES * n).view(np.uint64)
         for j in range(LANES):
-            for b in range(n):
-                x = h64[LANES * (b >> 3) + j]
-                out[j, b] = (x >> (8 * (7 - (b & 7)))) & 0xFF
+            for i in range(n // 8):
+                o64[j * (n // 8) + i] = _bswap64(h64[LANES * i + j])
         return
     h32, w32 = cx[3], cx[2]
+    words32 = buf.view(np.uint32)
     for i in range(8):
         for j in range(LANES):
             h32[LANES * i + j] = cx[0][i]
     for blk in range(span // 64):
-        for j in range(LANES):
-            o = j * span + blk * 64
-            for t in range(16):
-                q = o + 4 * t
-                w32[LANES * t + j] = (
-                    (np.uint32(buf[q]) << _U32(24))
-                    | (np.uint32(buf[q + 1]) << _U32(16))
-                    | (np.uint32(buf[q + 2]) << _U32(8))
-                    | np.uint32(buf[q + 3])
-                )
-        _compress(cx, False, 0)
+        for t in range(16):
+            for j in range(LANES):
+                w32[LANES * t + j] = _bswap32(words32[(j * span + blk * 64) // 4 + t])
+        _compress256(h32, w32, 0)
+    o32 = out.reshape(LANES * n).view(np.uint32)
     for j in range(LANES):
-        for b in range(n):
-            x = h32[LANES * (b >> 2) + j]
-            out[j, b] = (x >> (8 * (3 - (b & 3)))) & 0xFF
+        for i in range(n // 4):
+            o32[j * (n // 4) + i] = _bswap32(h32[LANES * i + j])
 
 
 @jit
@@ -347,6 +374,134 @@ def _context(mode: int, n: int, pk_seed: Any) -> Any:
             else:
                 cx[0][i] = cx[3][LANES * i]
     return cx
+@jit
+def _f_chains(
+    mode: int, n: int, cx: Any, buf: Any, span: int,
+    vals: Any, starts: Any, rec_at: Any, rec: Any,
+) -> None:  # fmt: skip
+    """FIPS 205, Algorithm 5 (chain) for LANES chains side by side, in word form.
+
+    Lane j of ``buf`` holds the F input of chain j with its address (WOTS_HASH, key
+    pair, chain address, hash address 0); vals[j] is the chain's value after
+    starts[j] steps. Every chain runs to step w - 1: vals[j] = chain(vals[j],
+    starts[j], w - 1 - starts[j]). If rec_at[j] >= starts[j], rec[j] receives the
+    value after rec_at[j] steps (the WOTS+ signature, Algorithm 7).
+
+    The hot loop of SLH-DSA. A step rebuilds each lane's message from a word
+    template (the address with hash address s) and the value's words, then runs the
+    permutation (SHAKE: 64-bit little-endian lanes) or compression (SHA-2: 32-bit
+    big-endian words, the value 2 bytes into word 5, as ADRSc is 22 bytes): no
+    bytes are touched inside the loop. Whether a lane has started is public (the
+    digits of the signed message); the update is a masked select."""
+    s_lo = W_MAX
+    for j in range(LANES):
+        s_lo = min(s_lo, starts[j])
+    act = np.zeros(LANES, dtype=np.uint64)
+    if mode == SHAKE:
+        nw = n // 8
+        ha = nw + 3  # the address word holding the hash address (its top byte)
+        vo = nw + 4  # the first word of the value
+        words = buf.view(np.uint64)
+        tm = np.zeros(25 * LANES, dtype=np.uint64)
+        for i in range(_RATE // 8):
+            for j in range(LANES):
+                tm[LANES * i + j] = words[(j * span) // 8 + i]
+        for j in range(LANES):
+            tm[LANES * ha + j] &= np.uint64(0x00FFFFFFFFFFFFFF)
+        val = np.zeros(nw * LANES, dtype=np.uint64)
+        v64 = vals.reshape(LANES * n).view(np.uint64)
+        for k in range(nw):
+            for j in range(LANES):
+                val[LANES * k + j] = v64[j * nw + k]
+        st0 = np.zeros(200, dtype=np.uint64)
+        st1 = np.zeros(200, dtype=np.uint64)
+        for s in range(s_lo, W_MAX + 1):
+            for j in range(LANES):
+                if rec_at[j] == s:
+                    for k in range(nw):
+                        v64[j * nw + k] = val[LANES * k + j]
+                    _put(rec[j], 0, vals[j], n)
+                act[j] = np.uint64(0) - np.uint64(starts[j] <= s)
+            if s == W_MAX:
+                break
+            hs = np.uint64(s) << np.uint64(56)
+            for i in range(25):
+                for j in range(8):
+                    st0[8 * i + j] = tm[LANES * i + j]
+                    st1[8 * i + j] = tm[LANES * i + 8 + j]
+            for j in range(8):
+                st0[8 * ha + j] |= hs
+                st1[8 * ha + j] |= hs
+            for k in range(nw):
+                for j in range(8):
+                    st0[8 * (vo + k) + j] = val[LANES * k + j]
+                    st1[8 * (vo + k) + j] = val[LANES * k + 8 + j]
+            _permute(st0, 0)
+            _permute(st1, 0)
+            for k in range(nw):
+                for j in range(8):
+                    m0 = act[j]
+                    m1 = act[8 + j]
+                    q = LANES * k + j
+                    val[q] = (st0[8 * k + j] & m0) | (val[q] & ~m0)
+                    val[q + 8] = (st1[8 * k + j] & m1) | (val[q + 8] & ~m1)
+        for k in range(nw):
+            for j in range(LANES):
+                v64[j * nw + k] = val[LANES * k + j]
+        return
+    nw = n // 4
+    h32, w32 = cx[3], cx[2]
+    mid = cx[0]
+    words32 = buf.view(np.uint32)
+    tm = np.zeros(16 * LANES, dtype=np.uint32)
+    for t in range(16):
+        for j in range(LANES):
+            tm[LANES * t + j] = _bswap32(words32[(j * span) // 4 + t])
+    for j in range(LANES):
+        tm[LANES * 5 + j] &= _U32(0xFF000000)  # ADRSc byte 20; byte 21 is the hash address
+        for k in range(1, nw):
+            tm[LANES * (5 + k) + j] = 0
+        tm[LANES * (5 + nw) + j] = 0x8000  # the padding's first 1 (FIPS 180-4 §5.1.1)
+    val = np.zeros(nw * LANES, dtype=np.uint32)
+    v32 = vals.reshape(LANES * n).view(np.uint32)
+    for k in range(nw):
+        for j in range(LANES):
+            val[LANES * k + j] = _bswap32(v32[j * nw + k])
+    for s in range(s_lo, W_MAX + 1):
+        for j in range(LANES):
+            if rec_at[j] == s:
+                for k in range(nw):
+                    v32[j * nw + k] = _bswap32(val[LANES * k + j])
+                _put(rec[j], 0, vals[j], n)
+            act[j] = np.uint64(0) - np.uint64(starts[j] <= s)
+        if s == W_MAX:
+            break
+        hs = _U32(s << 16)
+        for t in range(16):
+            for j in range(LANES):
+                w32[LANES * t + j] = tm[LANES * t + j]
+        for j in range(LANES):
+            w32[LANES * 5 + j] |= hs | (val[j] >> _U32(16))
+            w32[LANES * (5 + nw) + j] |= _U32(val[LANES * (nw - 1) + j] << _U32(16))
+        for k in range(1, nw):
+            for j in range(LANES):
+                w32[LANES * (5 + k) + j] = _U32(val[LANES * (k - 1) + j] << _U32(16)) | (
+                    val[LANES * k + j] >> _U32(16)
+                )
+        for i in range(8):
+            for j in range(LANES):
+                h32[LANES * i + j] = mid[i]
+        _compress256(h32, w32, 0)
+        for k in range(nw):
+            for j in range(LANES):
+                m = _U32(act[j])
+                q = LANES * k + j
+                val[q] = (h32[q] & m) | (val[q] & ~m)
+    for k in range(nw):
+        for j in range(LANES):
+            v32[j * nw + k] = _bswap32(val[LANES * k + j])
+
+
 @jit
 def _t_one(
     mode: int, n: int, wide: bool, cx: Any, pk_seed: Any,
@@ -392,11 +547,11 @@ def _levels(
                 i = min(g + j, count - 1)
                 o = j * span + base
                 _put_adrs(buf, o, mode, layer, tree, type_, kp, z, (first << (height - z)) + i)
-                buf[o + a : o + a + n] = nodes[src + 2 * i]
-                buf[o + a + n : o + a + 2 * n] = nodes[src + 2 * i + 1]
+                _put(buf, o + a, nodes[src + 2 * i], n)
+                _put(buf, o + a + n, nodes[src + 2 * i + 1], n)
             _hash(mode, wide, cx, buf, span, n, out)
             for j in range(min(LANES, count - g)):
-                nodes[dst + g + j] = out[j]
+                _put(nodes[dst + g + j], 0, out[j], n)
         src = dst
 
 
@@ -444,6 +599,10 @@ def _xmss_tree(
     buf = _new_lanes(mode, n, False, a + n, pk_seed)
     out = np.empty((LANES, n), dtype=np.uint8)
     ends = np.empty((rows, n), dtype=np.uint8)
+    first = leaf * length if leaf >= 0 else rows
+    starts = np.zeros(LANES, dtype=np.int64)
+    rec_at = np.empty(LANES, dtype=np.int64)
+    rec = np.empty((LANES, n), dtype=np.uint8)
     for g in range(0, rows, LANES):
         # Algorithm 6 lines 4-6: sk = PRF(PK.seed, SK.seed, skADRS), skADRS =
         # (WOTS_PRF, key pair, chain i, hash 0); row r is chain r % len of key pair r // len.
@@ -451,26 +610,21 @@ def _xmss_tree(
             r = min(g + j, rows - 1)
             o = j * span + base
             _put_adrs(buf, o, mode, layer, tree, WOTS_PRF, r // length, r % length, 0)
-            buf[o + a : o + a + n] = sk_seed
+            _put(buf, o + a, sk_seed, n)
         _hash(mode, False, cx, buf, span, n, out)
-        # Lines 7-8: chain(sk, 0, w - 1) with ADRS (WOTS_HASH, key pair, chain i, hash s).
-        for s in range(W_MAX + 1):
-            if leaf >= 0:
-                for j in range(min(LANES, rows - g)):
-                    r = g + j
-                    if r // length == leaf and digits[r % length] == s:
-                        q = off + (r % length) * n
-                        sig[q : q + n] = out[j]
-            if s == W_MAX:
-                break
-            for j in range(LANES):
-                o = j * span + base
-                buf[o + type_at] = WOTS_HASH
-                buf[o + a - 1] = s
-                buf[o + a : o + a + n] = out[j]
-            _hash(mode, False, cx, buf, span, n, out)
+        # Lines 7-8: tmp_i = chain(sk_i, 0, w - 1) with ADRS (WOTS_HASH, key pair,
+        # chain i, hash s); the signing leaf's rows (first .. first + len - 1) also
+        # keep chain(sk_i, 0, digits[i]) (Algorithm 7).
+        for j in range(LANES):
+            o = j * span + base
+            buf[o + type_at] = WOTS_HASH
+            r = g + j
+            rec_at[j] = digits[r - first] if first <= r < first + length else -1
+        _f_chains(mode, n, cx, buf, span, out, starts, rec_at, rec)
         for j in range(min(LANES, rows - g)):
-            ends[g + j] = out[j]
+            _put(ends[g + j], 0, out[j], n)
+            if rec_at[j] >= 0:
+                _put(sig, off + (g + j - first) * n, rec[j], n)
     # Lines 10-13: pk = T_len(PK.seed, wotspkADRS, tmp), wotspkADRS = (WOTS_PK, key pair).
     t_len = a + length * n
     span_t, _ = _layout(mode, n, wide, t_len)
@@ -484,7 +638,7 @@ def _xmss_tree(
                 buf_t[o + a + i * n : o + a + (i + 1) * n] = ends[kp * length + i]
         _hash(mode, wide, cx, buf_t, span_t, n, out)
         for j in range(min(LANES, leaves - g)):
-            nodes[g + j] = out[j]
+            _put(nodes[g + j], 0, out[j], n)
     _levels(mode, n, wide, cx, pk_seed, nodes, hp, layer, tree, TREE, 0, 0)
     if leaf >= 0:
         _auth(nodes, hp, leaf, sig, off + length * n, n)
@@ -541,7 +695,7 @@ def _sign(
             for j in range(LANES):
                 o = j * span + base
                 _put_adrs(buf, o, mode, 0, tree0, FORS_PRF, kp, 0, (t << a_h) + g + j)
-                buf[o + ad : o + ad + n] = sk_seed
+                _put(buf, o + ad, sk_seed, n)
             _hash(mode, False, cx, buf, span, n, out)
             for j in range(LANES):
                 if g + j == pick:  # Algorithm 16 line 4 (a public index)
@@ -549,10 +703,10 @@ def _sign(
                 # Algorithm 15 lines 2-6: leaf = F(PK.seed, (FORS_TREE, ...), sk).
                 o = j * span + base
                 buf[o + type_at] = FORS_TREE
-                buf[o + ad : o + ad + n] = out[j]
+                _put(buf, o + ad, out[j], n)
             _hash(mode, False, cx, buf, span, n, out)
             for j in range(LANES):
-                nodes[g + j] = out[j]
+                _put(nodes[g + j], 0, out[j], n)
         _levels(mode, n, wide, cx, pk_seed, nodes, a_h, 0, tree0, FORS_TREE, kp, t)
         _auth(nodes, a_h, pick, sig, off + n, n)  # Algorithm 16 lines 5-8
         roots[t] = nodes[nodes.shape[0] - 1]
@@ -580,7 +734,7 @@ def _chains(
     layer: int, tree: Any, kp: int, length: int, digits: Any, sig: Any, off: int, ends: Any,
 ) -> None:  # fmt: skip
     """FIPS 205, Algorithm 8 lines 8-10: ends[i] = chain(sig[i], digits[i], w - 1 -
-    digits[i]), 8 chains side by side, taken in the order of their (public) digits so
+    digits[i]), LANES chains side by side, taken in the order of their (public) digits so
     that the chains of a group start close together."""
     a = _adrs_size(mode)
     span, base = _layout(mode, n, False, a + n)
@@ -588,24 +742,20 @@ def _chains(
     out = np.empty((LANES, n), dtype=np.uint8)
     order = np.argsort(digits, kind="mergesort")
     lane = np.empty(LANES, dtype=np.int64)
+    vals = np.empty((LANES, n), dtype=np.uint8)
+    starts = np.empty(LANES, dtype=np.int64)
+    never = np.full(LANES, -1, dtype=np.int64)
     for g in range(0, length, LANES):
         for j in range(LANES):
             i = order[min(g + j, length - 1)]
             lane[j] = i
             o = j * span + base
             _put_adrs(buf, o, mode, layer, tree, WOTS_HASH, kp, i, 0)
-            buf[o + a : o + a + n] = sig[off + i * n : off + (i + 1) * n]
-        for s in range(digits[lane[0]], W_MAX):
-            for j in range(LANES):
-                buf[j * span + base + a - 1] = s
-            _hash(mode, False, cx, buf, span, n, out)
-            for j in range(LANES):
-                if digits[lane[j]] <= s:  # this chain has started (public digits)
-                    o = j * span + base
-                    buf[o + a : o + a + n] = out[j]
+            vals[j] = sig[off + i * n : off + (i + 1) * n]
+            starts[j] = digits[i]
+        _f_chains(mode, n, cx, buf, span, vals, starts, never, vals)
         for j in range(min(LANES, length - g)):
-            o = j * span + base
-            ends[lane[j]] = buf[o + a : o + a + n]
+            ends[lane[j]] = vals[j]
 
 
 @jit
@@ -646,11 +796,11 @@ def _verify_root(
                 _put_adrs(buf_h, o, mode, 0, tree0, FORS_TREE, kp, y + 1, index)
                 auth = t * stride + (y + 1) * n
                 if (indices[t] >> y) & 1 == 0:  # public index bits
-                    buf_h[o + ad : o + ad + n] = out[j]
+                    _put(buf_h, o + ad, out[j], n)
                     buf_h[o + ad + n : o + ad + 2 * n] = sig[auth : auth + n]
                 else:
                     buf_h[o + ad : o + ad + n] = sig[auth : auth + n]
-                    buf_h[o + ad + n : o + ad + 2 * n] = out[j]
+                    _put(buf_h, o + ad + n, out[j], n)
             _hash(mode, wide, cx, buf_h, span_h, n, out)
         for j in range(min(LANES, k - g)):
             roots[g + j] = out[j]
