@@ -206,6 +206,72 @@ def _sha512_x16(h: Any, w: Any) -> None:
 
 
 @jit
+def _sha256_1(h: Any, w: Any) -> None:
+    """FIPS 180-4 §6.2.2 on one state (h, uint32 (8,)) with the block's words in
+    w[0:16] (uint32 (64,), the schedule is completed in place): the working
+    variables in locals, for single hashes (one lane of a group would cost a whole
+    group's compression)."""
+    for t in range(16, 64):
+        x = w[t - 15]
+        y = w[t - 2]
+        s0 = _U32((x >> _U32(7)) | (x << _U32(25))) ^ _U32((x >> _U32(18)) | (x << _U32(14)))
+        s1 = _U32((y >> _U32(17)) | (y << _U32(15))) ^ _U32((y >> _U32(19)) | (y << _U32(13)))
+        w[t] = _U32(s1 ^ (y >> _U32(10))) + _U32(w[t - 7] + _U32(s0 ^ (x >> _U32(3))) + w[t - 16])
+    a, b, c, d, e, f, g, hh = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+    for t in range(64):
+        big1 = _U32((e >> _U32(6)) | (e << _U32(26))) ^ _U32((e >> _U32(11)) | (e << _U32(21)))
+        big1 ^= _U32((e >> _U32(25)) | (e << _U32(7)))
+        ch = (e & f) ^ (~e & g)
+        t1 = _U32(hh + big1 + ch + _K256[t] + w[t])
+        big0 = _U32((a >> _U32(2)) | (a << _U32(30))) ^ _U32((a >> _U32(13)) | (a << _U32(19)))
+        big0 ^= _U32((a >> _U32(22)) | (a << _U32(10)))
+        maj = (a & b) ^ (a & c) ^ (b & c)
+        hh, g, f = g, f, e
+        e = _U32(d + t1)
+        d, c, b = c, b, a
+        a = _U32(t1 + big0 + maj)
+    h[0] = _U32(h[0] + a)
+    h[1] = _U32(h[1] + b)
+    h[2] = _U32(h[2] + c)
+    h[3] = _U32(h[3] + d)
+    h[4] = _U32(h[4] + e)
+    h[5] = _U32(h[5] + f)
+    h[6] = _U32(h[6] + g)
+    h[7] = _U32(h[7] + hh)
+
+
+@jit
+def _sha512_1(h: Any, w: Any) -> None:
+    """FIPS 180-4 §6.4.2 on one state (h, uint64 (8,)), block words in w[0:16]
+    (uint64 (80,)): as :func:`_sha256_1`."""
+    for t in range(16, 80):
+        x = w[t - 15]
+        y = w[t - 2]
+        s0 = ((x >> 1) | (x << 63)) ^ ((x >> 8) | (x << 56)) ^ (x >> 7)
+        s1 = ((y >> 19) | (y << 45)) ^ ((y >> 61) | (y << 3)) ^ (y >> 6)
+        w[t] = s1 + w[t - 7] + s0 + w[t - 16]
+    a, b, c, d, e, f, g, hh = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+    for t in range(80):
+        big1 = ((e >> 14) | (e << 50)) ^ ((e >> 18) | (e << 46)) ^ ((e >> 41) | (e << 23))
+        ch = (e & f) ^ (~e & g)
+        t1 = hh + big1 + ch + _K512[t] + w[t]
+        big0 = ((a >> 28) | (a << 36)) ^ ((a >> 34) | (a << 30)) ^ ((a >> 39) | (a << 25))
+        maj = (a & b) ^ (a & c) ^ (b & c)
+        hh, g, f = g, f, e
+        e = d + t1
+        d, c, b = c, b, a
+        a = t1 + big0 + maj
+    h[0] += a
+    h[1] += b
+    h[2] += c
+    h[3] += d
+    h[4] += e
+    h[5] += f
+    h[6] += g
+    h[7] += hh
+
+
+@jit
 def _bswap32(x: Any) -> Any:
     """The byte-reversed uint32 (big-endian words, FIPS 180-4 §3.1, on a
     little-endian machine)."""
@@ -269,14 +335,20 @@ def _layout(mode: int, n: int, wide: bool, length: int) -> tuple[int, int]:
 
 @jit
 def _new_lanes(mode: int, n: int, wide: bool, length: int, pk_seed: Any) -> Any:
-    """LANES padded messages for inputs of ``length`` bytes, the input bytes left
+    """LANES padded messages (see :func:`_new_buf`)."""
+    return _new_buf(mode, n, wide, length, pk_seed, LANES)
+
+
+@jit
+def _new_buf(mode: int, n: int, wide: bool, length: int, pk_seed: Any, count: int) -> Any:
+    """``count`` padded messages for inputs of ``length`` bytes, the input bytes left
     zero. SHAKE: PK.seed || input || 1111 || pad10*1 (FIPS 202 §6.2, §5.1); SHA-2:
     input || 1 || 0* || the bit length of block || input (FIPS 180-4 §5.1)."""
     span, base = _layout(mode, n, wide, length)
-    buf = np.zeros(LANES * span, dtype=np.uint8)
+    buf = np.zeros(count * span, dtype=np.uint8)
     block = 128 if wide else 64
     bits = 8 * (block + length)
-    for j in range(LANES):
+    for j in range(count):
         o = j * span
         if mode == SHAKE:
             buf[o : o + n] = pk_seed
@@ -290,27 +362,64 @@ def _new_lanes(mode: int, n: int, wide: bool, length: int, pk_seed: Any) -> Any:
 
 
 @jit
-def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> None:
-    """out[j] = the n-byte hash of lane j's message in ``buf`` (j < LANES): SHAKE256,
-    or SHA-256 / SHA-512 (``wide``) from the context's PK.seed midstate. ``cx`` is
-    the context of :func:`_context` (midstates and scratch)."""
+def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> None:
+    """out[0] = the SHA-2 hash of lane 0's message (:func:`_hash` with one lane), on
+    the one-state compressions."""
+    if wide:
+        h64 = cx[1].copy()
+        w64 = np.empty(80, dtype=np.uint64)
+        words64 = buf.view(np.uint64)
+        for blk in range(span // 128):
+            for t in range(16):
+                w64[t] = _bswap64(words64[blk * 16 + t])
+            _sha512_1(h64, w64)
+        o64 = out.reshape(LANES * n).view(np.uint64)
+        for i in range(n // 8):
+            o64[i] = _bswap64(h64[i])
+        return
+    h32 = cx[0].copy()
+    w32 = np.empty(64, dtype=np.uint32)
+    words32 = buf.view(np.uint32)
+    for blk in range(span // 64):
+        for t in range(16):
+            w32[t] = _bswap32(words32[blk * 16 + t])
+        _sha256_1(h32, w32)
+    o32 = out.reshape(LANES * n).view(np.uint32)
+    for i in range(n // 4):
+        o32[i] = _bswap32(h32[i])
+
+
+@jit
+def _hash(
+    mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any, used: int
+) -> None:
+    """out[j] = the n-byte hash of lane j's message in ``buf`` for j < ``used`` (at
+    most LANES): SHAKE256, or SHA-256 / SHA-512 (``wide``) from the context's PK.seed
+    midstate. ``cx`` is the context of :func:`_context` (midstates and scratch).
+    Lanes past ``used`` are not loaded (SHAKE: a group of 8 wholly past it is not
+    permuted) and their outputs are not written."""
     if mode == SHAKE:
         st = cx[4]
         words = buf.view(np.uint64)
-        for i in range(200 * (LANES // 8)):
+        halves = (used + 7) // 8
+        for i in range(200 * halves):
             st[i] = 0
         for blk in range(span // _RATE):
-            for half in range(LANES // 8):
+            for half in range(halves):
+                m = min(8, used - 8 * half)
                 for i in range(_RATE // 8):
-                    for j in range(8):
+                    for j in range(m):
                         lane = 8 * half + j
                         st[200 * half + 8 * i + j] ^= words[(lane * span + blk * _RATE) // 8 + i]
                 _permute(st[200 * half : 200 * half + 200], 0)
         o64 = out.reshape(LANES * n).view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
-        for j in range(LANES):
+        for j in range(used):
             q = 200 * (j >> 3) + (j & 7)
             for i in range(n // 8):
                 o64[j * (n // 8) + i] = st[q + 8 * i]
+        return
+    if used == 1:
+        _hash_one(wide, cx, buf, span, n, out)
         return
     if wide:
         h64, w64 = cx[5], cx[4]
@@ -320,11 +429,11 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any)
                 h64[LANES * i + j] = cx[1][i]
         for blk in range(span // 128):
             for t in range(16):
-                for j in range(LANES):
+                for j in range(used):
                     w64[LANES * t + j] = _bswap64(words64[(j * span + blk * 128) // 8 + t])
             _compress512(h64, w64, 0)
         o64 = out.reshape(LANES * n).view(np.uint64)
-        for j in range(LANES):
+        for j in range(used):
             for i in range(n // 8):
                 o64[j * (n // 8) + i] = _bswap64(h64[LANES * i + j])
         return
@@ -335,11 +444,11 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any)
             h32[LANES * i + j] = cx[0][i]
     for blk in range(span // 64):
         for t in range(16):
-            for j in range(LANES):
+            for j in range(used):
                 w32[LANES * t + j] = _bswap32(words32[(j * span + blk * 64) // 4 + t])
         _compress256(h32, w32, 0)
     o32 = out.reshape(LANES * n).view(np.uint32)
-    for j in range(LANES):
+    for j in range(used):
         for i in range(n // 4):
             o32[j * (n // 4) + i] = _bswap32(h32[LANES * i + j])
 
@@ -367,7 +476,7 @@ def _context(mode: int, n: int, pk_seed: Any) -> Any:
         buf = np.zeros(LANES * block, dtype=np.uint8)
         for j in range(LANES):
             buf[j * block : j * block + n] = pk_seed
-        _hash(mode, wide, cx, buf, block, 32, np.empty((LANES, 32), dtype=np.uint8))
+        _hash(mode, wide, cx, buf, block, 32, np.empty((LANES, 32), dtype=np.uint8), LANES)
         for i in range(8):
             if wide:
                 cx[1][i] = cx[5][LANES * i]
@@ -375,63 +484,105 @@ def _context(mode: int, n: int, pk_seed: Any) -> Any:
                 cx[0][i] = cx[3][LANES * i]
     return cx
 @jit
-def _f_chains(
-    mode: int, n: int, cx: Any, buf: Any, span: int,
-    vals: Any, starts: Any, rec_at: Any, rec: Any,
-) -> None:  # fmt: skip
-    """FIPS 205, Algorithm 5 (chain) for LANES chains side by side, in word form.
-
-    Lane j of ``buf`` holds the F input of chain j with its address (WOTS_HASH, key
-    pair, chain address, hash address 0); vals[j] is the chain's value after
-    starts[j] steps. Every chain runs to step w - 1: vals[j] = chain(vals[j],
-    starts[j], w - 1 - starts[j]). If rec_at[j] >= starts[j], rec[j] receives the
-    value after rec_at[j] steps (the WOTS+ signature, Algorithm 7).
-
-    The hot loop of SLH-DSA. A step rebuilds each lane's message from a word
-    template (the address with hash address s) and the value's words, then runs the
-    permutation (SHAKE: 64-bit little-endian lanes) or compression (SHA-2: 32-bit
-    big-endian words, the value 2 bytes into word 5, as ADRSc is 22 bytes): no
-    bytes are touched inside the loop. Whether a lane has started is public (the
-    digits of the signed message); the update is a masked select."""
-    s_lo = W_MAX
-    for j in range(LANES):
-        s_lo = min(s_lo, starts[j])
-    act = np.zeros(LANES, dtype=np.uint64)
+def _templates(mode: int, n: int, buf: Any, span: int, count: int) -> Any:
+    """The F-input templates of ``count`` chains whose inputs (address with hash
+    address 0, any value) are lanes 0.. of ``buf``: (count, 17) uint64 words for
+    SHAKE (the rate's little-endian lanes, the hash address byte cleared); (count,
+    16) for SHA-2 (the block's big-endian uint32 words; word 5 keeps only ADRSc byte
+    20, the value's words are zero, the padding's 1 bit is in word 5 + n / 4)."""
     if mode == SHAKE:
-        nw = n // 8
-        ha = nw + 3  # the address word holding the hash address (its top byte)
-        vo = nw + 4  # the first word of the value
         words = buf.view(np.uint64)
-        tm = np.zeros(25 * LANES, dtype=np.uint64)
-        for i in range(_RATE // 8):
-            for j in range(LANES):
-                tm[LANES * i + j] = words[(j * span) // 8 + i]
+        tpl = np.zeros((count, _RATE // 8), dtype=np.uint64)
+        for c in range(count):
+            for i in range(_RATE // 8):
+                tpl[c, i] = words[(c * span) // 8 + i]
+            tpl[c, n // 8 + 3] &= np.uint64(0x00FFFFFFFFFFFFFF)
+        return tpl
+    nw = n // 4
+    words32 = buf.view(np.uint32)
+    tpl = np.zeros((count, 16), dtype=np.uint64)
+    for c in range(count):
+        for t in range(16):
+            tpl[c, t] = _bswap32(words32[(c * span) // 4 + t])
+        tpl[c, 5] &= np.uint64(0xFF000000)
+        for k in range(1, nw):
+            tpl[c, 5 + k] = 0
+        tpl[c, 5 + nw] = 0x8000
+    return tpl
+
+
+@jit
+def _f_chains(
+    mode: int, n: int, cx: Any, tpl: Any, vals: Any, starts: Any, rec_at: Any, rec: Any
+) -> None:
+    """FIPS 205, Algorithm 5 (chain) for ``count`` = tpl.shape[0] chains, LANES at a
+    time, in word form.
+
+    Chain c has the F-input template tpl[c] (:func:`_templates`: its address
+    (WOTS_HASH, key pair, chain address)) and the value vals[c] after starts[c]
+    steps. Every chain runs to step w - 1: vals[c] = chain(vals[c], starts[c], w - 1
+    - starts[c]). If rec_at[c] >= starts[c], rec[c] receives the value after
+    rec_at[c] steps (the WOTS+ signature, Algorithm 7).
+
+    The hot loop of SLH-DSA. Each lane takes the next chain when its chain ends, so
+    chains of different lengths (verification) keep the lanes busy. A step rebuilds
+    each lane's message from its chain's template (with hash address s) and the
+    value's words, then runs the permutation (SHAKE: 64-bit little-endian lanes) or
+    the compression (SHA-2: 32-bit big-endian words, the value 2 bytes into word 5,
+    as ADRSc is 22 bytes): no bytes are touched inside the loop. Which chain a lane
+    holds and its step are public (the digits of the signed message)."""
+    count = tpl.shape[0]
+    shake = mode == SHAKE
+    nw = n // 8 if shake else n // 4
+    val = np.zeros(nw * LANES, dtype=np.uint64)
+    chain = np.full(LANES, -1, dtype=np.int64)
+    step = np.zeros(LANES, dtype=np.int64)
+    tw = tpl.shape[1]
+    tl = np.zeros(tw * LANES, dtype=np.uint64)  # the lanes' templates, word-major
+    st0 = np.zeros(200, dtype=np.uint64)
+    st1 = np.zeros(200, dtype=np.uint64)
+    h32, w32, mid = cx[3], cx[2], cx[0]
+    nxt = 0
+    busy = 0
+    while True:
+        # Hand the next chains to idle lanes (public schedule).
         for j in range(LANES):
-            tm[LANES * ha + j] &= np.uint64(0x00FFFFFFFFFFFFFF)
-        val = np.zeros(nw * LANES, dtype=np.uint64)
-        v64 = vals.reshape(LANES * n).view(np.uint64)
-        for k in range(nw):
-            for j in range(LANES):
-                val[LANES * k + j] = v64[j * nw + k]
-        st0 = np.zeros(200, dtype=np.uint64)
-        st1 = np.zeros(200, dtype=np.uint64)
-        for s in range(s_lo, W_MAX + 1):
-            for j in range(LANES):
-                if rec_at[j] == s:
+            while chain[j] < 0 and nxt < count:
+                c = nxt
+                nxt += 1
+                if rec_at[c] == starts[c]:
+                    rec[c] = vals[c]
+                if starts[c] < W_MAX:
+                    chain[j] = c
+                    step[j] = starts[c]
+                    busy += 1
+                    for i in range(tw):
+                        tl[LANES * i + j] = tpl[c, i]
                     for k in range(nw):
-                        v64[j * nw + k] = val[LANES * k + j]
-                    _put(rec[j], 0, vals[j], n)
-                act[j] = np.uint64(0) - np.uint64(starts[j] <= s)
-            if s == W_MAX:
-                break
-            hs = np.uint64(s) << np.uint64(56)
-            for i in range(25):
+                        x = np.uint64(0)
+                        if shake:
+                            for b in range(8):
+                                x |= np.uint64(vals[c, 8 * k + b]) << np.uint64(8 * b)
+                        else:
+                            for b in range(4):
+                                x = (x << _EIGHT) | np.uint64(vals[c, 4 * k + b])
+                        val[LANES * k + j] = x
+        if busy == 0:
+            break
+        if shake:
+            ha = nw + 3  # the word holding the hash address (its top byte)
+            vo = nw + 4  # the value's first word
+            for i in range(_RATE // 8):
                 for j in range(8):
-                    st0[8 * i + j] = tm[LANES * i + j]
-                    st1[8 * i + j] = tm[LANES * i + 8 + j]
+                    st0[8 * i + j] = tl[LANES * i + j]
+                    st1[8 * i + j] = tl[LANES * i + 8 + j]
+            for i in range(_RATE // 8, 25):
+                for j in range(8):
+                    st0[8 * i + j] = 0
+                    st1[8 * i + j] = 0
             for j in range(8):
-                st0[8 * ha + j] |= hs
-                st1[8 * ha + j] |= hs
+                st0[8 * ha + j] |= np.uint64(step[j]) << np.uint64(56)
+                st1[8 * ha + j] |= np.uint64(step[8 + j]) << np.uint64(56)
             for k in range(nw):
                 for j in range(8):
                     st0[8 * (vo + k) + j] = val[LANES * k + j]
@@ -440,66 +591,49 @@ def _f_chains(
             _permute(st1, 0)
             for k in range(nw):
                 for j in range(8):
-                    m0 = act[j]
-                    m1 = act[8 + j]
-                    q = LANES * k + j
-                    val[q] = (st0[8 * k + j] & m0) | (val[q] & ~m0)
-                    val[q + 8] = (st1[8 * k + j] & m1) | (val[q + 8] & ~m1)
-        for k in range(nw):
+                    val[LANES * k + j] = st0[8 * k + j]
+                    val[LANES * k + 8 + j] = st1[8 * k + j]
+        else:
+            for t in range(16):
+                for j in range(LANES):
+                    w32[LANES * t + j] = _U32(tl[LANES * t + j])
             for j in range(LANES):
-                v64[j * nw + k] = val[LANES * k + j]
-        return
-    nw = n // 4
-    h32, w32 = cx[3], cx[2]
-    mid = cx[0]
-    words32 = buf.view(np.uint32)
-    tm = np.zeros(16 * LANES, dtype=np.uint32)
-    for t in range(16):
+                v0 = _U32(val[j])
+                w32[LANES * 5 + j] |= _U32(step[j] << 16) | (v0 >> _U32(16))
+                last = _U32(val[LANES * (nw - 1) + j])
+                w32[LANES * (5 + nw) + j] |= _U32(last << _U32(16))
+            for k in range(1, nw):
+                for j in range(LANES):
+                    hi = _U32(val[LANES * (k - 1) + j])
+                    lo = _U32(val[LANES * k + j])
+                    w32[LANES * (5 + k) + j] = _U32(hi << _U32(16)) | (lo >> _U32(16))
+            for i in range(8):
+                for j in range(LANES):
+                    h32[LANES * i + j] = mid[i]
+            _compress256(h32, w32, 0)
+            for k in range(nw):
+                for j in range(LANES):
+                    val[LANES * k + j] = h32[LANES * k + j]
         for j in range(LANES):
-            tm[LANES * t + j] = _bswap32(words32[(j * span) // 4 + t])
-    for j in range(LANES):
-        tm[LANES * 5 + j] &= _U32(0xFF000000)  # ADRSc byte 20; byte 21 is the hash address
-        for k in range(1, nw):
-            tm[LANES * (5 + k) + j] = 0
-        tm[LANES * (5 + nw) + j] = 0x8000  # the padding's first 1 (FIPS 180-4 §5.1.1)
-    val = np.zeros(nw * LANES, dtype=np.uint32)
-    v32 = vals.reshape(LANES * n).view(np.uint32)
-    for k in range(nw):
-        for j in range(LANES):
-            val[LANES * k + j] = _bswap32(v32[j * nw + k])
-    for s in range(s_lo, W_MAX + 1):
-        for j in range(LANES):
-            if rec_at[j] == s:
+            c = chain[j]
+            if c < 0:
+                continue
+            step[j] += 1
+            done = step[j] == W_MAX
+            if rec_at[c] == step[j] or done:
                 for k in range(nw):
-                    v32[j * nw + k] = _bswap32(val[LANES * k + j])
-                _put(rec[j], 0, vals[j], n)
-            act[j] = np.uint64(0) - np.uint64(starts[j] <= s)
-        if s == W_MAX:
-            break
-        hs = _U32(s << 16)
-        for t in range(16):
-            for j in range(LANES):
-                w32[LANES * t + j] = tm[LANES * t + j]
-        for j in range(LANES):
-            w32[LANES * 5 + j] |= hs | (val[j] >> _U32(16))
-            w32[LANES * (5 + nw) + j] |= _U32(val[LANES * (nw - 1) + j] << _U32(16))
-        for k in range(1, nw):
-            for j in range(LANES):
-                w32[LANES * (5 + k) + j] = _U32(val[LANES * (k - 1) + j] << _U32(16)) | (
-                    val[LANES * k + j] >> _U32(16)
-                )
-        for i in range(8):
-            for j in range(LANES):
-                h32[LANES * i + j] = mid[i]
-        _compress256(h32, w32, 0)
-        for k in range(nw):
-            for j in range(LANES):
-                m = _U32(act[j])
-                q = LANES * k + j
-                val[q] = (h32[q] & m) | (val[q] & ~m)
-    for k in range(nw):
-        for j in range(LANES):
-            v32[j * nw + k] = _bswap32(val[LANES * k + j])
+                    x = val[LANES * k + j]
+                    if shake:
+                        for b in range(8):
+                            vals[c, 8 * k + b] = (x >> np.uint64(8 * b)) & _FF
+                    else:
+                        for b in range(4):
+                            vals[c, 4 * k + b] = (x >> np.uint64(8 * (3 - b))) & _FF
+                if rec_at[c] == step[j]:
+                    rec[c] = vals[c]
+            if done:
+                chain[j] = -1
+                busy -= 1
 
 
 @jit
@@ -517,7 +651,7 @@ def _t_one(
     for i in range(data.shape[0]):
         buf[base + a + i * n : base + a + (i + 1) * n] = data[i]
     out = np.empty((LANES, n), dtype=np.uint8)
-    _hash(mode, wide, cx, buf, span, n, out)
+    _hash(mode, wide, cx, buf, span, n, out, 1)
     return out[0].copy()
 
 
@@ -549,7 +683,7 @@ def _levels(
                 _put_adrs(buf, o, mode, layer, tree, type_, kp, z, (first << (height - z)) + i)
                 _put(buf, o + a, nodes[src + 2 * i], n)
                 _put(buf, o + a + n, nodes[src + 2 * i + 1], n)
-            _hash(mode, wide, cx, buf, span, n, out)
+            _hash(mode, wide, cx, buf, span, n, out, min(LANES, count - g))
             for j in range(min(LANES, count - g)):
                 _put(nodes[dst + g + j], 0, out[j], n)
         src = dst
@@ -611,7 +745,7 @@ def _xmss_tree(
             o = j * span + base
             _put_adrs(buf, o, mode, layer, tree, WOTS_PRF, r // length, r % length, 0)
             _put(buf, o + a, sk_seed, n)
-        _hash(mode, False, cx, buf, span, n, out)
+        _hash(mode, False, cx, buf, span, n, out, LANES)
         # Lines 7-8: tmp_i = chain(sk_i, 0, w - 1) with ADRS (WOTS_HASH, key pair,
         # chain i, hash s); the signing leaf's rows (first .. first + len - 1) also
         # keep chain(sk_i, 0, digits[i]) (Algorithm 7).
@@ -620,7 +754,7 @@ def _xmss_tree(
             buf[o + type_at] = WOTS_HASH
             r = g + j
             rec_at[j] = digits[r - first] if first <= r < first + length else -1
-        _f_chains(mode, n, cx, buf, span, out, starts, rec_at, rec)
+        _f_chains(mode, n, cx, _templates(mode, n, buf, span, LANES), out, starts, rec_at, rec)
         for j in range(min(LANES, rows - g)):
             _put(ends[g + j], 0, out[j], n)
             if rec_at[j] >= 0:
@@ -636,7 +770,7 @@ def _xmss_tree(
             _put_adrs(buf_t, o, mode, layer, tree, WOTS_PK, kp, 0, 0)
             for i in range(length):
                 buf_t[o + a + i * n : o + a + (i + 1) * n] = ends[kp * length + i]
-        _hash(mode, wide, cx, buf_t, span_t, n, out)
+        _hash(mode, wide, cx, buf_t, span_t, n, out, min(LANES, leaves - g))
         for j in range(min(LANES, leaves - g)):
             _put(nodes[g + j], 0, out[j], n)
     _levels(mode, n, wide, cx, pk_seed, nodes, hp, layer, tree, TREE, 0, 0)
@@ -696,7 +830,7 @@ def _sign(
                 o = j * span + base
                 _put_adrs(buf, o, mode, 0, tree0, FORS_PRF, kp, 0, (t << a_h) + g + j)
                 _put(buf, o + ad, sk_seed, n)
-            _hash(mode, False, cx, buf, span, n, out)
+            _hash(mode, False, cx, buf, span, n, out, LANES)
             for j in range(LANES):
                 if g + j == pick:  # Algorithm 16 line 4 (a public index)
                     sig[off : off + n] = out[j]
@@ -704,7 +838,7 @@ def _sign(
                 o = j * span + base
                 buf[o + type_at] = FORS_TREE
                 _put(buf, o + ad, out[j], n)
-            _hash(mode, False, cx, buf, span, n, out)
+            _hash(mode, False, cx, buf, span, n, out, LANES)
             for j in range(LANES):
                 _put(nodes[g + j], 0, out[j], n)
         _levels(mode, n, wide, cx, pk_seed, nodes, a_h, 0, tree0, FORS_TREE, kp, t)
@@ -734,28 +868,15 @@ def _chains(
     layer: int, tree: Any, kp: int, length: int, digits: Any, sig: Any, off: int, ends: Any,
 ) -> None:  # fmt: skip
     """FIPS 205, Algorithm 8 lines 8-10: ends[i] = chain(sig[i], digits[i], w - 1 -
-    digits[i]), LANES chains side by side, taken in the order of their (public) digits so
-    that the chains of a group start close together."""
+    digits[i]) with ADRS (WOTS_HASH, key pair, chain i, hash s)."""
     a = _adrs_size(mode)
     span, base = _layout(mode, n, False, a + n)
-    buf = _new_lanes(mode, n, False, a + n, pk_seed)
-    out = np.empty((LANES, n), dtype=np.uint8)
-    order = np.argsort(digits, kind="mergesort")
-    lane = np.empty(LANES, dtype=np.int64)
-    vals = np.empty((LANES, n), dtype=np.uint8)
-    starts = np.empty(LANES, dtype=np.int64)
-    never = np.full(LANES, -1, dtype=np.int64)
-    for g in range(0, length, LANES):
-        for j in range(LANES):
-            i = order[min(g + j, length - 1)]
-            lane[j] = i
-            o = j * span + base
-            _put_adrs(buf, o, mode, layer, tree, WOTS_HASH, kp, i, 0)
-            vals[j] = sig[off + i * n : off + (i + 1) * n]
-            starts[j] = digits[i]
-        _f_chains(mode, n, cx, buf, span, vals, starts, never, vals)
-        for j in range(min(LANES, length - g)):
-            ends[lane[j]] = vals[j]
+    buf = _new_buf(mode, n, False, a + n, pk_seed, length)
+    for i in range(length):
+        _put_adrs(buf, i * span + base, mode, layer, tree, WOTS_HASH, kp, i, 0)
+        ends[i] = sig[off + i * n : off + (i + 1) * n]
+    never = np.full(length, -1, dtype=np.int64)
+    _f_chains(mode, n, cx, _templates(mode, n, buf, span, length), ends, digits, never, ends)
 
 
 @jit
@@ -786,8 +907,8 @@ def _verify_root(
             o = j * span + base
             _put_adrs(buf, o, mode, 0, tree0, FORS_TREE, kp, 0, (t << a_h) + indices[t])
             buf[o + ad : o + ad + n] = sig[t * stride : t * stride + n]
-        _hash(mode, False, cx, buf, span, n, out)
-        # Lines 8-19: climb the 8 authentication paths side by side.
+        _hash(mode, False, cx, buf, span, n, out, min(LANES, k - g))
+        # Lines 8-19: climb the authentication paths side by side.
         for y in range(a_h):
             for j in range(LANES):
                 t = min(g + j, k - 1)
@@ -801,7 +922,7 @@ def _verify_root(
                 else:
                     buf_h[o + ad : o + ad + n] = sig[auth : auth + n]
                     _put(buf_h, o + ad + n, out[j], n)
-            _hash(mode, wide, cx, buf_h, span_h, n, out)
+            _hash(mode, wide, cx, buf_h, span_h, n, out, min(LANES, k - g))
         for j in range(min(LANES, k - g)):
             roots[g + j] = out[j]
     node = _t_one(mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
