@@ -556,8 +556,12 @@ def _f_chains(
                     chain[j] = c
                     step[j] = starts[c]
                     busy += 1
-                    for i in range(tw):
-                        tl[LANES * i + j] = tpl[c, i]
+                    if shake:
+                        for i in range(tw):
+                            tl[LANES * i + j] = tpl[c, i]
+                    else:  # the compression leaves w32[0:16] (the block) as it was
+                        for t in range(16):
+                            w32[LANES * t + j] = _U32(tpl[c, t])
                     for k in range(nw):
                         x = np.uint64(0)
                         if shake:
@@ -594,14 +598,12 @@ def _f_chains(
                     val[LANES * k + j] = st0[8 * k + j]
                     val[LANES * k + 8 + j] = st1[8 * k + j]
         else:
-            for t in range(16):
-                for j in range(LANES):
-                    w32[LANES * t + j] = _U32(tl[LANES * t + j])
             for j in range(LANES):
                 v0 = _U32(val[j])
-                w32[LANES * 5 + j] |= _U32(step[j] << 16) | (v0 >> _U32(16))
+                adrs20 = w32[LANES * 5 + j] & _U32(0xFF000000)
+                w32[LANES * 5 + j] = adrs20 | _U32(step[j] << 16) | (v0 >> _U32(16))
                 last = _U32(val[LANES * (nw - 1) + j])
-                w32[LANES * (5 + nw) + j] |= _U32(last << _U32(16))
+                w32[LANES * (5 + nw) + j] = _U32(last << _U32(16)) | _U32(0x8000)
             for k in range(1, nw):
                 for j in range(LANES):
                     hi = _U32(val[LANES * (k - 1) + j])
@@ -637,21 +639,30 @@ def _f_chains(
 
 
 @jit
+def _t_into(
+    mode: int, n: int, wide: bool, cx: Any, buf: Any, out: Any,
+    layer: int, tree: Any, type_: int, kp: int, w2: int, w3: int, data: Any,
+) -> None:  # fmt: skip
+    """out[0] = the hash of ADRS || data (rows of n bytes, concatenated) in lane 0 of
+    ``buf`` (a buffer of :func:`_new_buf` for that length): T_l, or H with two
+    rows."""
+    a = _adrs_size(mode)
+    span, base = _layout(mode, n, wide, a + data.shape[0] * n)
+    _put_adrs(buf, base, mode, layer, tree, type_, kp, w2, w3)
+    for i in range(data.shape[0]):
+        _put(buf, base + a + i * n, data[i], n)
+    _hash(mode, wide, cx, buf, span, n, out, 1)
+
+
+@jit
 def _t_one(
     mode: int, n: int, wide: bool, cx: Any, pk_seed: Any,
     layer: int, tree: Any, type_: int, kp: int, w2: int, w3: int, data: Any,
 ) -> Any:  # fmt: skip
-    """One hash of ADRS || data (rows of n bytes, concatenated), in lane 0: T_l, or H
-    with two rows. Returns n bytes."""
-    a = _adrs_size(mode)
-    length = a + data.shape[0] * n
-    span, base = _layout(mode, n, wide, length)
-    buf = _new_lanes(mode, n, wide, length, pk_seed)
-    _put_adrs(buf, base, mode, layer, tree, type_, kp, w2, w3)
-    for i in range(data.shape[0]):
-        buf[base + a + i * n : base + a + (i + 1) * n] = data[i]
+    """:func:`_t_into` on a fresh buffer; returns the n bytes."""
+    buf = _new_buf(mode, n, wide, _adrs_size(mode) + data.shape[0] * n, pk_seed, 1)
     out = np.empty((LANES, n), dtype=np.uint8)
-    _hash(mode, wide, cx, buf, span, n, out, 1)
+    _t_into(mode, n, wide, cx, buf, out, layer, tree, type_, kp, w2, w3, data)
     return out[0].copy()
 
 
@@ -868,15 +879,24 @@ def _chains(
     layer: int, tree: Any, kp: int, length: int, digits: Any, sig: Any, off: int, ends: Any,
 ) -> None:  # fmt: skip
     """FIPS 205, Algorithm 8 lines 8-10: ends[i] = chain(sig[i], digits[i], w - 1 -
-    digits[i]) with ADRS (WOTS_HASH, key pair, chain i, hash s)."""
+    digits[i]) with ADRS (WOTS_HASH, key pair, chain i, hash s). The chains go to
+    the lanes longest first (ordered by their public digits), so that the last
+    lanes to finish hold short chains."""
     a = _adrs_size(mode)
     span, base = _layout(mode, n, False, a + n)
     buf = _new_buf(mode, n, False, a + n, pk_seed, length)
-    for i in range(length):
-        _put_adrs(buf, i * span + base, mode, layer, tree, WOTS_HASH, kp, i, 0)
-        ends[i] = sig[off + i * n : off + (i + 1) * n]
+    order = np.argsort(digits, kind="mergesort")
+    vals = np.empty((length, n), dtype=np.uint8)
+    starts = np.empty(length, dtype=np.int64)
+    for c in range(length):
+        i = order[c]
+        _put_adrs(buf, c * span + base, mode, layer, tree, WOTS_HASH, kp, i, 0)
+        vals[c] = sig[off + i * n : off + (i + 1) * n]
+        starts[c] = digits[i]
     never = np.full(length, -1, dtype=np.int64)
-    _f_chains(mode, n, cx, _templates(mode, n, buf, span, length), ends, digits, never, ends)
+    _f_chains(mode, n, cx, _templates(mode, n, buf, span, length), vals, starts, never, vals)
+    for c in range(length):
+        ends[order[c]] = vals[c]
 
 
 @jit
@@ -930,6 +950,9 @@ def _verify_root(
     digits = np.empty(length, dtype=np.int64)
     ends = np.empty((length, n), dtype=np.uint8)
     pair = np.empty((2, n), dtype=np.uint8)
+    one = np.empty((LANES, n), dtype=np.uint8)
+    buf_t = _new_buf(mode, n, wide, ad + length * n, pk_seed, 1)
+    buf_2 = _new_buf(mode, n, wide, ad + 2 * n, pk_seed, 1)
     fors_bytes = k * stride
     for layer in range(d):
         off = fors_bytes + layer * (length + hp) * n
@@ -937,19 +960,17 @@ def _verify_root(
         tree = trees[layer]
         _digits(node, len1, len2, digits)
         _chains(mode, n, cx, pk_seed, layer, tree, idx, length, digits, sig, off, ends)
-        node = _t_one(mode, n, wide, cx, pk_seed, layer, tree, WOTS_PK, idx, 0, 0, ends)
+        _t_into(mode, n, wide, cx, buf_t, one, layer, tree, WOTS_PK, idx, 0, 0, ends)
         for y in range(hp):  # Algorithm 11 lines 6-15
             auth = sig[off + (length + y) * n : off + (length + y + 1) * n]
             if (idx >> y) & 1 == 0:
-                pair[0] = node
+                pair[0] = one[0]
                 pair[1] = auth
             else:
                 pair[0] = auth
-                pair[1] = node
-            node = _t_one(
-                mode, n, wide, cx, pk_seed, layer, tree, TREE, 0, y + 1,
-                idx >> (y + 1), pair,
-            )  # fmt: skip
+                pair[1] = one[0]
+            _t_into(mode, n, wide, cx, buf_2, one, layer, tree, TREE, 0, y + 1, idx >> (y + 1), pair)
+        node = one[0].copy()
     return node
 
 
