@@ -390,9 +390,7 @@ def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> Non
 
 
 @jit
-def _hash(
-    mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any, used: int
-) -> None:
+def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any, used: int) -> None:
     """out[j] = the n-byte hash of lane j's message in ``buf`` for j < ``used`` (at
     most LANES): SHAKE256, or SHA-256 / SHA-512 (``wide``) from the context's PK.seed
     midstate. ``cx`` is the context of :func:`_context` (midstates and scratch).
@@ -483,6 +481,8 @@ def _context(mode: int, n: int, pk_seed: Any) -> Any:
             else:
                 cx[0][i] = cx[3][LANES * i]
     return cx
+
+
 @jit
 def _templates(mode: int, n: int, buf: Any, span: int, count: int) -> Any:
     """The F-input templates of ``count`` chains whose inputs (address with hash
@@ -856,9 +856,7 @@ def _sign(
         _auth(nodes, a_h, pick, sig, off + n, n)  # Algorithm 16 lines 5-8
         roots[t] = nodes[nodes.shape[0] - 1]
     # Algorithm 17 lines 21-24 on this signature: PK_FORS = T_k((FORS_ROOTS, key pair), roots).
-    msg = _t_one(
-        mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots
-    )
+    msg = _t_one(mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
     # Algorithm 12 (ht_sign): each layer signs the root of the one below.
     xnodes = np.empty(((2 << hp) - 1, n), dtype=np.uint8)
     digits = np.empty(length, dtype=np.int64)
@@ -969,7 +967,9 @@ def _verify_root(
             else:
                 pair[0] = auth
                 pair[1] = one[0]
-            _t_into(mode, n, wide, cx, buf_2, one, layer, tree, TREE, 0, y + 1, idx >> (y + 1), pair)
+            _t_into(
+                mode, n, wide, cx, buf_2, one, layer, tree, TREE, 0, y + 1, idx >> (y + 1), pair
+            )
         node = one[0].copy()
     return node
 

@@ -13,8 +13,8 @@ import hmac
 from typing import Any, cast
 
 from pqkit import messages
-from pqkit.arith.ops import operations
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.arith.ops import operations
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, KeyPair, SignatureBase, draw
 from pqkit.slhdsa.adrs import base_2b, to_int
@@ -150,7 +150,8 @@ class SLHDSA(SignatureBase):
         md, idx_tree, idx_leaf = self._digest_indices(digest)
         if engine is not None:  # lines 13-17 in one compiled call
             path = self._engine_path(md, idx_tree, idx_leaf)
-            return r + engine.slhdsa_sign_trees(self.params, sk_seed, pk_seed, **path)
+            trees: bytes = engine.slhdsa_sign_trees(self.params, sk_seed, pk_seed, **path)
+            return r + trees
         sig_fors, pk_fors = fors_sign(hs, md, sk_seed, idx_tree, idx_leaf)  # lines 13-15
         sig_ht = ht_sign(hs, pk_fors, sk_seed, idx_tree, idx_leaf)  # line 17
         return r + sig_fors + sig_ht
