@@ -397,24 +397,21 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any,
     Lanes past ``used`` are not loaded (SHAKE: a group of 8 wholly past it is not
     permuted) and their outputs are not written."""
     if mode == SHAKE:
-        st = cx[4]
         words = buf.view(np.uint64)
-        halves = (used + 7) // 8
-        for i in range(200 * halves):
-            st[i] = 0
-        for blk in range(span // _RATE):
-            for half in range(halves):
-                m = min(8, used - 8 * half)
+        o64 = out.reshape(LANES * n).view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
+        for half in range((used + 7) // 8):  # two groups of 8 states
+            st = cx[6] if half == 0 else cx[7]
+            m = min(8, used - 8 * half)
+            st[:] = 0
+            for blk in range(span // _RATE):
                 for i in range(_RATE // 8):
                     for j in range(m):
                         lane = 8 * half + j
-                        st[200 * half + 8 * i + j] ^= words[(lane * span + blk * _RATE) // 8 + i]
-                _permute(st[200 * half : 200 * half + 200], 0)
-        o64 = out.reshape(LANES * n).view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
-        for j in range(used):
-            q = 200 * (j >> 3) + (j & 7)
-            for i in range(n // 8):
-                o64[j * (n // 8) + i] = st[q + 8 * i]
+                        st[8 * i + j] ^= words[(lane * span + blk * _RATE) // 8 + i]
+                _permute(st, 0)
+            for j in range(m):
+                for i in range(n // 8):
+                    o64[(8 * half + j) * (n // 8) + i] = st[8 * i + j]
         return
     if used == 1:
         _hash_one(wide, cx, buf, span, n, out)
@@ -454,8 +451,9 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any,
 @jit
 def _context(mode: int, n: int, pk_seed: Any) -> Any:
     """The per-key context: (SHA-256 midstate, SHA-512 midstate (n > 16), uint32
-    scratch w, uint32 h, uint64 scratch w, uint64 h). The midstates are the states
-    after PK.seed || toByte(0, 64 - n) (128 - n for SHA-512), in every lane."""
+    scratch w, uint32 h, uint64 scratch w, uint64 h, two 8-state Keccak arrays). The
+    midstates are the states after PK.seed || toByte(0, 64 - n) (128 - n for
+    SHA-512)."""
     cx = (
         np.zeros(8, dtype=np.uint32),
         np.zeros(8, dtype=np.uint64),
@@ -463,6 +461,8 @@ def _context(mode: int, n: int, pk_seed: Any) -> Any:
         np.zeros(128, dtype=np.uint32),
         np.zeros(1408, dtype=np.uint64),
         np.zeros(128, dtype=np.uint64),
+        np.zeros(200, dtype=np.uint64),
+        np.zeros(200, dtype=np.uint64),
     )
     if mode == SHAKE:
         return cx
@@ -515,6 +515,17 @@ def _templates(mode: int, n: int, buf: Any, span: int, count: int) -> Any:
 def _f_chains(
     mode: int, n: int, cx: Any, tpl: Any, vals: Any, starts: Any, rec_at: Any, rec: Any
 ) -> None:
+    """:func:`_f_chains_body`, not inlined (as :func:`_hash`; ``n`` > 0 always)."""
+    if n < 0:
+        _f_chains(mode, n + 1, cx, tpl, vals, starts, rec_at, rec)
+        return
+    _f_chains_body(mode, n, cx, tpl, vals, starts, rec_at, rec)
+
+
+@jit
+def _f_chains_body(
+    mode: int, n: int, cx: Any, tpl: Any, vals: Any, starts: Any, rec_at: Any, rec: Any
+) -> None:
     """FIPS 205, Algorithm 5 (chain) for ``count`` = tpl.shape[0] chains, LANES at a
     time, in word form.
 
@@ -539,8 +550,7 @@ def _f_chains(
     step = np.zeros(LANES, dtype=np.int64)
     tw = tpl.shape[1]
     tl = np.zeros(tw * LANES, dtype=np.uint64)  # the lanes' templates, word-major
-    st0 = np.zeros(200, dtype=np.uint64)
-    st1 = np.zeros(200, dtype=np.uint64)
+    st0, st1 = cx[6], cx[7]
     h32, w32, mid = cx[3], cx[2], cx[0]
     nxt = 0
     busy = 0
@@ -974,6 +984,23 @@ def _verify_root(
     return node
 
 
+@jit
+def _operation(
+    op: int, mode: int, n: int, hp: int, d: int, a_h: int, k: int, len1: int, len2: int,
+    pk_seed: Any, sk_seed: Any, trees: Any, leaves: Any, indices: Any, sig: Any,
+) -> Any:  # fmt: skip
+    """The one compiled entry point: op 0 key generation (:func:`_keygen_root`), 1
+    signing (:func:`_sign`), 2 verification (:func:`_verify_root`); arguments an
+    operation does not read are empty arrays. One entry point because Numba
+    optimises each entry point's module with everything it calls: three entry
+    points compiled the engine three times (about twice the warm-up time)."""
+    if op == 0:
+        return _keygen_root(mode, n, hp, d, len1, len2, pk_seed, sk_seed)
+    if op == 1:
+        return _sign(mode, n, hp, d, a_h, k, len1, len2, pk_seed, sk_seed, trees, leaves, indices)
+    return _verify_root(mode, n, hp, d, a_h, k, len1, len2, pk_seed, trees, leaves, indices, sig)
+
+
 # --- the Python entry points ---------------------------------------------------------
 
 
@@ -982,17 +1009,31 @@ def _u8(data: bytes) -> npt.NDArray[np.uint8]:
     return np.frombuffer(bytearray(data), dtype=np.uint8)
 
 
-def _shape(params: Any) -> tuple[int, int, int, int]:
-    return (SHA2 if params.is_sha2 else SHAKE), params.n, params.len1, params.len2
+_NONE_U8 = np.zeros(0, dtype=np.uint8)
+_NONE_U64 = np.zeros(0, dtype=np.uint64)
+_NONE_I64 = np.zeros(0, dtype=np.int64)
+
+
+def _call(
+    op: int,
+    params: Any,
+    pk_seed: bytes,
+    sk_seed: npt.NDArray[np.uint8] = _NONE_U8,
+    trees: npt.NDArray[np.uint64] = _NONE_U64,
+    leaves: npt.NDArray[np.int64] = _NONE_I64,
+    indices: npt.NDArray[np.int64] = _NONE_I64,
+    sig: npt.NDArray[np.uint8] = _NONE_U8,
+) -> bytes:
+    out: npt.NDArray[np.uint8] = _operation(
+        op, SHA2 if params.is_sha2 else SHAKE, params.n, params.hp, params.d, params.a,
+        params.k, params.len1, params.len2, _u8(pk_seed), sk_seed, trees, leaves, indices, sig,
+    )  # fmt: skip
+    return out.tobytes()
 
 
 def slhdsa_keygen_root(params: Any, sk_seed: bytes, pk_seed: bytes) -> bytes:
     """PK.root of (SK.seed, PK.seed) (FIPS 205, Algorithm 18 lines 2-3)."""
-    mode, n, len1, len2 = _shape(params)
-    root: npt.NDArray[np.uint8] = _keygen_root(
-        mode, n, params.hp, params.d, len1, len2, _u8(pk_seed), _u8(sk_seed)
-    )
-    return root.tobytes()
+    return _call(0, params, pk_seed, _u8(sk_seed))
 
 
 def _path_arrays(
@@ -1011,13 +1052,9 @@ def slhdsa_sign_trees(
 ) -> bytes:
     """SIG_FORS || SIG_HT of FIPS 205, Algorithm 19 lines 13-17, for the FORS
     ``indices`` of md and the hypertree path (tree address, leaf index per layer)."""
-    mode, n, len1, len2 = _shape(params)
     tree_arr, leaf_arr = _path_arrays(trees, leaves)
-    sig: npt.NDArray[np.uint8] = _sign(
-        mode, n, params.hp, params.d, params.a, params.k, len1, len2,
-        _u8(pk_seed), _u8(sk_seed), tree_arr, leaf_arr, np.array(indices, dtype=np.int64),
-    )  # fmt: skip
-    return sig.tobytes()
+    index_arr = np.array(indices, dtype=np.int64)
+    return _call(1, params, pk_seed, _u8(sk_seed), tree_arr, leaf_arr, index_arr)
 
 
 def slhdsa_verify_root(
@@ -1030,13 +1067,9 @@ def slhdsa_verify_root(
 ) -> bytes:
     """The hypertree root SIG_FORS || SIG_HT implies (FIPS 205, Algorithm 20 lines
     17-18 before the comparison with PK.root)."""
-    mode, n, len1, len2 = _shape(params)
     tree_arr, leaf_arr = _path_arrays(trees, leaves)
-    root: npt.NDArray[np.uint8] = _verify_root(
-        mode, n, params.hp, params.d, params.a, params.k, len1, len2,
-        _u8(pk_seed), tree_arr, leaf_arr, np.array(indices, dtype=np.int64), _u8(sig_fors_ht),
-    )  # fmt: skip
-    return root.tobytes()
+    index_arr = np.array(indices, dtype=np.int64)
+    return _call(2, params, pk_seed, _NONE_U8, tree_arr, leaf_arr, index_arr, _u8(sig_fors_ht))
 
 
 OPERATIONS: dict[str, Any] = {
