@@ -364,29 +364,36 @@ def _new_buf(mode: int, n: int, wide: bool, length: int, pk_seed: Any, count: in
 @jit
 def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> None:
     """out[0] = the SHA-2 hash of lane 0's message (:func:`_hash` with one lane), on
-    the one-state compressions."""
+    the one-state compressions and the context's scratch (no allocation)."""
     if wide:
-        h64 = cx[1].copy()
-        w64 = np.empty(80, dtype=np.uint64)
-        words64 = buf.view(np.uint64)
+        h64, w64 = cx[10], cx[11]
+        for i in range(8):
+            h64[i] = cx[1][i]
         for blk in range(span // 128):
             for t in range(16):
-                w64[t] = _bswap64(words64[blk * 16 + t])
+                x = np.uint64(0)
+                for k in range(8):
+                    x = (x << _EIGHT) | np.uint64(buf[blk * 128 + 8 * t + k])
+                w64[t] = x
             _sha512_1(h64, w64)
-        o64 = out.reshape(LANES * n).view(np.uint64)
-        for i in range(n // 8):
-            o64[i] = _bswap64(h64[i])
+        for b in range(n):
+            out[0, b] = (h64[b >> 3] >> np.uint64(8 * (7 - (b & 7)))) & _FF
         return
-    h32 = cx[0].copy()
-    w32 = np.empty(64, dtype=np.uint32)
-    words32 = buf.view(np.uint32)
+    h32, w32 = cx[8], cx[9]
+    for i in range(8):
+        h32[i] = cx[0][i]
     for blk in range(span // 64):
         for t in range(16):
-            w32[t] = _bswap32(words32[blk * 16 + t])
+            q = blk * 64 + 4 * t
+            w32[t] = (
+                (np.uint32(buf[q]) << _U32(24))
+                | (np.uint32(buf[q + 1]) << _U32(16))
+                | (np.uint32(buf[q + 2]) << _U32(8))
+                | np.uint32(buf[q + 3])
+            )
         _sha256_1(h32, w32)
-    o32 = out.reshape(LANES * n).view(np.uint32)
-    for i in range(n // 4):
-        o32[i] = _bswap32(h32[i])
+    for b in range(n):
+        out[0, b] = (h32[b >> 2] >> _U32(8 * (3 - (b & 3)))) & _U32(0xFF)
 
 
 @jit
@@ -451,7 +458,8 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any,
 @jit
 def _context(mode: int, n: int, pk_seed: Any) -> Any:
     """The per-key context: (SHA-256 midstate, SHA-512 midstate (n > 16), uint32
-    scratch w, uint32 h, uint64 scratch w, uint64 h, two 8-state Keccak arrays). The
+    scratch w, uint32 h, uint64 scratch w, uint64 h, two 8-state Keccak arrays, and
+    the one-state SHA-256 h, w and SHA-512 h, w of :func:`_hash_one`). The
     midstates are the states after PK.seed || toByte(0, 64 - n) (128 - n for
     SHA-512)."""
     cx = (
@@ -463,6 +471,10 @@ def _context(mode: int, n: int, pk_seed: Any) -> Any:
         np.zeros(128, dtype=np.uint64),
         np.zeros(200, dtype=np.uint64),
         np.zeros(200, dtype=np.uint64),
+        np.zeros(8, dtype=np.uint32),
+        np.zeros(64, dtype=np.uint32),
+        np.zeros(8, dtype=np.uint64),
+        np.zeros(80, dtype=np.uint64),
     )
     if mode == SHAKE:
         return cx
@@ -883,28 +895,41 @@ def _sign(
 
 @jit
 def _chains(
-    mode: int, n: int, cx: Any, pk_seed: Any,
+    mode: int, n: int, cx: Any, work: Any,
     layer: int, tree: Any, kp: int, length: int, digits: Any, sig: Any, off: int, ends: Any,
 ) -> None:  # fmt: skip
     """FIPS 205, Algorithm 8 lines 8-10: ends[i] = chain(sig[i], digits[i], w - 1 -
     digits[i]) with ADRS (WOTS_HASH, key pair, chain i, hash s). The chains go to
-    the lanes longest first (ordered by their public digits), so that the last
-    lanes to finish hold short chains."""
+    the lanes longest first (a counting sort by their public digits), so that the
+    last lanes to finish hold short chains. ``work`` holds the scratch of
+    :func:`_verify_root` (reused for every layer): a one-lane F buffer, the chains'
+    templates, values, starts, order and "never record" marks.
+
+    The chains' templates differ in the chain address only (below 256, one byte):
+    chain 0's is built from its address, the others patched from it."""
+    buf, tpl, vals, starts, order, never = work
     a = _adrs_size(mode)
     span, base = _layout(mode, n, False, a + n)
-    buf = _new_buf(mode, n, False, a + n, pk_seed, length)
-    order = np.argsort(digits, kind="mergesort")
-    vals = np.empty((length, n), dtype=np.uint8)
-    starts = np.empty(length, dtype=np.int64)
+    _put_adrs(buf, base, mode, layer, tree, WOTS_HASH, kp, 0, 0)
+    row = _templates(mode, n, buf, span, 1)
+    c = 0
+    for digit in range(W_MAX + 1):
+        for i in range(length):
+            if digits[i] == digit:
+                order[c] = i
+                c += 1
+    # The word holding the chain address's last byte, and where in it.
+    at, shift = (n // 8 + 3, 24) if mode == SHAKE else (4, 16)
     for c in range(length):
         i = order[c]
-        _put_adrs(buf, c * span + base, mode, layer, tree, WOTS_HASH, kp, i, 0)
-        vals[c] = sig[off + i * n : off + (i + 1) * n]
+        for t in range(tpl.shape[1]):
+            tpl[c, t] = row[0, t]
+        tpl[c, at] |= np.uint64(i) << np.uint64(shift)
+        _put(vals[c], 0, sig[off + i * n : off + (i + 1) * n], n)
         starts[c] = digits[i]
-    never = np.full(length, -1, dtype=np.int64)
-    _f_chains(mode, n, cx, _templates(mode, n, buf, span, length), vals, starts, never, vals)
+    _f_chains(mode, n, cx, tpl, vals, starts, never, vals)
     for c in range(length):
-        ends[order[c]] = vals[c]
+        _put(ends[order[c]], 0, vals[c], n)
 
 
 @jit
@@ -961,13 +986,21 @@ def _verify_root(
     one = np.empty((LANES, n), dtype=np.uint8)
     buf_t = _new_buf(mode, n, wide, ad + length * n, pk_seed, 1)
     buf_2 = _new_buf(mode, n, wide, ad + 2 * n, pk_seed, 1)
+    work = (
+        _new_buf(mode, n, False, ad + n, pk_seed, 1),
+        np.zeros((length, _RATE // 8 if mode == SHAKE else 16), dtype=np.uint64),
+        np.empty((length, n), dtype=np.uint8),
+        np.empty(length, dtype=np.int64),
+        np.empty(length, dtype=np.int64),
+        np.full(length, -1, dtype=np.int64),
+    )
     fors_bytes = k * stride
     for layer in range(d):
         off = fors_bytes + layer * (length + hp) * n
         idx = leaves[layer]
         tree = trees[layer]
         _digits(node, len1, len2, digits)
-        _chains(mode, n, cx, pk_seed, layer, tree, idx, length, digits, sig, off, ends)
+        _chains(mode, n, cx, work, layer, tree, idx, length, digits, sig, off, ends)
         _t_into(mode, n, wide, cx, buf_t, one, layer, tree, WOTS_PK, idx, 0, 0, ends)
         for y in range(hp):  # Algorithm 11 lines 6-15
             auth = sig[off + (length + y) * n : off + (length + y + 1) * n]
