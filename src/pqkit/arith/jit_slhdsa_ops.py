@@ -478,20 +478,23 @@ def _context(mode: int, n: int, pk_seed: Any) -> Any:
     )
     if mode == SHAKE:
         return cx
+    # One compression of the PK.seed block from the initial hash values (FIPS 180-4
+    # §5.3.3, §5.3.5); SHA-512 only where H and T_l use it.
+    w32 = cx[9]
+    w32[:] = 0
+    for b in range(n):
+        w32[b >> 2] |= _U32(pk_seed[b]) << _U32(8 * (3 - (b & 3)))
     for i in range(8):
         cx[0][i] = _H256[i]
-        cx[1][i] = _H512[i]
-    for wide in (False, True):
-        block = 128 if wide else 64
-        buf = np.zeros(LANES * block, dtype=np.uint8)
-        for j in range(LANES):
-            buf[j * block : j * block + n] = pk_seed
-        _hash(mode, wide, cx, buf, block, 32, np.empty((LANES, 32), dtype=np.uint8), LANES)
+    _sha256_1(cx[0], w32)
+    if n > 16:
+        w64 = cx[11]
+        w64[:] = 0
+        for b in range(n):
+            w64[b >> 3] |= np.uint64(pk_seed[b]) << np.uint64(8 * (7 - (b & 7)))
         for i in range(8):
-            if wide:
-                cx[1][i] = cx[5][LANES * i]
-            else:
-                cx[0][i] = cx[3][LANES * i]
+            cx[1][i] = _H512[i]
+        _sha512_1(cx[1], w64)
     return cx
 
 
