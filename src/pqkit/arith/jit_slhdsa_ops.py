@@ -560,6 +560,10 @@ def _f_chains_body(
     count = tpl.shape[0]
     shake = mode == SHAKE
     nw = n // 8 if shake else n // 4
+    # The values as words: little-endian uint64 lanes (SHAKE) or big-endian uint32
+    # words (SHA-2), read through views of the byte rows.
+    v64 = vals.reshape(count * n).view(np.uint64)
+    v32 = vals.reshape(count * n).view(np.uint32)
     val = np.zeros(nw * LANES, dtype=np.uint64)
     chain = np.full(LANES, -1, dtype=np.int64)
     step = np.zeros(LANES, dtype=np.int64)
@@ -576,7 +580,7 @@ def _f_chains_body(
                 c = nxt
                 nxt += 1
                 if rec_at[c] == starts[c]:
-                    rec[c] = vals[c]
+                    _put(rec[c], 0, vals[c], n)
                 if starts[c] < W_MAX:
                     chain[j] = c
                     step[j] = starts[c]
@@ -588,14 +592,10 @@ def _f_chains_body(
                         for t in range(16):
                             w32[LANES * t + j] = _U32(tpl[c, t])
                     for k in range(nw):
-                        x = np.uint64(0)
                         if shake:
-                            for b in range(8):
-                                x |= np.uint64(vals[c, 8 * k + b]) << np.uint64(8 * b)
+                            val[LANES * k + j] = v64[c * nw + k]
                         else:
-                            for b in range(4):
-                                x = (x << _EIGHT) | np.uint64(vals[c, 4 * k + b])
-                        val[LANES * k + j] = x
+                            val[LANES * k + j] = _bswap32(v32[c * nw + k])
         if busy == 0:
             break
         if shake:
@@ -649,15 +649,12 @@ def _f_chains_body(
             done = step[j] == W_MAX
             if rec_at[c] == step[j] or done:
                 for k in range(nw):
-                    x = val[LANES * k + j]
                     if shake:
-                        for b in range(8):
-                            vals[c, 8 * k + b] = (x >> np.uint64(8 * b)) & _FF
+                        v64[c * nw + k] = val[LANES * k + j]
                     else:
-                        for b in range(4):
-                            vals[c, 4 * k + b] = (x >> np.uint64(8 * (3 - b))) & _FF
+                        v32[c * nw + k] = _bswap32(_U32(val[LANES * k + j]))
                 if rec_at[c] == step[j]:
-                    rec[c] = vals[c]
+                    _put(rec[c], 0, vals[c], n)
             if done:
                 chain[j] = -1
                 busy -= 1
@@ -731,7 +728,7 @@ def _auth(nodes: Any, height: int, idx: int, sig: Any, off: int, n: int) -> None
     level = 0
     for j in range(height):
         pos = level + ((idx >> j) ^ 1)
-        sig[off + j * n : off + (j + 1) * n] = nodes[pos]
+        _put(sig, off + j * n, nodes[pos], n)
         level += 1 << (height - j)
 
 
@@ -869,7 +866,7 @@ def _sign(
             _hash(mode, False, cx, buf, span, n, out, LANES)
             for j in range(LANES):
                 if g + j == pick:  # Algorithm 16 line 4 (a public index)
-                    sig[off : off + n] = out[j]
+                    _put(sig, off, out[j], n)
                 # Algorithm 15 lines 2-6: leaf = F(PK.seed, (FORS_TREE, ...), sk).
                 o = j * span + base
                 buf[o + type_at] = FORS_TREE
@@ -879,7 +876,7 @@ def _sign(
                 _put(nodes[g + j], 0, out[j], n)
         _levels(mode, n, wide, cx, pk_seed, nodes, a_h, 0, tree0, FORS_TREE, kp, t)
         _auth(nodes, a_h, pick, sig, off + n, n)  # Algorithm 16 lines 5-8
-        roots[t] = nodes[nodes.shape[0] - 1]
+        _put(roots[t], 0, nodes[nodes.shape[0] - 1], n)
     # Algorithm 17 lines 21-24 on this signature: PK_FORS = T_k((FORS_ROOTS, key pair), roots).
     msg = _t_one(mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
     # Algorithm 12 (ht_sign): each layer signs the root of the one below.
@@ -962,7 +959,7 @@ def _verify_root(
             t = min(g + j, k - 1)
             o = j * span + base
             _put_adrs(buf, o, mode, 0, tree0, FORS_TREE, kp, 0, (t << a_h) + indices[t])
-            buf[o + ad : o + ad + n] = sig[t * stride : t * stride + n]
+            _put(buf, o + ad, sig[t * stride :], n)
         _hash(mode, False, cx, buf, span, n, out, min(LANES, k - g))
         # Lines 8-19: climb the authentication paths side by side.
         for y in range(a_h):
@@ -974,13 +971,13 @@ def _verify_root(
                 auth = t * stride + (y + 1) * n
                 if (indices[t] >> y) & 1 == 0:  # public index bits
                     _put(buf_h, o + ad, out[j], n)
-                    buf_h[o + ad + n : o + ad + 2 * n] = sig[auth : auth + n]
+                    _put(buf_h, o + ad + n, sig[auth:], n)
                 else:
-                    buf_h[o + ad : o + ad + n] = sig[auth : auth + n]
+                    _put(buf_h, o + ad, sig[auth:], n)
                     _put(buf_h, o + ad + n, out[j], n)
             _hash(mode, wide, cx, buf_h, span_h, n, out, min(LANES, k - g))
         for j in range(min(LANES, k - g)):
-            roots[g + j] = out[j]
+            _put(roots[g + j], 0, out[j], n)
     node = _t_one(mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
     # Algorithm 13: xmss_pkFromSig (Algorithm 11) layer by layer.
     digits = np.empty(length, dtype=np.int64)
@@ -1006,13 +1003,13 @@ def _verify_root(
         _chains(mode, n, cx, work, layer, tree, idx, length, digits, sig, off, ends)
         _t_into(mode, n, wide, cx, buf_t, one, layer, tree, WOTS_PK, idx, 0, 0, ends)
         for y in range(hp):  # Algorithm 11 lines 6-15
-            auth = sig[off + (length + y) * n : off + (length + y + 1) * n]
+            auth = off + (length + y) * n
             if (idx >> y) & 1 == 0:
-                pair[0] = one[0]
-                pair[1] = auth
+                _put(pair[0], 0, one[0], n)
+                _put(pair[1], 0, sig[auth:], n)
             else:
-                pair[0] = auth
-                pair[1] = one[0]
+                _put(pair[0], 0, sig[auth:], n)
+                _put(pair[1], 0, one[0], n)
             _t_into(
                 mode, n, wide, cx, buf_2, one, layer, tree, TREE, 0, y + 1, idx >> (y + 1), pair
             )
