@@ -40,19 +40,23 @@ from pqkit.arith._hash import H256, H512, K256, K512
 from pqkit.arith._jit import jit
 from pqkit.arith.jit_sponge import _permute
 
+# FIPS 205, Table 1: the address types, from their one owner (a light module: no
+# scheme code is imported).
+from pqkit.slhdsa.adrs import (
+    FORS_PRF,
+    FORS_ROOTS,
+    FORS_TREE,
+    TREE,
+    WOTS_HASH,
+    WOTS_PK,
+    WOTS_PRF,
+)
+
 __all__ = ["OPERATIONS", "adrs_bytes"]
 
 SHAKE = 0
 SHA2 = 1
 
-# FIPS 205, Table 1: the address types (as in pqkit.slhdsa.adrs).
-WOTS_HASH = 0
-WOTS_PK = 1
-TREE = 2
-FORS_TREE = 3
-FORS_ROOTS = 4
-WOTS_PRF = 5
-FORS_PRF = 6
 
 W_MAX = 15
 """w - 1: the steps of a WOTS+ chain (lg_w = 4 in every FIPS 205 set)."""
