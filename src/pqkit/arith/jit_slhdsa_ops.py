@@ -373,12 +373,10 @@ def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> Non
         h64, w64 = cx[10], cx[11]
         for i in range(8):
             h64[i] = cx[1][i]
+        words64 = buf.view(np.uint64)
         for blk in range(span // 128):
             for t in range(16):
-                x = np.uint64(0)
-                for k in range(8):
-                    x = (x << _EIGHT) | np.uint64(buf[blk * 128 + 8 * t + k])
-                w64[t] = x
+                w64[t] = _bswap64(words64[blk * 16 + t])
             _sha512_1(h64, w64)
         for b in range(n):
             out[0, b] = (h64[b >> 3] >> np.uint64(8 * (7 - (b & 7)))) & _FF
@@ -386,15 +384,10 @@ def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> Non
     h32, w32 = cx[8], cx[9]
     for i in range(8):
         h32[i] = cx[0][i]
+    words32 = buf.view(np.uint32)
     for blk in range(span // 64):
         for t in range(16):
-            q = blk * 64 + 4 * t
-            w32[t] = (
-                (np.uint32(buf[q]) << _U32(24))
-                | (np.uint32(buf[q + 1]) << _U32(16))
-                | (np.uint32(buf[q + 2]) << _U32(8))
-                | np.uint32(buf[q + 3])
-            )
+            w32[t] = _bswap32(words32[blk * 16 + t])
         _sha256_1(h32, w32)
     for b in range(n):
         out[0, b] = (h32[b >> 2] >> _U32(8 * (3 - (b & 3)))) & _U32(0xFF)
