@@ -527,7 +527,8 @@ def _templates(mode: int, n: int, buf: Any, span: int, count: int) -> Any:
 def _f_chains(
     mode: int, n: int, cx: Any, tpl: Any, vals: Any, starts: Any, rec_at: Any, rec: Any
 ) -> None:
-    """:func:`_f_chains_body`, not inlined (as :func:`_hash`; ``n`` > 0 always)."""
+    """:func:`_f_chains_body`, not inlined: recursive on a branch never taken (``n``
+    > 0 always), as :func:`_compress256`, so that LLVM compiles it once."""
     if n < 0:
         _f_chains(mode, n + 1, cx, tpl, vals, starts, rec_at, rec)
         return
