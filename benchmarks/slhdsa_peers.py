@@ -3,12 +3,16 @@ all twelve parameter sets in one run.
 
     python benchmarks/slhdsa_peers.py                    # all 12 sets
     python benchmarks/slhdsa_peers.py --sets SHAKE-128f SHA2-128f --repeat 9
+    python benchmarks/slhdsa_peers.py --arith jit        # pqkit on one backend only
     python benchmarks/slhdsa_peers.py --profile SLH-DSA-SHAKE-128f   # where sign's time goes
 
 Prints Markdown: per set and operation the median milliseconds of each library
 over a fixed number of calls (``--repeat`` for the f sets; ``--repeat-s`` for
 keygen/verify and ``--sign-s`` for signing with the s sets, whose signatures take
-seconds in Python), and the ratios pqkit / peer (below 1: pqkit is faster). Each
+seconds in Python), and the ratios pqkit / peer (below 1: pqkit is faster): pqkit
+on each backend of ``--arith`` (default: ``jit`` where Numba is installed, its
+numba cache warmed by one call of each operation first, and ``numpy``), the ``jit``
+column against pqcrypto and the ``numpy`` one against slh-dsa. Each
 library signs a 50-byte message with an empty context (pure SLH-DSA, hedged where
 the library offers it: pqkit and pqcrypto hedge, slh-dsa's ``sign_pure`` is asked
 to randomize). Libraries that are not installed are skipped. Not run by CI.
@@ -27,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pqkit
-from pqkit import common
+from pqkit import arith, common
 from pqkit.bench.report import markdown_table
 
 MESSAGE = bytes(range(50))
@@ -37,10 +41,12 @@ OPS = ("keygen", "sign", "verify")
 Ops = dict[str, Callable[[], object]]
 
 
-def _pqkit(name: str) -> Ops:
-    scheme = pqkit.sig(f"SLH-DSA-{name}")
+def _pqkit(name: str, arith: str) -> Ops:
+    scheme: Any = pqkit.sig(f"SLH-DSA-{name}")
+    scheme = scheme.using(arith=arith)
     pk, sk = scheme.keygen()
     sig = scheme.sign(sk, MESSAGE)
+    scheme.verify(pk, MESSAGE, sig)  # every operation once (jit: compiled or loaded)
     return {
         "keygen": scheme.keygen,
         "sign": lambda: scheme.sign(sk, MESSAGE),
@@ -71,10 +77,12 @@ def _slh_dsa(name: str) -> Ops:
     }
 
 
-def _libraries() -> list[tuple[str, Callable[[str], Ops]]]:
+def _libraries(ariths: list[str]) -> list[tuple[str, Callable[[str], Ops]]]:
+    sha = common.provider("sha3").name
     libs: list[tuple[str, Callable[[str], Ops]]] = [
-        (f"pqkit {pqkit.__version__} (SHA: {common.provider('sha3').name})", _pqkit)
+        (f"pqkit {arith}", lambda name, arith=arith: _pqkit(name, arith)) for arith in ariths
     ]
+    print(f"<!-- pqkit {pqkit.__version__}, SHA provider {sha} -->")
     for dist, module, build in (
         ("pqcrypto", "pqcrypto", _pqcrypto),
         ("slh-dsa", "slhdsa", _slh_dsa),
@@ -97,10 +105,21 @@ def _median_ms(op: Callable[[], object], repeat: int) -> float:
     return statistics.median(times) * 1e3
 
 
-def run(sets: list[str], repeat: int, repeat_s: int, sign_s: int) -> None:
-    libs = _libraries()
-    header = ["set", "op", *(label for label, _ in libs)]
-    header += [f"pqkit / {label.split()[0]}" for label, _ in libs[1:]]
+_PEER_OF = {"jit": "pqcrypto", "numpy": "slh-dsa"}
+"""Which peer each pqkit backend's ratio column compares with (issue 15's targets)."""
+
+
+def run(sets: list[str], repeat: int, repeat_s: int, sign_s: int, ariths: list[str]) -> None:
+    libs = _libraries(ariths)
+    labels = [label for label, _ in libs]
+    pairs = [
+        (labels.index(f"pqkit {arith}"), i)
+        for arith in ariths
+        for i, label in enumerate(labels)
+        if label.split()[0] == _PEER_OF.get(arith)
+    ]
+    header = ["set", "op", *labels]
+    header += [f"{labels[a]} / {labels[b].split()[0]}" for a, b in pairs]
     rows = []
     for name in sets:
         small = name.endswith("s")
@@ -108,14 +127,15 @@ def run(sets: list[str], repeat: int, repeat_s: int, sign_s: int) -> None:
         for op in OPS:
             count = (sign_s if op == "sign" else repeat_s) if small else repeat
             ms = [_median_ms(lib_ops[op], count) for lib_ops in ops]
-            cells = [f"{t:.2f}" for t in ms] + [f"{ms[0] / t:.2f}" for t in ms[1:]]
+            cells = [f"{t:.2f}" for t in ms] + [f"{ms[a] / ms[b]:.2f}" for a, b in pairs]
             rows.append([name, f"{op} (x{count})", *cells])
     print("Median milliseconds per operation (one run, one process).\n")
     print("\n".join(markdown_table(header, rows, left=2)))
 
 
-def profile(name: str) -> None:
-    scheme = pqkit.sig(name)
+def profile(name: str, backend: str) -> None:
+    scheme: Any = pqkit.sig(name)
+    scheme = scheme.using(arith=backend)
     _, sk = scheme.keygen()
     scheme.sign(sk, MESSAGE)
     profiler = cProfile.Profile()
@@ -131,12 +151,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="calls per f-set operation")
     parser.add_argument("--repeat-s", type=int, default=3, help="s-set keygen/verify calls")
     parser.add_argument("--sign-s", type=int, default=1, help="s-set sign calls")
+    parser.add_argument(
+        "--arith",
+        nargs="+",
+        default=[b for b in ("jit", "numpy") if b in arith.available("hash")],
+        help="pqkit backends to run (default: jit where installed, and numpy)",
+    )
     parser.add_argument("--profile", metavar="SET", help="profile one pqkit signature instead")
     args = parser.parse_args()
     if args.profile:
-        profile(args.profile)
+        profile(args.profile, args.arith[0])
         return
-    run([s.removeprefix("SLH-DSA-") for s in args.sets], args.repeat, args.repeat_s, args.sign_s)
+    sets = [s.removeprefix("SLH-DSA-") for s in args.sets]
+    run(sets, args.repeat, args.repeat_s, args.sign_s, args.arith)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,9 @@ slh_verify_internal (Algorithms 19/20); deterministic groups have no
 Signing with an ``s`` set takes seconds in Python: the default run signs every
 ``f``-set test and the first test of each ``s``-set group, and generates the
 first two keys of each ``s`` set; ``-m slow`` runs the rest.
+
+Each test runs on the default backend (the batched Python path) and, where Numba is
+installed, on ``jit`` (the compiled engine of :mod:`pqkit.arith.jit_slhdsa_ops`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import h, load_json
+from helpers import FAST_BACKENDS, h, load_json
 
 import pqkit
 from pqkit.slhdsa.fips205 import SLHDSA
@@ -42,9 +45,16 @@ def _cases(kind: str, fast_s: int) -> list[Any]:
     return out
 
 
-def _scheme(group: dict[str, Any]) -> SLHDSA:
+BACKENDS = ["default", *(["jit"] if "jit" in FAST_BACKENDS else [])]
+
+
+def _scheme(group: dict[str, Any], backend: str = "default") -> SLHDSA:
     scheme = pqkit.sig(group["parameterSet"])
     assert isinstance(scheme, SLHDSA)
+    if backend == "default":
+        return scheme
+    scheme = scheme.using(arith=backend)
+    assert scheme._engine() is not None  # the compiled engine, not the Python path
     return scheme
 
 
@@ -56,17 +66,19 @@ def test_files_cover_every_parameter_set() -> None:
     assert len(keygen) == 12
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("group", "test"), _cases("keyGen", 2))
-def test_keygen(group: dict[str, Any], test: dict[str, Any]) -> None:
+def test_keygen(group: dict[str, Any], test: dict[str, Any], backend: str) -> None:
     seed = h(test["skSeed"]) + h(test["skPrf"]) + h(test["pkSeed"])
-    pk, sk = _scheme(group).keygen_derand(seed)
+    pk, sk = _scheme(group, backend).keygen_derand(seed)
     assert pk == h(test["pk"])
     assert sk == h(test["sk"])
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("group", "test"), _cases("sigGen", 1))
-def test_sign_internal(group: dict[str, Any], test: dict[str, Any]) -> None:
-    scheme = _scheme(group)
+def test_sign_internal(group: dict[str, Any], test: dict[str, Any], backend: str) -> None:
+    scheme = _scheme(group, backend)
     sk = h(test["sk"])
     assert len(h(test["message"])) * 8 == test["messageLength"]
     addrnd = None if group["deterministic"] else h(test["additionalRandomness"])
@@ -76,7 +88,9 @@ def test_sign_internal(group: dict[str, Any], test: dict[str, Any]) -> None:
     assert scheme.verify_internal(sk[2 * n :], h(test["message"]), signature)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("group", "test"), [*_cases("sigVer-35", 99), *_cases("sigVer-37", 99)])
-def test_verify_internal(group: dict[str, Any], test: dict[str, Any]) -> None:
-    result = _scheme(group).verify_internal(h(test["pk"]), h(test["message"]), h(test["signature"]))
+def test_verify_internal(group: dict[str, Any], test: dict[str, Any], backend: str) -> None:
+    scheme = _scheme(group, backend)
+    result = scheme.verify_internal(h(test["pk"]), h(test["message"]), h(test["signature"]))
     assert result is test["testPassed"]

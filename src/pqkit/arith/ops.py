@@ -23,6 +23,7 @@ __all__ = ["batch_operations", "batch_operations_now", "operations"]
 _MODULES: dict[tuple[str, str], str] = {
     ("jit", "mlkem"): "pqkit.arith.jit_mlkem_ops",
     ("jit", "mldsa"): "pqkit.arith.jit_mldsa_ops",
+    ("jit", "slhdsa"): "pqkit.arith.jit_slhdsa_ops",
 }
 """(backend, scheme) -> the module whose ``OPERATIONS`` dict holds its operations."""
 

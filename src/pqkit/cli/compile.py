@@ -5,8 +5,8 @@ kernel family on the ``jit`` backend) in this process, so that Numba compiles ev
 specialization the library uses and writes it to its on-disk cache; later
 processes then load it (about a second, in the background) instead of compiling.
 For container images and installers, after ``pip install "pqkit[jit]"``. The
-families compile in parallel, one process each (``--jobs``, default one per core):
-(times on this 2-core machine: docs/decisions.md).
+families compile in parallel, one process each (``--jobs``, default one per core;
+the times on a 2-core machine are in docs/decisions.md).
 
 Where the cache goes is Numba's choice: ``NUMBA_CACHE_DIR`` when set, else the
 ``__pycache__`` folder next to pqkit's sources when writable, else the per-user

@@ -9,16 +9,18 @@ addrnd, Algorithm 22 line 5); ``deterministic=True`` uses opt_rand = PK.seed
 
 from __future__ import annotations
 
+import hmac
 from typing import Any, cast
 
 from pqkit import messages
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.arith.ops import operations
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, KeyPair, SignatureBase, draw
-from pqkit.slhdsa.adrs import to_int
+from pqkit.slhdsa.adrs import base_2b, to_int
 from pqkit.slhdsa.fors import fors_pk_from_sig, fors_sign
 from pqkit.slhdsa.hashes import Hashes
-from pqkit.slhdsa.hypertree import ht_root, ht_sign, ht_verify
+from pqkit.slhdsa.hypertree import ht_path, ht_root, ht_sign, ht_verify
 from pqkit.slhdsa.params import CATALOG, Params
 
 __all__ = ["SCHEMES", "SLHDSA"]
@@ -28,14 +30,16 @@ class SLHDSA(SignatureBase):
     """One SLH-DSA parameter set (FIPS 205): pure and HashSLH-DSA signing with
     contexts, hedged or deterministic. See :class:`pqkit.schemes.Signature`.
 
-    SLH-DSA runs on hash functions alone. Its kernel family is ``"hash"``: for the
-    SHAKE sets, where the selected backend's hash kernels are compiled (``jit``),
-    every batch of F, H, T_l and PRF is one kernel call; elsewhere the batches go
-    through the :mod:`pqkit.common` providers one input at a time (the ``numpy``
-    and ``ref`` hash kernels are that loop too, without the caller's choice of
-    provider). The SHA-2 sets stay on the providers: OpenSSL's SHA-256 uses the
-    CPU's SHA instructions and measured faster than the compiled compression
-    (docs/decisions.md).
+    SLH-DSA runs on hash functions alone. Its kernel family is ``"hash"``. Where the
+    selected backend has a compiled SLH-DSA engine (``jit``:
+    :mod:`pqkit.arith.jit_slhdsa_ops`, found by :func:`pqkit.arith.ops.operations`),
+    key generation's tree, signing's FORS and hypertree trees and verification's
+    walk are one compiled call each, for every parameter set; H_msg and PRF_msg
+    stay on the :mod:`pqkit.common` providers. Elsewhere the batched Python path of
+    :mod:`.wots`, :mod:`.xmss`, :mod:`.fors` and :mod:`.hypertree` runs (the
+    engine's reference twin): every batch of F, H, T_l or PRF goes through the
+    providers one input at a time, or, given compiled hash kernels,
+    :class:`~pqkit.slhdsa.hashes.KernelPrefixed`.
     """
 
     KERNELS = "hash"
@@ -55,6 +59,22 @@ class SLHDSA(SignatureBase):
         compiled = getattr(kernels, "backend", None) in self.COMPILED_HASH_BACKENDS
         use = compiled and not self.params.is_sha2
         return Hashes(self.params, pk_seed, kernels=kernels if use else None)
+
+    def _engine(self) -> Any | None:
+        """The backend's compiled SLH-DSA engine, or None (then the batched Python
+        path runs)."""
+        return operations("slhdsa", getattr(self._kernels(), "backend", ""))
+
+    def _engine_path(self, md: bytes, idx_tree: int, idx_leaf: int) -> dict[str, Any]:
+        """The public indices the engine takes: the FORS indices of md (Algorithm 16
+        line 2) and the (tree address, leaf index) of each hypertree layer."""
+        p = self.params
+        path = ht_path(p, idx_tree, idx_leaf)
+        return {
+            "indices": base_2b(md, p.a, p.k),
+            "trees": [tree for tree, _ in path],
+            "leaves": [leaf for _, leaf in path],
+        }
 
     # --- argument checks --------------------------------------------------------------
 
@@ -87,7 +107,11 @@ class SLHDSA(SignatureBase):
         data = as_bytes_len(seed, f"{self.name} seed", self.length_seed)
         n = self.params.n
         sk_seed, pk_seed = data[:n], data[2 * n :]
-        pk_root = ht_root(self._hashes(pk_seed), sk_seed)  # lines 1-3
+        engine = self._engine()
+        if engine is not None:
+            pk_root = engine.slhdsa_keygen_root(self.params, sk_seed, pk_seed)  # lines 1-3
+        else:
+            pk_root = ht_root(self._hashes(pk_seed), sk_seed)  # lines 1-3
         return KeyPair(pk_seed + pk_root, data + pk_root)
 
     def public_key_from_secret(self, secret_key: bytes) -> bytes:
@@ -119,10 +143,15 @@ class SLHDSA(SignatureBase):
         """FIPS 205, Algorithm 19 (slh_sign_internal)."""
         n = self.params.n
         sk_seed, sk_prf, pk_seed, pk_root = (sk[i * n : (i + 1) * n] for i in range(4))
-        hs = self._hashes(pk_seed)
+        engine = self._engine()
+        hs = Hashes(self.params, pk_seed) if engine is not None else self._hashes(pk_seed)
         r = hs.prf_msg(sk_prf, opt_rand, m)  # line 3
         digest = hs.h_msg(r, pk_root, m)  # line 5
         md, idx_tree, idx_leaf = self._digest_indices(digest)
+        if engine is not None:  # lines 13-17 in one compiled call
+            path = self._engine_path(md, idx_tree, idx_leaf)
+            trees: bytes = engine.slhdsa_sign_trees(self.params, sk_seed, pk_seed, **path)
+            return r + trees
         sig_fors, pk_fors = fors_sign(hs, md, sk_seed, idx_tree, idx_leaf)  # lines 13-15
         sig_ht = ht_sign(hs, pk_fors, sk_seed, idx_tree, idx_leaf)  # line 17
         return r + sig_fors + sig_ht
@@ -135,12 +164,17 @@ class SLHDSA(SignatureBase):
             return False
         n = p.n
         pk_seed, pk_root = pk[:n], pk[n:]
-        hs = self._hashes(pk_seed)
+        engine = self._engine()
+        hs = Hashes(p, pk_seed) if engine is not None else self._hashes(pk_seed)
         r = sig[:n]
         sig_fors = sig[n : n + p.length_fors_signature]
         sig_ht = sig[n + p.length_fors_signature :]
         digest = hs.h_msg(r, pk_root, m)  # line 8
         md, idx_tree, idx_leaf = self._digest_indices(digest)
+        if engine is not None:  # lines 17-18: the implied root in one compiled call
+            path = self._engine_path(md, idx_tree, idx_leaf)
+            root = engine.slhdsa_verify_root(p, pk_seed, sig[n:], **path)
+            return hmac.compare_digest(root, pk_root)
         pk_fors = fors_pk_from_sig(hs, sig_fors, md, idx_tree, idx_leaf)  # line 17
         return ht_verify(hs, pk_fors, sig_ht, idx_tree, idx_leaf, pk_root)  # line 18
 

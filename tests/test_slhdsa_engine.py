@@ -1,0 +1,108 @@
+"""The compiled SLH-DSA engine (pqkit.arith.jit_slhdsa_ops) against the batched
+Python path (its reference twin, on the numpy backend): the same keys, signatures
+and verification results, on random seeds and messages, for one SHAKE and one
+SHA-2 set of each category (the f sets by default, the s sets with ``-m slow``);
+and its address builder against :class:`pqkit.slhdsa.adrs.AdrsCodec`."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from helpers import FAST_BACKENDS
+
+import pqkit
+from pqkit.arith.ops import operations
+from pqkit.slhdsa.adrs import Adrs, AdrsCodec
+from pqkit.slhdsa.fips205 import SLHDSA
+
+pytestmark = pytest.mark.skipif("jit" not in FAST_BACKENDS, reason="numba is not installed")
+
+_SETS = [
+    pytest.param(f"SLH-DSA-{family}-{size}", marks=[pytest.mark.slow] if size[-1] == "s" else [])
+    for size in ("128f", "192f", "256f", "128s", "192s", "256s")
+    for family in ("SHAKE", "SHA2")
+]
+
+
+def _pair(name: str) -> tuple[SLHDSA, SLHDSA]:
+    scheme = pqkit.sig(name)
+    assert isinstance(scheme, SLHDSA)
+    reference = scheme.using(arith="numpy")
+    compiled = scheme.using(arith="jit")
+    assert reference._engine() is None
+    assert compiled._engine() is not None
+    return reference, compiled
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_compiled_addresses_match_the_codec(compressed: bool) -> None:
+    from pqkit.arith.jit_slhdsa_ops import adrs_bytes
+
+    codec = AdrsCodec(compressed)
+    rng = random.Random(205)
+    for case in range(300):
+        adrs = Adrs()
+        adrs.set_layer_address(rng.randrange(256))
+        # the full 64-bit tree range: SHAKE-256f's idx_tree has h - h/d = 64 bits
+        adrs.set_tree_address((1 << 64) - 1 if case == 0 else rng.randrange(1 << 64))
+        adrs.set_type_and_clear(rng.randrange(7))
+        adrs.set_key_pair_address(rng.randrange(1 << 32))
+        adrs.set_chain_address(rng.randrange(1 << 32))
+        adrs.set_hash_address(rng.randrange(1 << 32))
+        ours = adrs_bytes(
+            compressed, adrs.layer, adrs.tree, adrs.type, adrs.keypair, adrs.word2, adrs.word3
+        )
+        assert ours == codec.encode(adrs)
+
+
+def test_engine_only_on_jit() -> None:
+    assert operations("slhdsa", "jit") is not None
+    assert operations("slhdsa", "numpy") is None
+    assert operations("slhdsa", "ref") is None
+
+
+@pytest.mark.parametrize("name", _SETS)
+def test_engine_equals_the_python_path(name: str) -> None:
+    reference, compiled = _pair(name)
+    n = reference.params.n
+    for trial in range(2):
+        seed = os.urandom(reference.length_seed)
+        pk, sk = compiled.keygen_derand(seed)
+        assert (pk, sk) == reference.keygen_derand(seed)
+        message = os.urandom(1 + 40 * trial)
+        rnd = os.urandom(n)
+        sig = compiled.sign(sk, message, b"ctx", rnd=rnd)
+        assert sig == reference.sign(sk, message, b"ctx", rnd=rnd)
+        det = compiled.sign(sk, message, deterministic=True)
+        assert det == reference.sign(sk, message, deterministic=True)
+        for scheme in (compiled, reference):
+            assert scheme.verify(pk, message, sig, b"ctx")
+            assert scheme.verify(pk, message, det)
+            assert not scheme.verify(pk, message + b"!", sig, b"ctx")
+        # A flipped bit in R, in SIG_FORS, in each layer's WOTS+ part and AUTH part,
+        # and in the last byte: both paths refuse it.
+        p = reference.params
+        spots = [0, n + 5, n + p.length_fors_signature - 1]
+        for layer in range(p.d):
+            start = n + p.length_fors_signature + layer * p.length_xmss_signature
+            spots += [start + 3, start + p.len * n + 1]
+        spots.append(len(sig) - 1)
+        for spot in spots:
+            bad = bytearray(sig)
+            bad[spot] ^= 0x10
+            assert not compiled.verify(pk, message, bytes(bad), b"ctx"), spot
+            assert not reference.verify(pk, message, bytes(bad), b"ctx"), spot
+
+
+@pytest.mark.parametrize("name", ["SLH-DSA-SHAKE-128f", "SLH-DSA-SHA2-192f"])
+def test_engine_keeps_verify_contract(name: str) -> None:
+    _, compiled = _pair(name)
+    pk, sk = compiled.keygen()
+    sig = compiled.sign(sk, b"m")
+    assert not compiled.verify(pk, b"m", sig[:-1])  # wrong length: False, no engine call
+    assert not compiled.verify(pk, b"m", sig + b"\x00")
+    other, _ = compiled.keygen()
+    assert not compiled.verify(other, b"m", sig)
+    assert compiled.public_key_from_secret(sk) == pk
