@@ -139,13 +139,22 @@ class MLKEMKernels(Protocol):
     # the per-call overhead once. Single key, no batch axes; k in 1..4.
 
     def kpke_decrypt(
-        self, dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+        self,
+        dk_pke: npt.NDArray[np.uint8],
+        c: npt.NDArray[np.uint8],
+        k: int,
+        du: int,
+        dv: int,
+        s_hat: Poly | None = None,
+        s_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
         """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7: dk_PKE, uint8 (384 k,),
         and c, uint8 (32 (du k + dv),) -> m, uint8 (32,). Equal to
         ByteEncode_1(Compress_1(v' - NTT^-1(s_hat^T o NTT(u')))) with
         u' = Decompress_du(ByteDecode_du(c1)), v' = Decompress_dv(ByteDecode_dv(c2)),
         s_hat = ByteDecode_12(dk_PKE). Secret inputs: dk_pke (and m, the result).
+        ``s_hat`` and ``s_cache`` (``mulcache(s_hat)``), when given, are dk_pke
+        already decoded (a backend may use them instead of decoding dk_pke).
         ValueError on wrong lengths or parameters."""
         ...
 
@@ -159,12 +168,17 @@ class MLKEMKernels(Protocol):
         m: npt.NDArray[np.uint8],
         du: int,
         dv: int,
+        rows: Poly | None = None,
+        rows_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
         """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24, after the sampling:
         t_hat (k, 256) and A_hat (k, k, 256) canonical, NTT domain, with A_hat[i, j]
         as Algorithm 13 builds it (line 19 uses its transpose); y, e1 (k, 256) and
         e2 (256,) canonical; m uint8 (32,) -> c = c1 || c2, uint8 (32 (du k + dv),).
-        Secret inputs: y, e1, e2, m. ValueError on wrong shapes or parameters."""
+        Secret inputs: y, e1, e2, m. ``rows`` (A_hat^T stacked on t_hat^T, (k + 1, k,
+        256): :func:`pqkit.arith.compose.encrypt_rows`) and ``rows_cache``
+        (``mulcache(rows)``), when given, are that public data prepared already.
+        ValueError on wrong shapes or parameters."""
         ...
 
 

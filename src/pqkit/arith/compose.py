@@ -25,7 +25,7 @@ import numpy.typing as npt
 from pqkit.arith.api import Poly, kpke_check
 from pqkit.arith.tables import MLKEM_Q, N
 
-__all__ = ["COMPOSITES", "kpke_decrypt", "kpke_encrypt"]
+__all__ = ["COMPOSITES", "encrypt_rows", "kpke_decrypt", "kpke_encrypt"]
 
 Factory = Callable[[Any], Callable[..., Any]]
 """Takes a table of primitives (attribute access), returns the composite kernel."""
@@ -37,7 +37,13 @@ def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
     basemul_acc, compress, byte_encode = K.basemul_acc, K.compress, K.byte_encode
 
     def kpke_decrypt(
-        dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+        dk_pke: npt.NDArray[np.uint8],
+        c: npt.NDArray[np.uint8],
+        k: int,
+        du: int,
+        dv: int,
+        s_hat: Poly | None = None,
+        s_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
         dk = np.asarray(dk_pke, dtype=np.uint8)
         ct = np.asarray(c, dtype=np.uint8)
@@ -48,10 +54,15 @@ def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         c2 = ct[32 * du * k :]  # line 2
         u_prime = decompress(byte_decode(c1, du), du)  # line 3
         v_prime = decompress(byte_decode(c2, dv), dv)  # line 4
-        s_hat = byte_decode(dk.reshape(k, 384), 12)  # line 5
+        # line 5, unless the caller has dk_pke decoded already (ByteDecode_12(dk_pke)
+        # and mulcache of it: the secret-key state cache of pqkit.mlkem.fips203).
+        if s_hat is None:
+            s_hat = byte_decode(dk.reshape(k, 384), 12)
+            s_cache = None
         # line 6: w = v' - NTT^-1(s_hat^T o NTT(u')), kept as v' - (...) + q in [1, 2q):
-        # Compress_1 takes its input mod q.
-        w = v_prime - intt(basemul_acc(s_hat, ntt(u_prime))) + MLKEM_Q
+        # Compress_1 takes its input mod q. (The product is commutative: s_hat is
+        # the multiplier whose mulcache is known.)
+        w = v_prime - intt(basemul_acc(ntt(u_prime), s_hat, s_cache)) + MLKEM_Q
         m: npt.NDArray[np.uint8] = byte_encode(compress(w, 1), 1)  # line 7
         return m
 
@@ -73,6 +84,8 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         m: npt.NDArray[np.uint8],
         du: int,
         dv: int,
+        rows: Poly | None = None,
+        rows_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
         t, a, y_, e1_, e2_, mb = (np.asarray(x) for x in (t_hat, A_hat, y, e1, e2, m))
         k = t.shape[0] if t.ndim else 0
@@ -87,8 +100,12 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         y_hat = ntt(y_)  # line 18
         # Lines 19 and 21 in one basemul and one NTT^-1: the rows of A_hat^T
         # (A_hat^T[i, j] = A_hat[j, i]) and t_hat^T, each dotted with y_hat.
-        rows = np.concatenate([a.swapaxes(0, 1), t[None]])
-        w = intt(basemul_acc(rows, y_hat))
+        # ``rows`` and ``rows_cache`` (= mulcache(rows)) may come with the decoded ek
+        # (public state); the product is commutative, so y_hat is the left factor.
+        if rows is None:
+            rows = encrypt_rows(t, a)  # type: ignore[arg-type]
+            rows_cache = None
+        w = intt(basemul_acc(y_hat, rows, rows_cache))
         mu = decompress(byte_decode(mb, 1), 1)  # line 20
         # u and v are sums of canonical terms, below 3q: Compress_d takes them mod q.
         # (In place: w is this call's own array.)
@@ -102,6 +119,14 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         return np.concatenate([c1.reshape(-1), c2])  # line 24
 
     return kpke_encrypt
+
+
+def encrypt_rows(t_hat: Poly, A_hat: Poly) -> Poly:
+    """The (k + 1, k, 256) left factors of K-PKE.Encrypt lines 19 and 21: the rows of
+    A_hat^T (A_hat^T[i, j] = A_hat[j, i]), then t_hat^T. Public values."""
+    a = np.asarray(A_hat)
+    rows: Poly = np.concatenate([a.swapaxes(0, 1), np.asarray(t_hat)[None]])
+    return rows
 
 
 COMPOSITES: Mapping[str, Mapping[str, Factory]] = {
