@@ -138,6 +138,12 @@ class MLKEMKernels(Protocol):
     # Fused kernels: a whole K-PKE step in one call, so that a compiled backend pays
     # the per-call overhead once. Single key, no batch axes; k in 1..4.
 
+    def kpke_cache(self, b_hat: Poly) -> Any:
+        """What the fused K-PKE kernels take as ``s_cache`` / ``rows_cache`` for
+        ``b_hat`` (s_hat, or the encryption rows): opaque, only valid with the same
+        backend and the same ``b_hat``. Default (composed): :meth:`mulcache`."""
+        ...
+
     def kpke_decrypt(
         self,
         dk_pke: npt.NDArray[np.uint8],
@@ -153,7 +159,7 @@ class MLKEMKernels(Protocol):
         ByteEncode_1(Compress_1(v' - NTT^-1(s_hat^T o NTT(u')))) with
         u' = Decompress_du(ByteDecode_du(c1)), v' = Decompress_dv(ByteDecode_dv(c2)),
         s_hat = ByteDecode_12(dk_PKE). Secret inputs: dk_pke (and m, the result).
-        ``s_hat`` and ``s_cache`` (``mulcache(s_hat)``), when given, are dk_pke
+        ``s_hat`` and ``s_cache`` (``kpke_cache(s_hat)``), when given, are dk_pke
         already decoded (a backend may use them instead of decoding dk_pke).
         ValueError on wrong lengths or parameters."""
         ...
@@ -177,7 +183,7 @@ class MLKEMKernels(Protocol):
         e2 (256,) canonical; m uint8 (32,) -> c = c1 || c2, uint8 (32 (du k + dv),).
         Secret inputs: y, e1, e2, m. ``rows`` (A_hat^T stacked on t_hat^T, (k + 1, k,
         256): :func:`pqkit.arith.compose.encrypt_rows`) and ``rows_cache``
-        (``mulcache(rows)``), when given, are that public data prepared already.
+        (``kpke_cache(rows)``), when given, are that public data prepared already.
         ValueError on wrong shapes or parameters."""
         ...
 

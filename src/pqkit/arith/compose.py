@@ -25,7 +25,7 @@ import numpy.typing as npt
 from pqkit.arith.api import Poly, kpke_check
 from pqkit.arith.tables import MLKEM_Q, N
 
-__all__ = ["COMPOSITES", "encrypt_rows", "kpke_decrypt", "kpke_encrypt"]
+__all__ = ["COMPOSITES", "encrypt_rows", "kpke_cache", "kpke_decrypt", "kpke_encrypt"]
 
 Factory = Callable[[Any], Callable[..., Any]]
 """Takes a table of primitives (attribute access), returns the composite kernel."""
@@ -55,7 +55,7 @@ def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         u_prime = decompress(byte_decode(c1, du), du)  # line 3
         v_prime = decompress(byte_decode(c2, dv), dv)  # line 4
         # line 5, unless the caller has dk_pke decoded already (ByteDecode_12(dk_pke)
-        # and mulcache of it: the secret-key state cache of pqkit.mlkem.fips203).
+        # and kpke_cache of it: the secret-key state cache of pqkit.mlkem.fips203).
         if s_hat is None:
             s_hat = byte_decode(dk.reshape(k, 384), 12)
             s_cache = None
@@ -100,10 +100,10 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         y_hat = ntt(y_)  # line 18
         # Lines 19 and 21 in one basemul and one NTT^-1: the rows of A_hat^T
         # (A_hat^T[i, j] = A_hat[j, i]) and t_hat^T, each dotted with y_hat.
-        # ``rows`` and ``rows_cache`` (= mulcache(rows)) may come with the decoded ek
+        # ``rows`` and ``rows_cache`` (= kpke_cache(rows)) may come with the decoded ek
         # (public state); the product is commutative, so y_hat is the left factor.
         if rows is None:
-            rows = encrypt_rows(t, a)  # type: ignore[arg-type]
+            rows = encrypt_rows(t, a)
             rows_cache = None
         w = intt(basemul_acc(y_hat, rows, rows_cache))
         mu = decompress(byte_decode(mb, 1), 1)  # line 20
@@ -121,16 +121,29 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
     return kpke_encrypt
 
 
-def encrypt_rows(t_hat: Poly, A_hat: Poly) -> Poly:
+def encrypt_rows(t_hat: npt.ArrayLike, A_hat: npt.ArrayLike) -> Poly:
     """The (k + 1, k, 256) left factors of K-PKE.Encrypt lines 19 and 21: the rows of
     A_hat^T (A_hat^T[i, j] = A_hat[j, i]), then t_hat^T. Public values."""
     a = np.asarray(A_hat)
-    rows: Poly = np.concatenate([a.swapaxes(0, 1), np.asarray(t_hat)[None]])
+    rows: Poly = np.concatenate([a.swapaxes(0, 1), np.asarray(t_hat)[None]]).astype(
+        np.int64, copy=False
+    )
     return rows
 
 
+def kpke_cache(K: Any) -> Callable[[Poly], Any]:
+    """The fused K-PKE kernels' precomputed multiplier: by default ``mulcache``, which
+    the composites above pass to ``basemul_acc``."""
+    mulcache: Callable[[Poly], Any] = K.mulcache
+    return mulcache
+
+
 COMPOSITES: Mapping[str, Mapping[str, Factory]] = {
-    "mlkem": {"kpke_decrypt": kpke_decrypt, "kpke_encrypt": kpke_encrypt},
+    "mlkem": {
+        "kpke_cache": kpke_cache,
+        "kpke_decrypt": kpke_decrypt,
+        "kpke_encrypt": kpke_encrypt,
+    },
     "mldsa": {},
     "hash": {},
 }

@@ -525,6 +525,7 @@ KERNELS: dict[str, Any] = {
     "ntt": ntt,
     "intt": intt,
     "mulcache": mulcache,
+    "kpke_cache": mulcache,  # the fused kernels below decode and multiply themselves
     "basemul_acc": basemul_acc,
     "rej_uniform": rej_uniform,
     "cbd": cbd,

@@ -23,13 +23,15 @@ by its accept mask.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly
+from pqkit.arith.api import Poly, kpke_check
+from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.arith.tables import MLKEM_N_INV, N
 from pqkit.arith.tables import MLKEM_Q as Q
@@ -403,6 +405,185 @@ def add(a: Poly, b: Poly) -> Poly:
     return _csub(s)
 
 
+# --- the fused K-PKE steps (the fewest NumPy calls) -----------------------------------
+#
+# The composites of pqkit.arith.compose run each primitive with its own conversions
+# and a reduction to canonical int64 after it. Here the chain stays in float64
+# (exact integers below 2^53 throughout), is reduced only where a bound needs it, and
+# runs in "h-major" layout: a (rows, 256) block is held as (16, rows, 16) [h, row, l]
+# for coefficient 16 h + l, so that each NTT stage is one matrix product for all rows
+# (the high-bit stage one plain product, the low-bit stage one per h) and the pair
+# sums of Algorithm 12 fold into the first stage of NTT^-1 (32 inputs per block).
+# Decode and decompress of the whole ciphertext are one gather.
+
+_Q_F = float(Q)
+
+
+def _mod_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """x mod q as float64, for float64 holding exact integers 0 <= x < 2^43 (the
+    argument of :func:`_reduce_f64`)."""
+    t = x * _QINV
+    np.floor(t, out=t)
+    t *= -_Q_F
+    t += x
+    return t
+
+
+def _ntt_hmajor(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """NTT (Algorithm 9) of h-major canonical float64 (16, rows, 16): canonical
+    float64 (16, rows, 16). Entries < 2^27.5 after the first stage, < 2^43.2 after
+    the second (the bounds of :func:`ntt`)."""
+    y = np.matmul(_NTT_HIGH, x.reshape(16, -1)).reshape(x.shape)
+    return _mod_f64(np.matmul(y, _NTT_LOW_T))
+
+
+def _pairs_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The first NTT^-1 stage on the planes of the base multiplication before their
+    pair sums: with P[o, 16 h + m] the products of plane o, coefficient 16 h + 2 i + o
+    of the product is P[o, 16 h + 2 i] + P[o, 16 h + 2 i + 1], so the stage's row
+    for input (o, m) of block h is T[h, 2 (m // 2) + o]. (16, 32, 16)."""
+    m = np.arange(16)
+    return np.concatenate([low_t[:, 2 * (m // 2) + o, :] for o in range(2)], axis=1)
+
+
+_INTT_PAIRS_T = _pairs_low_t(_INTT_LOW_T)
+
+
+def kpke_cache(b_hat: Poly) -> Any:
+    """``numpy`` layout: float64 (k, 16, ..., 2, 16) [j, h, ..., plane, l], the planes
+    of :func:`mulcache` in h-major order with the summed k axis first (a sum over
+    the first axis is the fast one), values < q."""
+    planes = mulcache(b_hat)  # (..., 2, k, 256)
+    view = planes.reshape(*planes.shape[:-1], 16, 16)  # (..., 2, k, 16, 16)
+    n = view.ndim
+    order = (n - 3, n - 2, *range(n - 4), n - 4, n - 1)
+    return np.ascontiguousarray(view.transpose(order), dtype=F64)
+
+
+def _basemul_intt_hmajor(
+    a_hat: npt.NDArray[np.float64], planes: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """NTT^-1(sum over j of MultiplyNTTs(a_hat[j], b_hat[r, j])) for every row r, with
+    a_hat canonical h-major (16, k, 16) and planes = kpke_cache(b_hat) as (k, 16, rows,
+    2, 16): h-major float64 (16, rows, 16), below 2^27.4 (not reduced)."""
+    # Products < q^2, summed over k <= 4: < 2^25.4.
+    p = (a_hat.transpose(1, 0, 2)[:, :, None, None] * planes).sum(axis=0)  # (16, rows, 2, 16)
+    rows = p.shape[1]
+    # Pair sums and layers len 2..8: 32 terms per output, < 2^25.4 q 32 < 2^42.2.
+    x = _mod_f64(np.matmul(p.reshape(16, rows, 32), _INTT_PAIRS_T))
+    # len 16..128 and 128^-1: < q^2 16 < 2^27.4.
+    out: npt.NDArray[np.float64] = np.matmul(_INTT_HIGH, x.reshape(16, -1))
+    return out.reshape(16, rows, 16)
+
+
+@functools.cache
+def _ct_layout(k: int, du: int, dv: int) -> tuple[npt.NDArray[Any], ...]:
+    """Gather indices and shifts reading all (k + 1) 256 coefficients of c = c1 || c2
+    (ByteDecode_du of each c1 row, ByteDecode_dv of c2) at once: coefficient n of
+    row r starts at bit b = 256 du r + d n (d = du, or dv for r = k) of c, inside the
+    little-endian 32-bit word at byte b // 8 (d + 7 <= 18 bits); c is read with 3
+    zero bytes appended. u comes first in h-major order (16, k, 16), then v in
+    natural order. Also the Decompress_d scale q / 2^d (exact in float64)."""
+    d = np.array([du] * k + [dv], dtype=np.int64)[:, None]
+    start = np.array([256 * du * r for r in range(k + 1)], dtype=np.int64)[:, None]
+    bit = start + d * np.arange(N)
+    d = np.broadcast_to(d, bit.shape)
+
+    def order(a: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        u = a[:k].reshape(k, 16, 16).transpose(1, 0, 2).reshape(-1)
+        return np.concatenate([u, a[k]])
+
+    bit, d = order(bit), order(d)
+    idx = (bit >> 3)[:, None] + np.arange(4)
+    shift = (bit & 7).astype(np.uint32)
+    mask = ((1 << d) - 1).astype(np.uint32)
+    scale = Q / (2.0 ** d.astype(F64))
+    return idx, shift, mask, scale
+
+
+_PAD3 = bytes(3)
+_MU_ONE = np.int64((Q + 1) // 2)  # Decompress_1(1) = round(q / 2) = 1665
+
+
+def kpke_decrypt(
+    dk_pke: npt.NDArray[np.uint8],
+    c: npt.NDArray[np.uint8],
+    k: int,
+    du: int,
+    dv: int,
+    s_hat: Poly | None = None,
+    s_cache: Any = None,
+) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7; see the contract. ``s_cache``
+    is :func:`kpke_cache` of s_hat here."""
+    dk = np.asarray(dk_pke, dtype=np.uint8)
+    ct = np.asarray(c, dtype=np.uint8)
+    kpke_check(
+        k, du, dv, ("dk_pke", "c"), (dk.shape, ct.shape), ((384 * k,), (32 * (du * k + dv),))
+    )
+    if s_cache is None:  # line 5 (unless given decoded)
+        s_cache = kpke_cache(byte_decode(dk.reshape(k, 384), 12) if s_hat is None else s_hat)
+    # Lines 1-4: u' (h-major) and v' = Decompress(ByteDecode(.)) of all of c, public.
+    idx, shift, mask, scale = _ct_layout(k, du, dv)
+    words = np.frombuffer(ct.tobytes() + _PAD3, dtype=np.uint8)[idx].view("<u4")
+    x: npt.NDArray[np.float64] = ((words[:, 0] >> shift) & mask) * scale
+    x += 0.5  # Decompress_d(y) = round(q y / 2^d), half up: floor(y q / 2^d + 1/2)
+    np.floor(x, out=x)
+    u_prime = x[: 256 * k].reshape(16, k, 16)
+    # line 6: w = v' - NTT^-1(s_hat^T o NTT(u')); r < 2^27.4 < 2^16 q, so
+    # v' + 2^16 q - r is w plus a multiple of q, in [0, 2^28).
+    r = _basemul_intt_hmajor(_ntt_hmajor(u_prime), s_cache.reshape(k, 16, 1, 2, 16))
+    v_w: npt.NDArray[np.float64] = x[256 * k :] + float(Q << 16)
+    v_w -= r.reshape(N)
+    w = _mod_f64(v_w)
+    # line 7: Compress_1(w) = round(2 w / q) mod 2 is 1 exactly for 833 <= w <= 2496
+    # (q / 4 = 832.25, 3 q / 4 = 2496.75): a comparison, no branch.
+    w -= 1664.5
+    bits = np.abs(w, out=w) <= 831.5
+    return np.packbits(bits, bitorder="little")
+
+
+def kpke_encrypt(
+    t_hat: Poly,
+    A_hat: Poly,
+    y: Poly,
+    e1: Poly,
+    e2: Poly,
+    m: npt.NDArray[np.uint8],
+    du: int,
+    dv: int,
+    rows: Poly | None = None,
+    rows_cache: Any = None,
+) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24; see the contract.
+    ``rows_cache`` is :func:`kpke_cache` of the rows here."""
+    t, a, y_, e1_, e2_, mb = (np.asarray(v) for v in (t_hat, A_hat, y, e1, e2, m))
+    k = t.shape[0] if t.ndim else 0
+    kpke_check(
+        k,
+        du,
+        dv,
+        ("t_hat", "A_hat", "y", "e1", "e2", "m"),
+        (t.shape, a.shape, y_.shape, e1_.shape, e2_.shape, mb.shape),
+        ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
+    )
+    if rows_cache is None:
+        rows_cache = kpke_cache(encrypt_rows(t, a) if rows is None else rows)
+    # Lines 18, 19 and 21: NTT(y), then A_hat^T o y_hat and t_hat^T o y_hat with one
+    # NTT^-1 for all k + 1 rows, h-major.
+    y_h = np.ascontiguousarray(y_.reshape(k, 16, 16).transpose(1, 0, 2), dtype=F64)
+    w = _basemul_intt_hmajor(_ntt_hmajor(y_h), rows_cache)  # (16, k + 1, 16)
+    w[:, :k] += e1_.reshape(k, 16, 16).transpose(1, 0, 2)  # line 19 (below 2^27.5)
+    # line 21, with line 20: mu = Decompress_1(ByteDecode_1(m)) = 1665 per set bit.
+    mu = np.unpackbits(mb.astype(np.uint8, copy=False), bitorder="little") * _MU_ONE
+    mu += e2_
+    w[:, k] += mu.reshape(16, 16)
+    u_v = np.ascontiguousarray(_mod_f64(w).transpose(1, 0, 2), dtype=I64).reshape(k + 1, N)
+    c1 = byte_encode(compress(u_v[:k], du), du)  # line 22
+    c2 = byte_encode(compress(u_v[k], dv), dv)  # line 23
+    return np.concatenate([c1.reshape(-1), c2])  # line 24
+
+
 KERNELS: dict[str, Any] = {
     "add": add,
     "ntt": ntt,
@@ -415,4 +596,7 @@ KERNELS: dict[str, Any] = {
     "byte_decode": byte_decode,
     "compress": compress,
     "decompress": decompress,
+    "kpke_cache": kpke_cache,
+    "kpke_decrypt": kpke_decrypt,
+    "kpke_encrypt": kpke_encrypt,
 }

@@ -57,15 +57,15 @@ class PublicState:
     h: bytes
     """H(ek) = SHA3-256(ek)."""
     prepared: dict[str, Any] = field(default_factory=dict, compare=False)
-    """Per kernel backend: (rows, mulcache(rows)) for K-PKE.Encrypt, made on first
+    """Per kernel backend: (rows, kpke_cache(rows)) for K-PKE.Encrypt, made on first
     use (:meth:`encrypt_rows`); values of the public ek only."""
 
     def encrypt_rows(self, K: MLKEMKernels) -> tuple[Poly, Any]:
-        """A_hat^T stacked on t_hat^T and its mulcache on ``K``'s backend."""
+        """A_hat^T stacked on t_hat^T and its kpke_cache on ``K``'s backend."""
         got = self.prepared.get(K.backend)
         if got is None:
             rows = _frozen(encrypt_rows(self.t_hat, self.A_hat))
-            got = (rows, K.mulcache(rows))
+            got = (rows, K.kpke_cache(rows))
             self.prepared[K.backend] = got  # the same value whichever thread wins
         return got
 
@@ -73,7 +73,7 @@ class PublicState:
 @dataclass(frozen=True, eq=False)
 class SecretState:
     """A decapsulation key dk, decoded once: s_hat = ByteDecode_12(dk_PKE) (FIPS 203,
-    Algorithm 15 line 5) and, per kernel backend, mulcache(s_hat). Held only in
+    Algorithm 15 line 5) and, per kernel backend, kpke_cache(s_hat). Held only in
     :attr:`MLKEM._dk_cache` under the public H(ek) and served only for the same dk."""
 
     dk: bytes
@@ -83,10 +83,10 @@ class SecretState:
     prepared: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def s_cache(self, K: MLKEMKernels) -> Any:
-        """mulcache(s_hat) on ``K``'s backend."""
+        """kpke_cache(s_hat) on ``K``'s backend."""
         got = self.prepared.get(K.backend)
         if got is None:
-            got = K.mulcache(self.s_hat)
+            got = K.kpke_cache(self.s_hat)
             self.prepared[K.backend] = got
         return got
 

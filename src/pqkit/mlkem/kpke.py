@@ -104,7 +104,7 @@ def encrypt(
     randomness r under ek (already length-checked by the caller). ``t_hat`` is
     ByteDecode_12 of ek's first 384 k bytes and ``A_hat`` the matrix of lines 4-8,
     when the caller has them already (a decoded key); ``rows`` is then
-    (encrypt_rows(t_hat, A_hat), its mulcache) when the caller has that too."""
+    (encrypt_rows(t_hat, A_hat), K.kpke_cache of it) when the caller has that too."""
     k = params.k
     if t_hat is None:
         t_hat = K.byte_decode(_u8(ek[: 384 * k]).reshape(k, 384), 12)  # line 2
@@ -134,7 +134,7 @@ def decrypt(
     Lines 1-7 in one kernel call: c1, c2 = c; u' = Decompress_du(ByteDecode_du(c1));
     v' = Decompress_dv(ByteDecode_dv(c2)); s_hat = ByteDecode_12(dk_PKE);
     w = v' - NTT^-1(s_hat^T o NTT(u')); m = ByteEncode_1(Compress_1(w)). ``decoded``:
-    (s_hat, mulcache(s_hat)) of dk when the caller has them (a decoded key)."""
+    (s_hat, K.kpke_cache(s_hat)) of dk when the caller has them (a decoded key)."""
     s_hat, s_cache = decoded if decoded is not None else (None, None)
     m = K.kpke_decrypt(_u8(dk), _u8(c), params.k, params.du, params.dv, s_hat, s_cache)
     return m.tobytes()
