@@ -247,8 +247,7 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
     return out.reshape(out_shape), counts.reshape(lead)
 
 
-_M55 = np.uint64(0x5555555555555555)
-_CBD2_SHIFTS = np.arange(0, 64, 2, dtype=np.uint64)
+_U32_257, _U32_8, _U32_24, _U32_255 = (np.uint32(v) for v in (257, 8, 24, 255))
 _M249 = np.uint64(0x249249249249)
 _CBD3_SHIFTS = np.arange(0, 48, 3, dtype=np.uint64)
 _PAD = np.zeros(8, dtype=np.uint8)
@@ -269,13 +268,18 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
     raw = _as_bytes(buf, 64 * eta)
     lead = raw.shape[:-1]
     flat = raw.reshape(-1, 64 * eta)
-    # Bit-sliced: add the eta bits of every field in place (no reduction along an
-    # axis), then read the eta-bit sums x (first half) and y (second half).
     if eta == 2:
-        w = np.ascontiguousarray(flat).view("<u8")  # 16 coefficients per word
-        t = (w & _M55) + ((w >> np.uint64(1)) & _M55)
-        fields = (t[..., None] >> _CBD2_SHIFTS) & np.uint64(3)
-    elif eta == 3:
+        # One bit per byte (unpackbits), so each coefficient's 4 bits b0..b3 are the
+        # bytes of one little-endian 32-bit word v; v * 257 holds b0 + b1 in byte 1
+        # and b2 + b3 in byte 3 (no carries: each sum is at most 2).
+        v = np.unpackbits(flat, axis=-1, bitorder="little").view("<u4")
+        p = v * _U32_257
+        f = np.subtract((p >> _U32_8) & _U32_255, p >> _U32_24, dtype=I64)
+        f += (f >> 63) & Q  # + q where negative: a sign mask, no branch
+        return f.reshape(*lead, N)
+    if eta == 3:
+        # Bit-sliced: add the eta bits of every field in place (no reduction along an
+        # axis), then read the eta-bit sums x (first half) and y (second half).
         w = _strided_u64(flat, 6).copy()  # 8 coefficients per 48 bits (aligned copy)
         t = (w & _M249) + ((w >> np.uint64(1)) & _M249) + ((w >> np.uint64(2)) & _M249)
         fields = (t[..., None] >> _CBD3_SHIFTS) & np.uint64(7)
