@@ -276,7 +276,8 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
         p = v * _U32_257
         f = np.subtract((p >> _U32_8) & _U32_255, p >> _U32_24, dtype=I64)
         f += (f >> 63) & Q  # + q where negative: a sign mask, no branch
-        return f.reshape(*lead, N)
+        out: Poly = f.reshape(*lead, N)
+        return out
     if eta == 3:
         # Bit-sliced: add the eta bits of every field in place (no reduction along an
         # axis), then read the eta-bit sums x (first half) and y (second half).
