@@ -510,6 +510,39 @@ _PAD3 = bytes(3)
 _MU_ONE = np.int64((Q + 1) // 2)  # Decompress_1(1) = round(q / 2) = 1665
 
 
+# Compress_d(x) = floor((2^(d+1) x + q) / (2 q)) mod 2^d, the floor by a nudged
+# reciprocal as in _QINV: exact for numerators below 2^43 (here below 2^24).
+_INV2Q = (1.0 / (2 * Q)) * (1.0 + 2.0**-46)
+_GROUP4 = np.kron(np.eye(4), np.ones((4, 1)))  # (16, 4): sums of 4 neighbours
+
+
+@functools.cache
+def _encode_10_4(k: int) -> tuple[npt.NDArray[np.float64], ...]:
+    """Per row of the h-major (16, k + 1, 16) block (d = 10 for u, 4 for v): 2^(d+1),
+    2^d, and the weight 2^(d (l mod 4)) of coefficient 16 h + l in its group of 4."""
+    d = np.array([10] * k + [4], dtype=F64)[None, :, None]
+    weights = 2.0 ** (d * (np.arange(16) % 4))
+    return 2.0 ** (d + 1), 2.0**d, weights
+
+
+def _compress_encode_10_4(x: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.uint8]:
+    """ByteEncode_10(Compress_10(u)) || ByteEncode_4(Compress_4(v)) (FIPS 203,
+    Algorithm 14 lines 22-24) of canonical h-major float64 x (16, k + 1, 16), in
+    place: 4 coefficients make 5 bytes (d = 10) or 2 bytes (d = 4), the
+    little-endian bytes of the group's value t0 + 2^d t1 + 2^(2d) t2 + 2^(3d) t3."""
+    scale, top, weights = _encode_10_4(k)
+    x *= scale
+    x += _Q_F
+    x *= _INV2Q
+    np.floor(x, out=x)  # in [0, 2^d]: then mod 2^d by a 0/1 mask
+    x -= (x >= top) * top
+    x *= weights
+    groups = np.matmul(x.reshape(-1, 16), _GROUP4).reshape(16, k + 1, 4)  # < 2^40
+    words = np.ascontiguousarray(groups.transpose(1, 0, 2), dtype=np.uint64)
+    b = words.view(np.uint8).reshape(k + 1, 64, 8)
+    return np.concatenate([b[:k, :, :5].reshape(-1), b[k, :, :2].reshape(-1)])
+
+
 def kpke_decrypt(
     dk_pke: npt.NDArray[np.uint8],
     c: npt.NDArray[np.uint8],
@@ -583,7 +616,10 @@ def kpke_encrypt(
     mu = np.unpackbits(mb.astype(np.uint8, copy=False), bitorder="little") * _MU_ONE
     mu += e2_
     w[:, k] += mu.reshape(16, 16)
-    u_v = np.ascontiguousarray(_mod_f64(w).transpose(1, 0, 2), dtype=I64).reshape(k + 1, N)
+    x = _mod_f64(w)
+    if (du, dv) == (10, 4):  # ML-KEM-512 and -768: lines 22-24 in float64, below
+        return _compress_encode_10_4(x, k)
+    u_v = np.ascontiguousarray(x.transpose(1, 0, 2), dtype=I64).reshape(k + 1, N)
     c1 = byte_encode(compress(u_v[:k], du), du)  # line 22
     c2 = byte_encode(compress(u_v[k], dv), dv)  # line 23
     return np.concatenate([c1.reshape(-1), c2])  # line 24
