@@ -41,11 +41,7 @@ class LruCache(Generic[_V]):
                 self._items.move_to_end(key)
                 return self._items[key]
         value = make()
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+        self._store(key, value)
         return value
 
     def get_or_make_if(
@@ -62,9 +58,13 @@ class LruCache(Generic[_V]):
         if cached is not None and accept(cached):
             return cached
         value = make()
+        self._store(key, value)
+        return value
+
+    def _store(self, key: Hashable, value: _V) -> None:
+        """Put ``value`` under ``key`` as the newest entry; drop the oldest past the size."""
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
-        return value

@@ -33,6 +33,8 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from pqkit.arith.tables import N
+
 __all__ = [
     "HashKernels",
     "MLDSAKernels",
@@ -312,6 +314,41 @@ def kpke_check(
         if g != w
     ]
     raise ValueError("; ".join(bad))
+
+
+def kpke_decrypt_args(
+    dk_pke: Any, c: Any, k: int, du: int, dv: int
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The arguments of a fused ``kpke_decrypt`` as uint8 arrays, checked
+    (:func:`kpke_check`)."""
+    dk = np.asarray(dk_pke, dtype=np.uint8)
+    ct = np.asarray(c, dtype=np.uint8)
+    kpke_check(
+        k, du, dv, ("dk_pke", "c"), (dk.shape, ct.shape), ((384 * k,), (32 * (du * k + dv),))
+    )
+    return dk, ct
+
+
+_ENCRYPT_NAMES = ("t_hat", "A_hat", "y", "e1", "e2", "m")
+
+
+def kpke_encrypt_args(
+    t_hat: Any, A_hat: Any, y: Any, e1: Any, e2: Any, m: Any, du: int, dv: int
+) -> tuple[int, tuple[npt.NDArray[Any], ...]]:
+    """k and the arguments of a fused ``kpke_encrypt`` as arrays, checked
+    (:func:`kpke_check`)."""
+    args = tuple(np.asarray(x) for x in (t_hat, A_hat, y, e1, e2, m))
+    t = args[0]
+    k = t.shape[0] if t.ndim else 0
+    kpke_check(
+        k,
+        du,
+        dv,
+        _ENCRYPT_NAMES,
+        tuple(a.shape for a in args),
+        ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
+    )
+    return k, args
 
 
 def kernel_names(contract: type[Any]) -> list[str]:

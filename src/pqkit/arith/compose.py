@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly, kpke_check
-from pqkit.arith.tables import MLKEM_Q, N
+from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args
+from pqkit.arith.tables import MLKEM_Q
 
 __all__ = ["COMPOSITES", "encrypt_rows", "kpke_cache", "kpke_decrypt", "kpke_encrypt"]
 
@@ -45,11 +45,7 @@ def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         s_hat: Poly | None = None,
         s_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
-        dk = np.asarray(dk_pke, dtype=np.uint8)
-        ct = np.asarray(c, dtype=np.uint8)
-        kpke_check(
-            k, du, dv, ("dk_pke", "c"), (dk.shape, ct.shape), ((384 * k,), (32 * (du * k + dv),))
-        )
+        dk, ct = kpke_decrypt_args(dk_pke, c, k, du, dv)
         c1 = ct[: 32 * du * k].reshape(k, 32 * du)  # line 1
         c2 = ct[32 * du * k :]  # line 2
         u_prime = decompress(byte_decode(c1, du), du)  # line 3
@@ -73,7 +69,6 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24 over ``K``'s primitives."""
     byte_decode, decompress, ntt, intt = K.byte_decode, K.decompress, K.ntt, K.intt
     basemul_acc, compress, byte_encode = K.basemul_acc, K.compress, K.byte_encode
-    names = ("t_hat", "A_hat", "y", "e1", "e2", "m")
 
     def kpke_encrypt(
         t_hat: Poly,
@@ -87,16 +82,7 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         rows: Poly | None = None,
         rows_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
-        t, a, y_, e1_, e2_, mb = (np.asarray(x) for x in (t_hat, A_hat, y, e1, e2, m))
-        k = t.shape[0] if t.ndim else 0
-        kpke_check(
-            k,
-            du,
-            dv,
-            names,
-            (t.shape, a.shape, y_.shape, e1_.shape, e2_.shape, mb.shape),
-            ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
-        )
+        k, (t, a, y_, e1_, e2_, mb) = kpke_encrypt_args(t_hat, A_hat, y, e1, e2, m, du, dv)
         y_hat = ntt(y_)  # line 18
         # Lines 19 and 21 in one basemul and one NTT^-1: the rows of A_hat^T
         # (A_hat^T[i, j] = A_hat[j, i]) and t_hat^T, each dotted with y_hat.

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly, kpke_check
+from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args
 from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.arith.tables import MLKEM_N_INV, N
@@ -554,11 +554,7 @@ def kpke_decrypt(
 ) -> npt.NDArray[np.uint8]:
     """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7; see the contract. ``s_cache``
     is :func:`kpke_cache` of s_hat here."""
-    dk = np.asarray(dk_pke, dtype=np.uint8)
-    ct = np.asarray(c, dtype=np.uint8)
-    kpke_check(
-        k, du, dv, ("dk_pke", "c"), (dk.shape, ct.shape), ((384 * k,), (32 * (du * k + dv),))
-    )
+    dk, ct = kpke_decrypt_args(dk_pke, c, k, du, dv)
     if s_cache is None:  # line 5 (unless given decoded)
         s_cache = kpke_cache(byte_decode(dk.reshape(k, 384), 12) if s_hat is None else s_hat)
     # Lines 1-4: u' (h-major) and v' = Decompress(ByteDecode(.)) of all of c, public.
@@ -595,16 +591,7 @@ def kpke_encrypt(
 ) -> npt.NDArray[np.uint8]:
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24; see the contract.
     ``rows_cache`` is :func:`kpke_cache` of the rows here."""
-    t, a, y_, e1_, e2_, mb = (np.asarray(v) for v in (t_hat, A_hat, y, e1, e2, m))
-    k = t.shape[0] if t.ndim else 0
-    kpke_check(
-        k,
-        du,
-        dv,
-        ("t_hat", "A_hat", "y", "e1", "e2", "m"),
-        (t.shape, a.shape, y_.shape, e1_.shape, e2_.shape, mb.shape),
-        ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
-    )
+    k, (t, a, y_, e1_, e2_, mb) = kpke_encrypt_args(t_hat, A_hat, y, e1, e2, m, du, dv)
     if rows_cache is None:
         rows_cache = kpke_cache(encrypt_rows(t, a) if rows is None else rows)
     # Lines 18, 19 and 21: NTT(y), then A_hat^T o y_hat and t_hat^T o y_hat with one
