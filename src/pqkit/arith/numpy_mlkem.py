@@ -455,27 +455,33 @@ _INTT_PAIRS_T = _pairs_low_t(_INTT_LOW_T)
 
 
 def kpke_cache(b_hat: Poly) -> Any:
-    """``numpy`` layout: float64 (k, 16, ..., 2, 16) [j, h, ..., plane, l], the planes
-    of :func:`mulcache` in h-major order with the summed k axis first (a sum over
-    the first axis is the fast one), values < q."""
-    planes = mulcache(b_hat)  # (..., 2, k, 256)
-    view = planes.reshape(*planes.shape[:-1], 16, 16)  # (..., 2, k, 16, 16)
-    n = view.ndim
-    order = (n - 3, n - 2, *range(n - 4), n - 4, n - 1)
-    return np.ascontiguousarray(view.transpose(order), dtype=F64)
+    """``numpy`` layout: float64 (16, 16 k, 16 R) for b_hat (..., k, 256) with R rows
+    (the product of the leading axes): per block h, the matrix taking a_hat's block
+    (j, m) to the output (row, l) of the first NTT^-1 stage applied to sum over j of
+    MultiplyNTTs(a_hat[j], b_hat[row, j]). The base multiplication by b_hat (the
+    planes of :func:`mulcache`), the pair sums and the layers len 2..8 are all
+    linear in a_hat, so they are one matrix; entries reduced mod q (each is a sum
+    of two products below q^2 before that: exact)."""
+    b = _as_polys(b_hat)
+    k = b.shape[-2]
+    planes = mulcache(b.reshape(-1, k, N))  # (R, 2, k, 256)
+    rows = planes.shape[0]
+    pl = planes.reshape(rows, 2, k, 16, 16).astype(F64)  # [row, plane, j, h, m]
+    t2 = _INTT_PAIRS_T.reshape(16, 2, 16, 16)  # [h, plane, m, l]
+    qm = np.einsum("rojhm,homl->hjmrl", pl, t2)
+    return _mod_f64(qm).reshape(16, k * 16, rows * 16)
 
 
 def _basemul_intt_hmajor(
-    a_hat: npt.NDArray[np.float64], planes: npt.NDArray[np.float64]
+    a_hat: npt.NDArray[np.float64], cache: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
     """NTT^-1(sum over j of MultiplyNTTs(a_hat[j], b_hat[r, j])) for every row r, with
-    a_hat canonical h-major (16, k, 16) and planes = kpke_cache(b_hat) as (k, 16, rows,
-    2, 16): h-major float64 (16, rows, 16), below 2^27.4 (not reduced)."""
-    # Products < q^2, summed over k <= 4: < 2^25.4.
-    p = (a_hat.transpose(1, 0, 2)[:, :, None, None] * planes).sum(axis=0)  # (16, rows, 2, 16)
-    rows = p.shape[1]
-    # Pair sums and layers len 2..8: 32 terms per output, < 2^25.4 q 32 < 2^42.2.
-    x = _mod_f64(np.matmul(p.reshape(16, rows, 32), _INTT_PAIRS_T))
+    a_hat canonical h-major (16, k, 16) and cache = kpke_cache(b_hat): h-major
+    float64 (16, rows, 16), below 2^27.4 (not reduced)."""
+    rows = cache.shape[-1] // 16
+    # Base multiplication, pair sums and layers len 2..8: one product per block,
+    # 16 k <= 64 terms below q^2 each: < 2^29.4.
+    x = _mod_f64(np.matmul(a_hat.reshape(16, 1, -1), cache))
     # len 16..128 and 128^-1: < q^2 16 < 2^27.4.
     out: npt.NDArray[np.float64] = np.matmul(_INTT_HIGH, x.reshape(16, -1))
     return out.reshape(16, rows, 16)
@@ -566,7 +572,7 @@ def kpke_decrypt(
     u_prime = x[: 256 * k].reshape(16, k, 16)
     # line 6: w = v' - NTT^-1(s_hat^T o NTT(u')); r < 2^27.4 < 2^16 q, so
     # v' + 2^16 q - r is w plus a multiple of q, in [0, 2^28).
-    r = _basemul_intt_hmajor(_ntt_hmajor(u_prime), s_cache.reshape(k, 16, 1, 2, 16))
+    r = _basemul_intt_hmajor(_ntt_hmajor(u_prime), s_cache)
     v_w: npt.NDArray[np.float64] = x[256 * k :] + float(Q << 16)
     v_w -= r.reshape(N)
     w = _mod_f64(v_w)

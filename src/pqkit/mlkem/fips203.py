@@ -38,9 +38,10 @@ from pqkit.schemes import Encapsulation, KeyPair
 __all__ = ["DK_CACHE_SIZE", "EK_CACHE_SIZE", "MLKEM", "SCHEMES", "PublicState", "SecretState"]
 
 EK_CACHE_SIZE = 32
-"""Decoded encapsulation keys kept per parameter set (at most 40 KiB each)."""
+"""Decoded encapsulation keys kept per parameter set (at most 40 KiB each, plus per
+backend the prepared encryption rows: up to 660 KiB on numpy for ML-KEM-1024)."""
 DK_CACHE_SIZE = 32
-"""Decoded decapsulation keys kept per parameter set (at most 28 KiB each)."""
+"""Decoded decapsulation keys kept per parameter set (at most 140 KiB each on numpy)."""
 
 
 @dataclass(frozen=True, eq=False)
