@@ -422,24 +422,20 @@ def add(a: Poly, b: Poly) -> Poly:
 # Decode and decompress of the whole ciphertext are one gather.
 
 _Q_F = float(Q)
+# fl(1/q) nudged up by a relative 2^-50: the three roundings (of 1/q, of the nudge
+# product, of x times it) move it by at most 3 2^-53 < 2^-50, so x * _QINV_WIDE is
+# never below x / q, and above it by less than x / q 2^-49 < 1/q for x < 2^49:
+# floor(x * _QINV_WIDE) = floor(x / q) exactly for integers 0 <= x < 2^49.
+_QINV_WIDE = (1.0 / Q) * (1.0 + 2.0**-50)
 
 
 def _mod_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """x mod q as float64, for float64 holding exact integers 0 <= x < 2^43 (the
-    argument of :func:`_reduce_f64`)."""
-    t = x * _QINV
+    """x mod q as float64, for float64 holding exact integers 0 <= x < 2^49."""
+    t = x * _QINV_WIDE
     np.floor(t, out=t)
     t *= -_Q_F
     t += x
     return t
-
-
-def _ntt_hmajor(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """NTT (Algorithm 9) of h-major canonical float64 (16, rows, 16): canonical
-    float64 (16, rows, 16). Entries < 2^27.5 after the first stage, < 2^43.2 after
-    the second (the bounds of :func:`ntt`)."""
-    y = np.matmul(_NTT_HIGH, x.reshape(16, -1)).reshape(x.shape)
-    return _mod_f64(np.matmul(y, _NTT_LOW_T))
 
 
 def _pairs_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -456,34 +452,40 @@ _INTT_PAIRS_T = _pairs_low_t(_INTT_LOW_T)
 
 def kpke_cache(b_hat: Poly) -> Any:
     """``numpy`` layout: float64 (16, 16 k, 16 R) for b_hat (..., k, 256) with R rows
-    (the product of the leading axes): per block h, the matrix taking a_hat's block
-    (j, m) to the output (row, l) of the first NTT^-1 stage applied to sum over j of
-    MultiplyNTTs(a_hat[j], b_hat[row, j]). The base multiplication by b_hat (the
-    planes of :func:`mulcache`), the pair sums and the layers len 2..8 are all
-    linear in a_hat, so they are one matrix; entries reduced mod q (each is a sum
-    of two products below q^2 before that: exact)."""
+    (the product of the leading axes): per block h, the matrix taking block h of
+    the first NTT stage's output for a (k, 256) vector a, (j, m), to the output
+    (row, l) of the first NTT^-1 stage applied to sum over j of
+    MultiplyNTTs(NTT(a)[j], b_hat[row, j]). The second NTT stage (layers len 8..2,
+    block-diagonal in h), the base multiplication by b_hat (the planes of
+    :func:`mulcache`), the pair sums and the layers len 2..8 of NTT^-1 are all
+    linear and act within block h, so they are one matrix per block. Entries
+    reduced mod q; every intermediate is a sum of at most 16 products below q^2
+    (exact)."""
     b = _as_polys(b_hat)
     k = b.shape[-2]
     planes = mulcache(b.reshape(-1, k, N))  # (R, 2, k, 256)
     rows = planes.shape[0]
     pl = planes.reshape(rows, 2, k, 16, 16).astype(F64)  # [row, plane, j, h, m]
     t2 = _INTT_PAIRS_T.reshape(16, 2, 16, 16)  # [h, plane, m, l]
-    qm = np.einsum("rojhm,homl->hjmrl", pl, t2)
-    return _mod_f64(qm).reshape(16, k * 16, rows * 16)
+    qm = _mod_f64(np.einsum("rojhm,homl->hjmrl", pl, t2))  # basemul, pairs, NTT^-1 low
+    qm = _mod_f64(np.einsum("hpm,hjmx->hjpx", _NTT_LOW_T, qm.reshape(16, k, 16, -1)))
+    return qm.reshape(16, k * 16, rows * 16)
 
 
-def _basemul_intt_hmajor(
-    a_hat: npt.NDArray[np.float64], cache: npt.NDArray[np.float64]
+def _mul_known(
+    x: npt.NDArray[np.float64], cache: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
-    """NTT^-1(sum over j of MultiplyNTTs(a_hat[j], b_hat[r, j])) for every row r, with
-    a_hat canonical h-major (16, k, 16) and cache = kpke_cache(b_hat): h-major
-    float64 (16, rows, 16), below 2^27.4 (not reduced)."""
+    """NTT^-1(sum over j of MultiplyNTTs(NTT(x)[j], b_hat[r, j])) for every row r, with
+    x canonical h-major (16, k, 16) in the normal domain and cache = kpke_cache(b_hat):
+    h-major float64 (16, rows, 16), below 2^27.4 (not reduced)."""
     rows = cache.shape[-1] // 16
-    # Base multiplication, pair sums and layers len 2..8: one product per block,
-    # 16 k <= 64 terms below q^2 each: < 2^29.4.
-    x = _mod_f64(np.matmul(a_hat.reshape(16, 1, -1), cache))
-    # len 16..128 and 128^-1: < q^2 16 < 2^27.4.
-    out: npt.NDArray[np.float64] = np.matmul(_INTT_HIGH, x.reshape(16, -1))
+    # NTT layers len 128..16 (Algorithm 9): 16 terms below q^2, < 2^27.5.
+    y = np.matmul(_NTT_HIGH, x.reshape(16, -1))
+    # NTT layers len 8..2, base multiplication, pair sums, NTT^-1 layers len 2..8:
+    # one product per block, 16 k <= 64 terms below 2^27.5 q: < 2^45.2 < 2^49.
+    z = _mod_f64(np.matmul(y.reshape(16, 1, -1), cache))
+    # NTT^-1 layers len 16..128 and 128^-1: < q^2 16 < 2^27.4.
+    out: npt.NDArray[np.float64] = np.matmul(_INTT_HIGH, z.reshape(16, -1))
     return out.reshape(16, rows, 16)
 
 
@@ -572,7 +574,7 @@ def kpke_decrypt(
     u_prime = x[: 256 * k].reshape(16, k, 16)
     # line 6: w = v' - NTT^-1(s_hat^T o NTT(u')); r < 2^27.4 < 2^16 q, so
     # v' + 2^16 q - r is w plus a multiple of q, in [0, 2^28).
-    r = _basemul_intt_hmajor(_ntt_hmajor(u_prime), s_cache)
+    r = _mul_known(u_prime, s_cache)
     v_w: npt.NDArray[np.float64] = x[256 * k :] + float(Q << 16)
     v_w -= r.reshape(N)
     w = _mod_f64(v_w)
@@ -603,7 +605,7 @@ def kpke_encrypt(
     # Lines 18, 19 and 21: NTT(y), then A_hat^T o y_hat and t_hat^T o y_hat with one
     # NTT^-1 for all k + 1 rows, h-major.
     y_h = np.ascontiguousarray(y_.reshape(k, 16, 16).transpose(1, 0, 2), dtype=F64)
-    w = _basemul_intt_hmajor(_ntt_hmajor(y_h), rows_cache)  # (16, k + 1, 16)
+    w = _mul_known(y_h, rows_cache)  # (16, k + 1, 16)
     w[:, :k] += e1_.reshape(k, 16, 16).transpose(1, 0, 2)  # line 19 (below 2^27.5)
     # line 21, with line 20: mu = Decompress_1(ByteDecode_1(m)) = 1665 per set bit.
     mu = np.unpackbits(mb.astype(np.uint8, copy=False), bitorder="little") * _MU_ONE
