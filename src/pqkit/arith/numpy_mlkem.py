@@ -494,9 +494,9 @@ def _ct_layout(k: int, du: int, dv: int) -> tuple[npt.NDArray[Any], ...]:
     """Gather indices and shifts reading all (k + 1) 256 coefficients of c = c1 || c2
     (ByteDecode_du of each c1 row, ByteDecode_dv of c2) at once: coefficient n of
     row r starts at bit b = 256 du r + d n (d = du, or dv for r = k) of c, inside the
-    little-endian 32-bit word at byte b // 8 (d + 7 <= 18 bits); c is read with 3
-    zero bytes appended. u comes first in h-major order (16, k, 16), then v in
-    natural order. Also the Decompress_d scale q / 2^d (exact in float64)."""
+    little-endian 32-bit word at byte b // 8 (d + 7 <= 18 bits). u comes first, in
+    h-major order (16, k, 16), then v in natural order. Also the Decompress_d scale
+    q / 2^d (exact in float64)."""
     d = np.array([du] * k + [dv], dtype=np.int64)[:, None]
     start = np.array([256 * du * r for r in range(k + 1)], dtype=np.int64)[:, None]
     bit = start + d * np.arange(N)
@@ -507,14 +507,15 @@ def _ct_layout(k: int, du: int, dv: int) -> tuple[npt.NDArray[Any], ...]:
         return np.concatenate([u, a[k]])
 
     bit, d = order(bit), order(d)
-    idx = (bit >> 3)[:, None] + np.arange(4)
+    # Bytes past a field's last one are masked off, so reading past the end of c is
+    # avoided by reading its last byte there instead.
+    idx = np.minimum((bit >> 3)[:, None] + np.arange(4), 32 * (du * k + dv) - 1)
     shift = (bit & 7).astype(np.uint32)
     mask = ((1 << d) - 1).astype(np.uint32)
     scale = Q / (2.0 ** d.astype(F64))
     return idx, shift, mask, scale
 
 
-_PAD3 = bytes(3)
 _MU_ONE = np.int64((Q + 1) // 2)  # Decompress_1(1) = round(q / 2) = 1665
 
 
@@ -567,7 +568,7 @@ def kpke_decrypt(
         s_cache = kpke_cache(byte_decode(dk.reshape(k, 384), 12) if s_hat is None else s_hat)
     # Lines 1-4: u' (h-major) and v' = Decompress(ByteDecode(.)) of all of c, public.
     idx, shift, mask, scale = _ct_layout(k, du, dv)
-    words = np.frombuffer(ct.tobytes() + _PAD3, dtype=np.uint8)[idx].view("<u4")
+    words = ct[idx].view("<u4")
     x: npt.NDArray[np.float64] = ((words[:, 0] >> shift) & mask) * scale
     x += 0.5  # Decompress_d(y) = round(q y / 2^d), half up: floor(y q / 2^d + 1/2)
     np.floor(x, out=x)
