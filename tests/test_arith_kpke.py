@@ -109,8 +109,9 @@ def test_kpke_decrypt_matches_steps(arith_backend: str, pname: str, kind: str) -
     assert np.array_equal(ro, got)
     # With dk_pke given decoded (s_hat and its kpke_cache): the same message.
     s_hat = REF.byte_decode(dk.reshape(p.k, 384), 12)
-    pre = K.kpke_decrypt(dk, c, p.k, p.du, p.dv, s_hat, K.kpke_cache(s_hat))
-    assert np.array_equal(pre, got)
+    for reused in (False, True):  # both forms of the prepared multiplier
+        pre = K.kpke_decrypt(dk, c, p.k, p.du, p.dv, s_hat, K.kpke_cache(s_hat, reused))
+        assert np.array_equal(pre, got)
     assert np.array_equal(K.kpke_decrypt(dk, c, p.k, p.du, p.dv, s_hat), got)
 
 
@@ -127,8 +128,9 @@ def test_kpke_encrypt_matches_steps(arith_backend: str, pname: str, kind: str) -
     assert all(np.array_equal(a, b) for a, b in zip(args, keep, strict=True))  # inputs kept
     # With the rows (A_hat^T over t_hat^T) and their kpke_cache given: the same bytes.
     rows = encrypt_rows(args[0], args[1])
-    pre = K.kpke_encrypt(*args, p.du, p.dv, rows, K.kpke_cache(rows))
-    assert np.array_equal(pre, got)
+    for reused in (False, True):
+        pre = K.kpke_encrypt(*args, p.du, p.dv, rows, K.kpke_cache(rows, reused))
+        assert np.array_equal(pre, got)
     assert np.array_equal(K.kpke_encrypt(*args, p.du, p.dv, rows), got)
 
 

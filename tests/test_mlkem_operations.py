@@ -19,7 +19,15 @@ import pqkit
 from pqkit import arith
 from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.ops import operations
-from pqkit.mlkem.fips203 import DK_CACHE_SIZE, EK_CACHE_SIZE, MLKEM, PublicState, SecretState
+from pqkit.mlkem.fips203 import (
+    DK_CACHE_SIZE,
+    EK_CACHE_SIZE,
+    MLKEM,
+    ROWS_REUSED_AT,
+    S_REUSED_AT,
+    PublicState,
+    SecretState,
+)
 
 NAMES = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
@@ -251,9 +259,10 @@ def test_cache_holds_public_values_only() -> None:
     assert [key for key, _ in entries] == [ek]
     state = entries[0][1]
     assert sorted(vars(state)) == ["A_hat", "h", "ok", "prepared", "t_hat"]
+    assert sorted(state.prepared) == ["numpy", "rows"]
     assert state.h == dk[768 * 3 + 32 : 768 * 3 + 64]
     # The prepared encryption rows are functions of t_hat and A_hat only.
-    rows, _ = state.prepared["numpy"]
+    rows = state.prepared["rows"]
     assert np.array_equal(rows, encrypt_rows(state.t_hat, state.A_hat))
 
 
@@ -275,6 +284,22 @@ def test_secret_state_hit_gives_identical_bytes(backend: str) -> None:
     assert uncached.decaps(dk, c) == first
     with pytest.raises(ValueError, match="read-only"):
         state.s_hat[0, 0] = 1
+    # Past S_REUSED_AT uses the multiplier takes its reused form: the same secret.
+    for _ in range(S_REUSED_AT + 1):
+        assert kem.decaps(dk, c) == first
+
+
+def test_prepared_rows_switch_form_with_identical_bytes() -> None:
+    kem = mlkem("ML-KEM-512", "numpy")
+    kem._ek_cache = type(kem._ek_cache)(EK_CACHE_SIZE)
+    ek, _ = kem.keygen_derand(os.urandom(64))
+    want = [kem.encaps_derand(ek, bytes([i]) * 32) for i in range(ROWS_REUSED_AT + 2)]
+    fresh = mlkem("ML-KEM-512", "ref")
+    assert want[0] == fresh.encaps_derand(ek, bytes(32))
+    assert want[-1] == fresh.encaps_derand(ek, bytes([ROWS_REUSED_AT + 1]) * 32)
+    ops, K = kem._tools()
+    cache, uses = kem._public_state(ek, ops, K).prepared["numpy"]
+    assert uses == ROWS_REUSED_AT and cache.ndim == 3  # numpy's reused (folded) form
 
 
 def test_secret_state_not_served_for_other_secret() -> None:

@@ -140,10 +140,12 @@ class MLKEMKernels(Protocol):
     # Fused kernels: a whole K-PKE step in one call, so that a compiled backend pays
     # the per-call overhead once. Single key, no batch axes; k in 1..4.
 
-    def kpke_cache(self, b_hat: Poly) -> Any:
+    def kpke_cache(self, b_hat: Poly, reused: bool = False) -> Any:
         """What the fused K-PKE kernels take as ``s_cache`` / ``rows_cache`` for
         ``b_hat`` (s_hat, or the encryption rows): opaque, only valid with the same
-        backend and the same ``b_hat``. Default (composed): :meth:`mulcache`."""
+        backend and the same ``b_hat``. ``reused``: the caller keeps it for many
+        calls, so a backend may spend more time on a faster form. Default
+        (composed): :meth:`mulcache`."""
         ...
 
     def kpke_decrypt(

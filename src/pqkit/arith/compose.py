@@ -117,11 +117,15 @@ def encrypt_rows(t_hat: npt.ArrayLike, A_hat: npt.ArrayLike) -> Poly:
     return rows
 
 
-def kpke_cache(K: Any) -> Callable[[Poly], Any]:
+def kpke_cache(K: Any) -> Callable[..., Any]:
     """The fused K-PKE kernels' precomputed multiplier: by default ``mulcache``, which
-    the composites above pass to ``basemul_acc``."""
+    the composites above pass to ``basemul_acc`` (one form, reused or not)."""
     mulcache: Callable[[Poly], Any] = K.mulcache
-    return mulcache
+
+    def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
+        return mulcache(b_hat)
+
+    return kpke_cache
 
 
 COMPOSITES: Mapping[str, Mapping[str, Factory]] = {

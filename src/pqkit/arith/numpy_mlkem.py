@@ -448,42 +448,69 @@ def _pairs_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 
 _INTT_PAIRS_T = _pairs_low_t(_INTT_LOW_T)
+# Its rows for plane 0 and plane 1: [h, m, l] each.
+_PAIRS_T0, _PAIRS_T1 = (
+    np.ascontiguousarray(_INTT_PAIRS_T[:, 16 * o : 16 * o + 16]) for o in (0, 1)
+)
 
 
-def kpke_cache(b_hat: Poly) -> Any:
-    """``numpy`` layout: float64 (16, 16 k, 16 R) for b_hat (..., k, 256) with R rows
-    (the product of the leading axes): per block h, the matrix taking block h of
-    the first NTT stage's output for a (k, 256) vector a, (j, m), to the output
-    (row, l) of the first NTT^-1 stage applied to sum over j of
-    MultiplyNTTs(NTT(a)[j], b_hat[row, j]). The second NTT stage (layers len 8..2,
-    block-diagonal in h), the base multiplication by b_hat (the planes of
-    :func:`mulcache`), the pair sums and the layers len 2..8 of NTT^-1 are all
-    linear and act within block h, so they are one matrix per block. Entries
-    reduced mod q; every intermediate is a sum of at most 16 products below q^2
-    (exact)."""
+def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
+    """``numpy``: for b_hat (..., k, 256) with R rows (the product of the leading
+    axes), one of two forms, both float64 with entries below q:
+
+    - ``reused=False`` (cheap to make, a few us): the planes of :func:`mulcache` in
+      h-major order with the summed k axis first, (k, 16, R, 2, 16) [j, h, row,
+      plane, m] (a sum over the first axis is the fast one);
+    - ``reused=True`` (made once for a key used again; 0.1-1 ms): per block h, the
+      matrix (16 k) x (16 R) taking block h of the first NTT stage's output for a
+      (k, 256) vector a, (j, m), to the output (row, l) of the first NTT^-1 stage
+      applied to sum over j of MultiplyNTTs(NTT(a)[j], b_hat[row, j]). The second
+      NTT stage (layers len 8..2), the base multiplication by b_hat, the pair sums
+      and the layers len 2..8 of NTT^-1 are all linear and act within block h, so
+      they are one matrix per block; every intermediate is a sum of at most 16
+      products below q^2 (exact), reduced mod q.
+    """
     b = _as_polys(b_hat)
     k = b.shape[-2]
     planes = mulcache(b.reshape(-1, k, N))  # (R, 2, k, 256)
     rows = planes.shape[0]
-    pl = planes.reshape(rows, 2, k, 16, 16).astype(F64)  # [row, plane, j, h, m]
-    t2 = _INTT_PAIRS_T.reshape(16, 2, 16, 16)  # [h, plane, m, l]
-    qm = _mod_f64(np.einsum("rojhm,homl->hjmrl", pl, t2))  # basemul, pairs, NTT^-1 low
-    qm = _mod_f64(np.einsum("hpm,hjmx->hjpx", _NTT_LOW_T, qm.reshape(16, k, 16, -1)))
-    return qm.reshape(16, k * 16, rows * 16)
+    view = planes.reshape(rows, 2, k, 16, 16)  # [row, plane, j, h, m]
+    if not reused:
+        return np.ascontiguousarray(view.transpose(2, 3, 0, 1, 4), dtype=F64)
+    pl = view.transpose(3, 2, 4, 0, 1).astype(F64)  # [h, j, m, row, plane]
+    # Base multiplication, pair sums and NTT^-1 layers len 2..8: for each (h, m) the
+    # two planes times their rows of the 32-input stage, [h, j, m, row, l].
+    qm = pl[..., 0, None] * _PAIRS_T0[:, None, :, None, :]
+    qm += pl[..., 1, None] * _PAIRS_T1[:, None, :, None, :]
+    qm = _mod_f64(qm)
+    # NTT layers len 8..2 in front: [h, p, (j, row, l)] = T[h] (p x m) @ [h, m, ...].
+    lead = np.matmul(_NTT_LOW_T, qm.transpose(0, 2, 1, 3, 4).reshape(16, 16, -1))
+    out = lead.reshape(16, 16, k, rows * 16).transpose(0, 2, 1, 3)  # [h, j, p, (row, l)]
+    return _mod_f64(np.ascontiguousarray(out)).reshape(16, k * 16, rows * 16)
 
 
 def _mul_known(
     x: npt.NDArray[np.float64], cache: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
     """NTT^-1(sum over j of MultiplyNTTs(NTT(x)[j], b_hat[r, j])) for every row r, with
-    x canonical h-major (16, k, 16) in the normal domain and cache = kpke_cache(b_hat):
-    h-major float64 (16, rows, 16), below 2^27.4 (not reduced)."""
-    rows = cache.shape[-1] // 16
+    x canonical h-major (16, k, 16) in the normal domain and cache = kpke_cache(b_hat)
+    (either form; which one is public): h-major float64 (16, rows, 16), below 2^27.4
+    (not reduced)."""
     # NTT layers len 128..16 (Algorithm 9): 16 terms below q^2, < 2^27.5.
     y = np.matmul(_NTT_HIGH, x.reshape(16, -1))
-    # NTT layers len 8..2, base multiplication, pair sums, NTT^-1 layers len 2..8:
-    # one product per block, 16 k <= 64 terms below 2^27.5 q: < 2^45.2 < 2^49.
-    z = _mod_f64(np.matmul(y.reshape(16, 1, -1), cache))
+    if cache.ndim == 3:  # the folded form
+        rows = cache.shape[-1] // 16
+        # NTT layers len 8..2, base multiplication, pair sums, NTT^-1 layers len
+        # 2..8: one product per block, 16 k <= 64 terms below 2^27.5 q: < 2^45.2.
+        z = _mod_f64(np.matmul(y.reshape(16, 1, -1), cache))
+    else:
+        rows = cache.shape[2]
+        # NTT layers len 8..2: < 2^43.2; then the products with the planes (< q^2,
+        # summed over k <= 4: < 2^25.4); pair sums and NTT^-1 layers len 2..8: 32
+        # terms, < 2^25.4 q 32 < 2^42.2.
+        a = _mod_f64(np.matmul(y.reshape(x.shape), _NTT_LOW_T))
+        p = (a.transpose(1, 0, 2)[:, :, None, None] * cache).sum(axis=0)  # (16, R, 2, 16)
+        z = _mod_f64(np.matmul(p.reshape(16, rows, 32), _INTT_PAIRS_T))
     # NTT^-1 layers len 16..128 and 128^-1: < q^2 16 < 2^27.4.
     out: npt.NDArray[np.float64] = np.matmul(_INTT_HIGH, z.reshape(16, -1))
     return out.reshape(16, rows, 16)
