@@ -176,7 +176,8 @@ def test_primitive_only_table_composes_over_its_own_primitives(registered: list[
 
 def test_composites_are_the_fallback_for_every_backend() -> None:
     assert arith.kernels("mlkem", "ref").composed == frozenset(COMPOSITES["mlkem"])
-    assert arith.kernels("mlkem", "numpy").composed == frozenset(COMPOSITES["mlkem"])
+    # numpy has its own fused K-PKE kernels (float64 throughout, fewer calls).
+    assert arith.kernels("mlkem", "numpy").composed == frozenset()
     assert arith.kernels("mldsa", "numpy").composed == frozenset()
     assert "kpke_decrypt" not in ref_mlkem.KERNELS  # one copy: compose.py
     assert compose.COMPOSITES["mldsa"] == {}

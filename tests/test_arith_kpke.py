@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pqkit import arith
+from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.tables import MLKEM_Q
 from pqkit.mlkem.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
 
@@ -106,6 +107,12 @@ def test_kpke_decrypt_matches_steps(arith_backend: str, pname: str, kind: str) -
         np.frombuffer(dk.tobytes(), np.uint8), np.frombuffer(c.tobytes(), np.uint8), p.k, p.du, p.dv
     )
     assert np.array_equal(ro, got)
+    # With dk_pke given decoded (s_hat and its kpke_cache): the same message.
+    s_hat = REF.byte_decode(dk.reshape(p.k, 384), 12)
+    for reused in (False, True):  # both forms of the prepared multiplier
+        pre = K.kpke_decrypt(dk, c, p.k, p.du, p.dv, s_hat, K.kpke_cache(s_hat, reused))
+        assert np.array_equal(pre, got)
+    assert np.array_equal(K.kpke_decrypt(dk, c, p.k, p.du, p.dv, s_hat), got)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -119,6 +126,12 @@ def test_kpke_encrypt_matches_steps(arith_backend: str, pname: str, kind: str) -
     assert got.dtype == np.uint8 and got.shape == (32 * (p.du * p.k + p.dv),)
     assert np.array_equal(got, steps_encrypt(*args, p))
     assert all(np.array_equal(a, b) for a, b in zip(args, keep, strict=True))  # inputs kept
+    # With the rows (A_hat^T over t_hat^T) and their kpke_cache given: the same bytes.
+    rows = encrypt_rows(args[0], args[1])
+    for reused in (False, True):
+        pre = K.kpke_encrypt(*args, p.du, p.dv, rows, K.kpke_cache(rows, reused))
+        assert np.array_equal(pre, got)
+    assert np.array_equal(K.kpke_encrypt(*args, p.du, p.dv, rows), got)
 
 
 def test_kpke_roundtrip(arith_backend: str) -> None:

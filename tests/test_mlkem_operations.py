@@ -17,8 +17,17 @@ from test_mlkem_accumulated import DIGESTS, accumulate
 
 import pqkit
 from pqkit import arith
+from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.ops import operations
-from pqkit.mlkem.fips203 import EK_CACHE_SIZE, MLKEM, PublicState
+from pqkit.mlkem.fips203 import (
+    DK_CACHE_SIZE,
+    EK_CACHE_SIZE,
+    MLKEM,
+    ROWS_REUSED_AT,
+    S_REUSED_AT,
+    PublicState,
+    SecretState,
+)
 
 NAMES = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
@@ -249,5 +258,104 @@ def test_cache_holds_public_values_only() -> None:
     entries = list(kem._ek_cache._items.items())
     assert [key for key, _ in entries] == [ek]
     state = entries[0][1]
-    assert sorted(vars(state)) == ["A_hat", "h", "ok", "t_hat"]
+    assert sorted(vars(state)) == ["A_hat", "h", "ok", "prepared", "t_hat"]
+    assert sorted(state.prepared) == ["numpy", "rows"]
     assert state.h == dk[768 * 3 + 32 : 768 * 3 + 64]
+    # The prepared encryption rows are functions of t_hat and A_hat only.
+    rows = state.prepared["rows"]
+    assert np.array_equal(rows, encrypt_rows(state.t_hat, state.A_hat))
+
+
+# --- the secret-key state cache (docs/decisions.md, "Secret-key state") -------------
+
+
+@pytest.mark.parametrize("backend", ["numpy", "ref"])
+def test_secret_state_hit_gives_identical_bytes(backend: str) -> None:
+    kem = mlkem("ML-KEM-512", backend)
+    ek, dk = kem.keygen_derand(os.urandom(64))
+    c = kem.encaps(ek).ciphertext
+    first = kem.decaps(dk, c)
+    K = kem._tools()[1]
+    state = kem._secret_state(dk, K)
+    assert isinstance(state, SecretState)
+    assert kem._secret_state(bytes(bytearray(dk)), K) is state  # a hit: equal bytes
+    assert kem.decaps(dk, c) == first
+    uncached = mlkem("ML-KEM-512", "ref")
+    assert uncached.decaps(dk, c) == first
+    with pytest.raises(ValueError, match="read-only"):
+        state.s_hat[0, 0] = 1
+    # Past S_REUSED_AT uses the multiplier takes its reused form: the same secret.
+    for _ in range(S_REUSED_AT + 1):
+        assert kem.decaps(dk, c) == first
+
+
+def test_prepared_rows_switch_form_with_identical_bytes() -> None:
+    kem = mlkem("ML-KEM-512", "numpy")
+    kem._ek_cache = type(kem._ek_cache)(EK_CACHE_SIZE)
+    ek, _ = kem.keygen_derand(os.urandom(64))
+    want = [kem.encaps_derand(ek, bytes([i]) * 32) for i in range(ROWS_REUSED_AT + 2)]
+    fresh = mlkem("ML-KEM-512", "ref")
+    assert want[0] == fresh.encaps_derand(ek, bytes(32))
+    assert want[-1] == fresh.encaps_derand(ek, bytes([ROWS_REUSED_AT + 1]) * 32)
+    ops, K = kem._tools()
+    cache, uses = kem._public_state(ek, ops, K).prepared["numpy"]
+    assert uses == ROWS_REUSED_AT and cache.ndim == 3  # numpy's reused (folded) form
+
+
+def test_secret_state_not_served_for_other_secret() -> None:
+    """A dk with the same public part and H(ek) but other s bytes gets its own decode,
+    the same result as a scheme with an empty cache; and the new entry replaces the
+    old one under that H(ek)."""
+    kem = mlkem("ML-KEM-768", "numpy")
+    kem._dk_cache = type(kem._dk_cache)(DK_CACHE_SIZE)  # this test's own cache
+    k = 3
+    ek, dk = kem.keygen_derand(os.urandom(64))
+    c = kem.encaps(ek).ciphertext
+    kem.decaps(dk, c)
+    K = kem._tools()[1]
+    old = kem._secret_state(dk, K)
+    other_s = kem.keygen_derand(os.urandom(64))[1][: 384 * k]
+    dk2 = other_s + dk[384 * k :]  # same ek and H(ek): passes the §7.3 hash check
+    got = kem.decaps(dk2, c)
+    fresh = mlkem("ML-KEM-768", "numpy")
+    assert got == fresh.decaps(dk2, c)
+    assert got != kem.decaps(dk, c)  # implicit rejection under dk2, not dk's key
+    new = kem._secret_state(dk2, K)
+    assert new is not old and new.dk == dk2
+    assert len(kem._dk_cache) == 1  # one public key: one entry
+    assert np.array_equal(
+        new.s_hat, K.byte_decode(np.frombuffer(other_s, np.uint8).reshape(k, 384), 12)
+    )
+
+
+def test_secret_state_cache_keyed_by_public_hash() -> None:
+    kem = mlkem("ML-KEM-512", "numpy")
+    kem._dk_cache = type(kem._dk_cache)(DK_CACHE_SIZE)
+    ek, dk = kem.keygen_derand(os.urandom(64))
+    kem.decaps(dk, kem.encaps(ek).ciphertext)
+    keys = list(kem._dk_cache._items)
+    assert keys == [dk[768 * 2 + 32 : 768 * 2 + 64]]
+
+
+def test_secret_state_cache_bounded_and_threadsafe() -> None:
+    kem = mlkem("ML-KEM-512", "numpy")
+    pairs = [kem.keygen_derand(bytes([i]) * 64) for i in range(DK_CACHE_SIZE + 8)]
+    cts = [kem.encaps_derand(ek, bytes(32)) for ek, _ in pairs]
+    expected = [e.shared_secret for e in cts]
+    errors: list[str] = []
+
+    def work(idx: list[int]) -> None:
+        for _ in range(2):
+            for i in idx:
+                if kem.decaps(pairs[i][1], cts[i].ciphertext) != expected[i]:
+                    errors.append(f"key {i}")
+
+    threads = [
+        threading.Thread(target=work, args=(list(range(j, len(pairs), 3)),)) for j in range(3)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(kem._dk_cache) == DK_CACHE_SIZE

@@ -1,8 +1,11 @@
-"""A small bounded, thread-safe LRU cache for decoded public data.
+"""A small bounded, thread-safe LRU cache for decoded key data.
 
-Scheme objects keep what they derive from *public* inputs (ML-DSA's A_hat from
-rho) for the keys in use, so repeated operations with one key skip the work.
-Only public data may be cached: a hit or miss must reveal nothing secret.
+Scheme objects keep what they derive from keys (ML-DSA's A_hat from rho, ML-KEM's
+decoded ek) for the keys in use, so repeated operations with one key skip the work.
+The *key* of an entry is always public, so a hit or miss reveals nothing secret.
+A secret key's decoded state is cached under a public key derived from it
+(:meth:`LruCache.get_or_make_if`): the entry holds the secret bytes too, and a hit
+needs a constant-time comparison of them (docs/decisions.md, "Secret-key state").
 """
 
 from __future__ import annotations
@@ -38,9 +41,30 @@ class LruCache(Generic[_V]):
                 self._items.move_to_end(key)
                 return self._items[key]
         value = make()
+        self._store(key, value)
+        return value
+
+    def get_or_make_if(
+        self, key: Hashable, accept: Callable[[_V], bool], make: Callable[[], _V]
+    ) -> _V:
+        """Like :meth:`get_or_make`, but a cached value is used only when
+        ``accept(value)`` is true (for secret state: a constant-time comparison of
+        the whole secret with the one stored in the value); otherwise ``make()``'s
+        value replaces the entry."""
+        with self._lock:
+            cached = self._items.get(key)
+            if cached is not None:
+                self._items.move_to_end(key)
+        if cached is not None and accept(cached):
+            return cached
+        value = make()
+        self._store(key, value)
+        return value
+
+    def _store(self, key: Hashable, value: _V) -> None:
+        """Put ``value`` under ``key`` as the newest entry; drop the oldest past the size."""
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
-        return value

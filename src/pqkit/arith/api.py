@@ -33,6 +33,8 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from pqkit.arith.tables import N
+
 __all__ = [
     "HashKernels",
     "MLDSAKernels",
@@ -138,14 +140,31 @@ class MLKEMKernels(Protocol):
     # Fused kernels: a whole K-PKE step in one call, so that a compiled backend pays
     # the per-call overhead once. Single key, no batch axes; k in 1..4.
 
+    def kpke_cache(self, b_hat: Poly, reused: bool = False) -> Any:
+        """What the fused K-PKE kernels take as ``s_cache`` / ``rows_cache`` for
+        ``b_hat`` (s_hat, or the encryption rows): opaque, only valid with the same
+        backend and the same ``b_hat``. ``reused``: the caller keeps it for many
+        calls, so a backend may spend more time on a faster form. Default
+        (composed): :meth:`mulcache`."""
+        ...
+
     def kpke_decrypt(
-        self, dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+        self,
+        dk_pke: npt.NDArray[np.uint8],
+        c: npt.NDArray[np.uint8],
+        k: int,
+        du: int,
+        dv: int,
+        s_hat: Poly | None = None,
+        s_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
         """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7: dk_PKE, uint8 (384 k,),
         and c, uint8 (32 (du k + dv),) -> m, uint8 (32,). Equal to
         ByteEncode_1(Compress_1(v' - NTT^-1(s_hat^T o NTT(u')))) with
         u' = Decompress_du(ByteDecode_du(c1)), v' = Decompress_dv(ByteDecode_dv(c2)),
         s_hat = ByteDecode_12(dk_PKE). Secret inputs: dk_pke (and m, the result).
+        ``s_hat`` and ``s_cache`` (``kpke_cache(s_hat)``), when given, are dk_pke
+        already decoded (a backend may use them instead of decoding dk_pke).
         ValueError on wrong lengths or parameters."""
         ...
 
@@ -159,12 +178,17 @@ class MLKEMKernels(Protocol):
         m: npt.NDArray[np.uint8],
         du: int,
         dv: int,
+        rows: Poly | None = None,
+        rows_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
         """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24, after the sampling:
         t_hat (k, 256) and A_hat (k, k, 256) canonical, NTT domain, with A_hat[i, j]
         as Algorithm 13 builds it (line 19 uses its transpose); y, e1 (k, 256) and
         e2 (256,) canonical; m uint8 (32,) -> c = c1 || c2, uint8 (32 (du k + dv),).
-        Secret inputs: y, e1, e2, m. ValueError on wrong shapes or parameters."""
+        Secret inputs: y, e1, e2, m. ``rows`` (A_hat^T stacked on t_hat^T, (k + 1, k,
+        256): :func:`pqkit.arith.compose.encrypt_rows`) and ``rows_cache``
+        (``kpke_cache(rows)``), when given, are that public data prepared already.
+        ValueError on wrong shapes or parameters."""
         ...
 
 
@@ -292,6 +316,41 @@ def kpke_check(
         if g != w
     ]
     raise ValueError("; ".join(bad))
+
+
+def kpke_decrypt_args(
+    dk_pke: Any, c: Any, k: int, du: int, dv: int
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The arguments of a fused ``kpke_decrypt`` as uint8 arrays, checked
+    (:func:`kpke_check`)."""
+    dk = np.asarray(dk_pke, dtype=np.uint8)
+    ct = np.asarray(c, dtype=np.uint8)
+    kpke_check(
+        k, du, dv, ("dk_pke", "c"), (dk.shape, ct.shape), ((384 * k,), (32 * (du * k + dv),))
+    )
+    return dk, ct
+
+
+_ENCRYPT_NAMES = ("t_hat", "A_hat", "y", "e1", "e2", "m")
+
+
+def kpke_encrypt_args(
+    t_hat: Any, A_hat: Any, y: Any, e1: Any, e2: Any, m: Any, du: int, dv: int
+) -> tuple[int, tuple[npt.NDArray[Any], ...]]:
+    """k and the arguments of a fused ``kpke_encrypt`` as arrays, checked
+    (:func:`kpke_check`)."""
+    args = tuple(np.asarray(x) for x in (t_hat, A_hat, y, e1, e2, m))
+    t = args[0]
+    k = t.shape[0] if t.ndim else 0
+    kpke_check(
+        k,
+        du,
+        dv,
+        _ENCRYPT_NAMES,
+        tuple(a.shape for a in args),
+        ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
+    )
+    return k, args
 
 
 def kernel_names(contract: type[Any]) -> list[str]:

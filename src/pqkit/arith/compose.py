@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly, kpke_check
-from pqkit.arith.tables import MLKEM_Q, N
+from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args
+from pqkit.arith.tables import MLKEM_Q
 
-__all__ = ["COMPOSITES", "kpke_decrypt", "kpke_encrypt"]
+__all__ = ["COMPOSITES", "encrypt_rows", "kpke_cache", "kpke_decrypt", "kpke_encrypt"]
 
 Factory = Callable[[Any], Callable[..., Any]]
 """Takes a table of primitives (attribute access), returns the composite kernel."""
@@ -37,21 +37,28 @@ def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
     basemul_acc, compress, byte_encode = K.basemul_acc, K.compress, K.byte_encode
 
     def kpke_decrypt(
-        dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+        dk_pke: npt.NDArray[np.uint8],
+        c: npt.NDArray[np.uint8],
+        k: int,
+        du: int,
+        dv: int,
+        s_hat: Poly | None = None,
+        s_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
-        dk = np.asarray(dk_pke, dtype=np.uint8)
-        ct = np.asarray(c, dtype=np.uint8)
-        kpke_check(
-            k, du, dv, ("dk_pke", "c"), (dk.shape, ct.shape), ((384 * k,), (32 * (du * k + dv),))
-        )
+        dk, ct = kpke_decrypt_args(dk_pke, c, k, du, dv)
         c1 = ct[: 32 * du * k].reshape(k, 32 * du)  # line 1
         c2 = ct[32 * du * k :]  # line 2
         u_prime = decompress(byte_decode(c1, du), du)  # line 3
         v_prime = decompress(byte_decode(c2, dv), dv)  # line 4
-        s_hat = byte_decode(dk.reshape(k, 384), 12)  # line 5
+        # line 5, unless the caller has dk_pke decoded already (ByteDecode_12(dk_pke)
+        # and kpke_cache of it: the secret-key state cache of pqkit.mlkem.fips203).
+        if s_hat is None:
+            s_hat = byte_decode(dk.reshape(k, 384), 12)
+            s_cache = None
         # line 6: w = v' - NTT^-1(s_hat^T o NTT(u')), kept as v' - (...) + q in [1, 2q):
-        # Compress_1 takes its input mod q.
-        w = v_prime - intt(basemul_acc(s_hat, ntt(u_prime))) + MLKEM_Q
+        # Compress_1 takes its input mod q. (The product is commutative: s_hat is
+        # the multiplier whose mulcache is known.)
+        w = v_prime - intt(basemul_acc(ntt(u_prime), s_hat, s_cache)) + MLKEM_Q
         m: npt.NDArray[np.uint8] = byte_encode(compress(w, 1), 1)  # line 7
         return m
 
@@ -62,7 +69,6 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24 over ``K``'s primitives."""
     byte_decode, decompress, ntt, intt = K.byte_decode, K.decompress, K.ntt, K.intt
     basemul_acc, compress, byte_encode = K.basemul_acc, K.compress, K.byte_encode
-    names = ("t_hat", "A_hat", "y", "e1", "e2", "m")
 
     def kpke_encrypt(
         t_hat: Poly,
@@ -73,22 +79,19 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         m: npt.NDArray[np.uint8],
         du: int,
         dv: int,
+        rows: Poly | None = None,
+        rows_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
-        t, a, y_, e1_, e2_, mb = (np.asarray(x) for x in (t_hat, A_hat, y, e1, e2, m))
-        k = t.shape[0] if t.ndim else 0
-        kpke_check(
-            k,
-            du,
-            dv,
-            names,
-            (t.shape, a.shape, y_.shape, e1_.shape, e2_.shape, mb.shape),
-            ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
-        )
+        k, (t, a, y_, e1_, e2_, mb) = kpke_encrypt_args(t_hat, A_hat, y, e1, e2, m, du, dv)
         y_hat = ntt(y_)  # line 18
         # Lines 19 and 21 in one basemul and one NTT^-1: the rows of A_hat^T
         # (A_hat^T[i, j] = A_hat[j, i]) and t_hat^T, each dotted with y_hat.
-        rows = np.concatenate([a.swapaxes(0, 1), t[None]])
-        w = intt(basemul_acc(rows, y_hat))
+        # ``rows`` and ``rows_cache`` (= kpke_cache(rows)) may come with the decoded ek
+        # (public state); the product is commutative, so y_hat is the left factor.
+        if rows is None:
+            rows = encrypt_rows(t, a)
+            rows_cache = None
+        w = intt(basemul_acc(y_hat, rows, rows_cache))
         mu = decompress(byte_decode(mb, 1), 1)  # line 20
         # u and v are sums of canonical terms, below 3q: Compress_d takes them mod q.
         # (In place: w is this call's own array.)
@@ -104,8 +107,33 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
     return kpke_encrypt
 
 
+def encrypt_rows(t_hat: npt.ArrayLike, A_hat: npt.ArrayLike) -> Poly:
+    """The (k + 1, k, 256) left factors of K-PKE.Encrypt lines 19 and 21: the rows of
+    A_hat^T (A_hat^T[i, j] = A_hat[j, i]), then t_hat^T. Public values."""
+    a = np.asarray(A_hat)
+    rows: Poly = np.concatenate([a.swapaxes(0, 1), np.asarray(t_hat)[None]]).astype(
+        np.int64, copy=False
+    )
+    return rows
+
+
+def kpke_cache(K: Any) -> Callable[..., Any]:
+    """The fused K-PKE kernels' precomputed multiplier: by default ``mulcache``, which
+    the composites above pass to ``basemul_acc`` (one form, reused or not)."""
+    mulcache: Callable[[Poly], Any] = K.mulcache
+
+    def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
+        return mulcache(b_hat)
+
+    return kpke_cache
+
+
 COMPOSITES: Mapping[str, Mapping[str, Factory]] = {
-    "mlkem": {"kpke_decrypt": kpke_decrypt, "kpke_encrypt": kpke_encrypt},
+    "mlkem": {
+        "kpke_cache": kpke_cache,
+        "kpke_decrypt": kpke_decrypt,
+        "kpke_encrypt": kpke_encrypt,
+    },
     "mldsa": {},
     "hash": {},
 }

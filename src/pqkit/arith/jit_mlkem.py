@@ -462,8 +462,16 @@ def _kpke_encrypt(
 
 
 def kpke_decrypt(
-    dk_pke: npt.NDArray[np.uint8], c: npt.NDArray[np.uint8], k: int, du: int, dv: int
+    dk_pke: npt.NDArray[np.uint8],
+    c: npt.NDArray[np.uint8],
+    k: int,
+    du: int,
+    dv: int,
+    s_hat: Poly | None = None,
+    s_cache: Any = None,
 ) -> npt.NDArray[np.uint8]:
+    # s_hat / s_cache (a decoded dk_pke) are not needed: decoding dk_pke compiled
+    # costs about 1 us, and it gives the same s_hat.
     dk, lead_dk = as_bytes(dk_pke)
     ct, lead_c = as_bytes(c)
     kpke_check(
@@ -487,7 +495,10 @@ def kpke_encrypt(
     m: npt.NDArray[np.uint8],
     du: int,
     dv: int,
+    rows: Poly | None = None,
+    rows_cache: Any = None,
 ) -> npt.NDArray[np.uint8]:
+    # rows / rows_cache (A_hat^T || t_hat and its mulcache) are not needed compiled.
     t, lead = as_polys(t_hat)
     k = lead[0] if len(lead) == 1 else 0
     a, lead_a = as_polys(A_hat)
@@ -509,11 +520,17 @@ def kpke_encrypt(
     return out
 
 
+def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
+    """mulcache: the fused kernels below decode and multiply themselves."""
+    return mulcache(b_hat)
+
+
 KERNELS: dict[str, Any] = {
     "add": add,
     "ntt": ntt,
     "intt": intt,
     "mulcache": mulcache,
+    "kpke_cache": kpke_cache,
     "basemul_acc": basemul_acc,
     "rej_uniform": rej_uniform,
     "cbd": cbd,

@@ -23,13 +23,15 @@ by its accept mask.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly
+from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args
+from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.arith.tables import MLKEM_N_INV, N
 from pqkit.arith.tables import MLKEM_Q as Q
@@ -245,8 +247,7 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
     return out.reshape(out_shape), counts.reshape(lead)
 
 
-_M55 = np.uint64(0x5555555555555555)
-_CBD2_SHIFTS = np.arange(0, 64, 2, dtype=np.uint64)
+_U32_257, _U32_8, _U32_24, _U32_255 = (np.uint32(v) for v in (257, 8, 24, 255))
 _M249 = np.uint64(0x249249249249)
 _CBD3_SHIFTS = np.arange(0, 48, 3, dtype=np.uint64)
 _PAD = np.zeros(8, dtype=np.uint8)
@@ -267,13 +268,19 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
     raw = _as_bytes(buf, 64 * eta)
     lead = raw.shape[:-1]
     flat = raw.reshape(-1, 64 * eta)
-    # Bit-sliced: add the eta bits of every field in place (no reduction along an
-    # axis), then read the eta-bit sums x (first half) and y (second half).
     if eta == 2:
-        w = np.ascontiguousarray(flat).view("<u8")  # 16 coefficients per word
-        t = (w & _M55) + ((w >> np.uint64(1)) & _M55)
-        fields = (t[..., None] >> _CBD2_SHIFTS) & np.uint64(3)
-    elif eta == 3:
+        # One bit per byte (unpackbits), so each coefficient's 4 bits b0..b3 are the
+        # bytes of one little-endian 32-bit word v; v * 257 holds b0 + b1 in byte 1
+        # and b2 + b3 in byte 3 (no carries: each sum is at most 2).
+        v = np.unpackbits(flat, axis=-1, bitorder="little").view("<u4")
+        p = v * _U32_257
+        f = np.subtract((p >> _U32_8) & _U32_255, p >> _U32_24, dtype=I64)
+        f += (f >> 63) & Q  # + q where negative: a sign mask, no branch
+        out: Poly = f.reshape(*lead, N)
+        return out
+    if eta == 3:
+        # Bit-sliced: add the eta bits of every field in place (no reduction along an
+        # axis), then read the eta-bit sums x (first half) and y (second half).
         w = _strided_u64(flat, 6).copy()  # 8 coefficients per 48 bits (aligned copy)
         t = (w & _M249) + ((w >> np.uint64(1)) & _M249) + ((w >> np.uint64(2)) & _M249)
         fields = (t[..., None] >> _CBD3_SHIFTS) & np.uint64(7)
@@ -403,6 +410,244 @@ def add(a: Poly, b: Poly) -> Poly:
     return _csub(s)
 
 
+# --- the fused K-PKE steps (the fewest NumPy calls) -----------------------------------
+#
+# The composites of pqkit.arith.compose run each primitive with its own conversions
+# and a reduction to canonical int64 after it. Here the chain stays in float64
+# (exact integers below 2^53 throughout), is reduced only where a bound needs it, and
+# runs in "h-major" layout: a (rows, 256) block is held as (16, rows, 16) [h, row, l]
+# for coefficient 16 h + l, so that each NTT stage is one matrix product for all rows
+# (the high-bit stage one plain product, the low-bit stage one per h) and the pair
+# sums of Algorithm 12 fold into the first stage of NTT^-1 (32 inputs per block).
+# Decode and decompress of the whole ciphertext are one gather.
+
+_Q_F = float(Q)
+# fl(1/q) nudged up by a relative 2^-50: the three roundings (of 1/q, of the nudge
+# product, of x times it) move it by at most 3 2^-53 < 2^-50, so x * _QINV_WIDE is
+# never below x / q, and above it by less than x / q 2^-49 < 1/q for x < 2^49:
+# floor(x * _QINV_WIDE) = floor(x / q) exactly for integers 0 <= x < 2^49.
+_QINV_WIDE = (1.0 / Q) * (1.0 + 2.0**-50)
+
+
+def _mod_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """x mod q as float64, for float64 holding exact integers 0 <= x < 2^49."""
+    t = x * _QINV_WIDE
+    np.floor(t, out=t)
+    t *= -_Q_F
+    t += x
+    return t
+
+
+def _pairs_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The first NTT^-1 stage on the planes of the base multiplication before their
+    pair sums: with P[o, 16 h + m] the products of plane o, coefficient 16 h + 2 i + o
+    of the product is P[o, 16 h + 2 i] + P[o, 16 h + 2 i + 1], so the stage's row
+    for input (o, m) of block h is T[h, 2 (m // 2) + o]. (16, 32, 16)."""
+    m = np.arange(16)
+    return np.concatenate([low_t[:, 2 * (m // 2) + o, :] for o in range(2)], axis=1)
+
+
+_INTT_PAIRS_T = _pairs_low_t(_INTT_LOW_T)
+# Its rows for plane 0 and plane 1: [h, m, l] each.
+_PAIRS_T0, _PAIRS_T1 = (
+    np.ascontiguousarray(_INTT_PAIRS_T[:, 16 * o : 16 * o + 16]) for o in (0, 1)
+)
+
+
+def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
+    """``numpy``: for b_hat (..., k, 256) with R rows (the product of the leading
+    axes), one of two forms, both float64 with entries below q:
+
+    - ``reused=False`` (cheap to make, a few us): the planes of :func:`mulcache` in
+      h-major order with the summed k axis first, (k, 16, R, 2, 16) [j, h, row,
+      plane, m] (a sum over the first axis is the fast one);
+    - ``reused=True`` (made once for a key used again; 0.1-1 ms): per block h, the
+      matrix (16 k) x (16 R) taking block h of the first NTT stage's output for a
+      (k, 256) vector a, (j, m), to the output (row, l) of the first NTT^-1 stage
+      applied to sum over j of MultiplyNTTs(NTT(a)[j], b_hat[row, j]). The second
+      NTT stage (layers len 8..2), the base multiplication by b_hat, the pair sums
+      and the layers len 2..8 of NTT^-1 are all linear and act within block h, so
+      they are one matrix per block; every intermediate is a sum of at most 16
+      products below q^2 (exact), reduced mod q.
+    """
+    b = _as_polys(b_hat)
+    k = b.shape[-2]
+    planes = mulcache(b.reshape(-1, k, N))  # (R, 2, k, 256)
+    rows = planes.shape[0]
+    view = planes.reshape(rows, 2, k, 16, 16)  # [row, plane, j, h, m]
+    if not reused:
+        return np.ascontiguousarray(view.transpose(2, 3, 0, 1, 4), dtype=F64)
+    pl = view.transpose(3, 2, 4, 0, 1).astype(F64)  # [h, j, m, row, plane]
+    # Base multiplication, pair sums and NTT^-1 layers len 2..8: for each (h, m) the
+    # two planes times their rows of the 32-input stage, [h, j, m, row, l].
+    qm = pl[..., 0, None] * _PAIRS_T0[:, None, :, None, :]
+    qm += pl[..., 1, None] * _PAIRS_T1[:, None, :, None, :]
+    qm = _mod_f64(qm)
+    # NTT layers len 8..2 in front: [h, p, (j, row, l)] = T[h] (p x m) @ [h, m, ...].
+    lead = np.matmul(_NTT_LOW_T, qm.transpose(0, 2, 1, 3, 4).reshape(16, 16, -1))
+    out = lead.reshape(16, 16, k, rows * 16).transpose(0, 2, 1, 3)  # [h, j, p, (row, l)]
+    return _mod_f64(np.ascontiguousarray(out)).reshape(16, k * 16, rows * 16)
+
+
+def _mul_known(
+    x: npt.NDArray[np.float64], cache: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """NTT^-1(sum over j of MultiplyNTTs(NTT(x)[j], b_hat[r, j])) for every row r, with
+    x canonical h-major (16, k, 16) in the normal domain and cache = kpke_cache(b_hat)
+    (either form; which one is public): h-major float64 (16, rows, 16), below 2^27.4
+    (not reduced)."""
+    # NTT layers len 128..16 (Algorithm 9): 16 terms below q^2, < 2^27.5.
+    y = np.matmul(_NTT_HIGH, x.reshape(16, -1))
+    if cache.ndim == 3:  # the folded form
+        rows = cache.shape[-1] // 16
+        # NTT layers len 8..2, base multiplication, pair sums, NTT^-1 layers len
+        # 2..8: one product per block, 16 k <= 64 terms below 2^27.5 q: < 2^45.2.
+        z = _mod_f64(np.matmul(y.reshape(16, 1, -1), cache))
+    else:
+        rows = cache.shape[2]
+        # NTT layers len 8..2: < 2^43.2; then the products with the planes (< q^2,
+        # summed over k <= 4: < 2^25.4); pair sums and NTT^-1 layers len 2..8: 32
+        # terms, < 2^25.4 q 32 < 2^42.2.
+        a = _mod_f64(np.matmul(y.reshape(x.shape), _NTT_LOW_T))
+        p = (a.transpose(1, 0, 2)[:, :, None, None] * cache).sum(axis=0)  # (16, R, 2, 16)
+        z = _mod_f64(np.matmul(p.reshape(16, rows, 32), _INTT_PAIRS_T))
+    # NTT^-1 layers len 16..128 and 128^-1: < q^2 16 < 2^27.4.
+    out: npt.NDArray[np.float64] = np.matmul(_INTT_HIGH, z.reshape(16, -1))
+    return out.reshape(16, rows, 16)
+
+
+@functools.cache
+def _ct_layout(k: int, du: int, dv: int) -> tuple[npt.NDArray[Any], ...]:
+    """Gather indices and shifts reading all (k + 1) 256 coefficients of c = c1 || c2
+    (ByteDecode_du of each c1 row, ByteDecode_dv of c2) at once: coefficient n of
+    row r starts at bit b = 256 du r + d n (d = du, or dv for r = k) of c, inside the
+    little-endian 32-bit word at byte b // 8 (d + 7 <= 18 bits). u comes first, in
+    h-major order (16, k, 16), then v in natural order. Also the Decompress_d scale
+    q / 2^d (exact in float64)."""
+    d = np.array([du] * k + [dv], dtype=np.int64)[:, None]
+    start = np.array([256 * du * r for r in range(k + 1)], dtype=np.int64)[:, None]
+    bit = start + d * np.arange(N)
+    d = np.broadcast_to(d, bit.shape)
+
+    def order(a: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        u = a[:k].reshape(k, 16, 16).transpose(1, 0, 2).reshape(-1)
+        return np.concatenate([u, a[k]])
+
+    bit, d = order(bit), order(d)
+    # Bytes past a field's last one are masked off, so reading past the end of c is
+    # avoided by reading its last byte there instead.
+    idx = np.minimum((bit >> 3)[:, None] + np.arange(4), 32 * (du * k + dv) - 1)
+    shift = (bit & 7).astype(np.uint32)
+    mask = ((1 << d) - 1).astype(np.uint32)
+    scale = Q / (2.0 ** d.astype(F64))
+    return idx, shift, mask, scale
+
+
+_MU_ONE = np.int64((Q + 1) // 2)  # Decompress_1(1) = round(q / 2) = 1665
+
+
+# Compress_d(x) = floor((2^(d+1) x + q) / (2 q)) mod 2^d, the floor by a nudged
+# reciprocal as in _QINV: exact for numerators below 2^43 (here below 2^24).
+_INV2Q = (1.0 / (2 * Q)) * (1.0 + 2.0**-46)
+_GROUP4 = np.kron(np.eye(4), np.ones((4, 1)))  # (16, 4): sums of 4 neighbours
+
+
+@functools.cache
+def _encode_10_4(k: int) -> tuple[npt.NDArray[np.float64], ...]:
+    """Per row of the h-major (16, k + 1, 16) block (d = 10 for u, 4 for v): 2^(d+1),
+    2^d, and the weight 2^(d (l mod 4)) of coefficient 16 h + l in its group of 4."""
+    d = np.array([10] * k + [4], dtype=F64)[None, :, None]
+    weights = 2.0 ** (d * (np.arange(16) % 4))
+    return 2.0 ** (d + 1), 2.0**d, weights
+
+
+def _compress_encode_10_4(x: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.uint8]:
+    """ByteEncode_10(Compress_10(u)) || ByteEncode_4(Compress_4(v)) (FIPS 203,
+    Algorithm 14 lines 22-24) of canonical h-major float64 x (16, k + 1, 16), in
+    place: 4 coefficients make 5 bytes (d = 10) or 2 bytes (d = 4), the
+    little-endian bytes of the group's value t0 + 2^d t1 + 2^(2d) t2 + 2^(3d) t3."""
+    scale, top, weights = _encode_10_4(k)
+    x *= scale
+    x += _Q_F
+    x *= _INV2Q
+    np.floor(x, out=x)  # in [0, 2^d]: then mod 2^d by a 0/1 mask
+    x -= (x >= top) * top
+    x *= weights
+    groups = np.matmul(x.reshape(-1, 16), _GROUP4).reshape(16, k + 1, 4)  # < 2^40
+    words = np.ascontiguousarray(groups.transpose(1, 0, 2), dtype=np.uint64)
+    b = words.view(np.uint8).reshape(k + 1, 64, 8)
+    return np.concatenate([b[:k, :, :5].reshape(-1), b[k, :, :2].reshape(-1)])
+
+
+def kpke_decrypt(
+    dk_pke: npt.NDArray[np.uint8],
+    c: npt.NDArray[np.uint8],
+    k: int,
+    du: int,
+    dv: int,
+    s_hat: Poly | None = None,
+    s_cache: Any = None,
+) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7; see the contract. ``s_cache``
+    is :func:`kpke_cache` of s_hat here."""
+    dk, ct = kpke_decrypt_args(dk_pke, c, k, du, dv)
+    if s_cache is None:  # line 5 (unless given decoded)
+        s_cache = kpke_cache(byte_decode(dk.reshape(k, 384), 12) if s_hat is None else s_hat)
+    # Lines 1-4: u' (h-major) and v' = Decompress(ByteDecode(.)) of all of c, public.
+    idx, shift, mask, scale = _ct_layout(k, du, dv)
+    words = ct[idx].view("<u4")
+    x: npt.NDArray[np.float64] = ((words[:, 0] >> shift) & mask) * scale
+    x += 0.5  # Decompress_d(y) = round(q y / 2^d), half up: floor(y q / 2^d + 1/2)
+    np.floor(x, out=x)
+    u_prime = x[: 256 * k].reshape(16, k, 16)
+    # line 6: w = v' - NTT^-1(s_hat^T o NTT(u')); r < 2^27.4 < 2^16 q, so
+    # v' + 2^16 q - r is w plus a multiple of q, in [0, 2^28).
+    r = _mul_known(u_prime, s_cache)
+    v_w: npt.NDArray[np.float64] = x[256 * k :] + float(Q << 16)
+    v_w -= r.reshape(N)
+    w = _mod_f64(v_w)
+    # line 7: Compress_1(w) = round(2 w / q) mod 2 is 1 exactly for 833 <= w <= 2496
+    # (q / 4 = 832.25, 3 q / 4 = 2496.75): a comparison, no branch.
+    w -= 1664.5
+    bits = np.abs(w, out=w) <= 831.5
+    return np.packbits(bits, bitorder="little")
+
+
+def kpke_encrypt(
+    t_hat: Poly,
+    A_hat: Poly,
+    y: Poly,
+    e1: Poly,
+    e2: Poly,
+    m: npt.NDArray[np.uint8],
+    du: int,
+    dv: int,
+    rows: Poly | None = None,
+    rows_cache: Any = None,
+) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24; see the contract.
+    ``rows_cache`` is :func:`kpke_cache` of the rows here."""
+    k, (t, a, y_, e1_, e2_, mb) = kpke_encrypt_args(t_hat, A_hat, y, e1, e2, m, du, dv)
+    if rows_cache is None:
+        rows_cache = kpke_cache(encrypt_rows(t, a) if rows is None else rows)
+    # Lines 18, 19 and 21: NTT(y), then A_hat^T o y_hat and t_hat^T o y_hat with one
+    # NTT^-1 for all k + 1 rows, h-major.
+    y_h = np.ascontiguousarray(y_.reshape(k, 16, 16).transpose(1, 0, 2), dtype=F64)
+    w = _mul_known(y_h, rows_cache)  # (16, k + 1, 16)
+    w[:, :k] += e1_.reshape(k, 16, 16).transpose(1, 0, 2)  # line 19 (below 2^27.5)
+    # line 21, with line 20: mu = Decompress_1(ByteDecode_1(m)) = 1665 per set bit.
+    mu = np.unpackbits(mb.astype(np.uint8, copy=False), bitorder="little") * _MU_ONE
+    mu += e2_
+    w[:, k] += mu.reshape(16, 16)
+    x = _mod_f64(w)
+    if (du, dv) == (10, 4):  # ML-KEM-512 and -768: lines 22-24 in float64, below
+        return _compress_encode_10_4(x, k)
+    u_v = np.ascontiguousarray(x.transpose(1, 0, 2), dtype=I64).reshape(k + 1, N)
+    c1 = byte_encode(compress(u_v[:k], du), du)  # line 22
+    c2 = byte_encode(compress(u_v[k], dv), dv)  # line 23
+    return np.concatenate([c1.reshape(-1), c2])  # line 24
+
+
 KERNELS: dict[str, Any] = {
     "add": add,
     "ntt": ntt,
@@ -415,4 +660,7 @@ KERNELS: dict[str, Any] = {
     "byte_decode": byte_decode,
     "compress": compress,
     "decompress": decompress,
+    "kpke_cache": kpke_cache,
+    "kpke_decrypt": kpke_decrypt,
+    "kpke_encrypt": kpke_encrypt,
 }

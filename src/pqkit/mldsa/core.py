@@ -15,7 +15,7 @@ backend.
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -251,6 +251,13 @@ class SecretKey:
     t0: Poly
     raw: bytes = b""
     """The encoded key it came from (for the whole-operation kernels)."""
+    small_hat: Poly | None = None
+    """NTT(s1 || s2 || t0), (l + 2 k, 256), read-only, when made already
+    (:func:`secret_key_cached`); else signing computes it."""
+
+    def matches(self, sk: bytes) -> bool:
+        """Whether ``sk`` is the key this was decoded from: constant time in its bytes."""
+        return hmac.compare_digest(self.raw, sk)
 
 
 def decode_secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
@@ -283,6 +290,30 @@ def secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
         none = np.zeros((0, 256), dtype=np.int64)
         return SecretKey(sk[:32], sk[32:64], sk[64 : 64 + p.tr_bytes], none, none, none, sk)
     return decode_secret_key(p, ops, sk)
+
+
+SK_CACHE_SIZE = 16
+"""How many decoded secret keys a scheme object keeps (:func:`secret_key_cached`)."""
+
+
+def secret_key_cached(p: Params, ops: Ops, sk: bytes, cache: LruCache[SecretKey]) -> SecretKey:
+    """:func:`secret_key`, with the step path's decoded key and NTT(s1 || s2 || t0)
+    reused from ``cache`` (the scheme object's): the entry's key is tr (public: H(pk)),
+    and it is served only when its whole encoded key equals ``sk``
+    (``hmac.compare_digest``); otherwise the key is decoded now and replaces the
+    entry. A hit or miss thus says only whether this public key's secret key was
+    used lately (docs/decisions.md, "Secret-key state")."""
+    if _fast(ops) is not None:
+        return secret_key(p, ops, sk)  # compiled signing decodes in about 1 us
+
+    def make() -> SecretKey:
+        dec = decode_secret_key(p, ops, sk)
+        small_hat: Poly = np.ascontiguousarray(ops.k.ntt(np.concatenate([dec.s1, dec.s2, dec.t0])))
+        for a in (dec.s1, dec.s2, dec.t0, small_hat):
+            a.setflags(write=False)
+        return replace(dec, small_hat=small_hat)
+
+    return cache.get_or_make_if(sk[64 : 64 + p.tr_bytes], lambda st: st.matches(sk), make)
 
 
 def hint_bit_pack(p: Params, hint: Poly) -> bytes:
@@ -424,7 +455,9 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     if sk.s1.size == 0:  # an encoded-only key (secret_key) on a backend without them
         sk = decode_secret_key(p, ops, sk.raw)
     kk = ops.k
-    small_hat = kk.ntt(np.concatenate([sk.s1, sk.s2, sk.t0]))  # s1_hat, s2_hat, t0_hat
+    small_hat = sk.small_hat  # s1_hat, s2_hat, t0_hat
+    if small_hat is None:
+        small_hat = kk.ntt(np.concatenate([sk.s1, sk.s2, sk.t0]))
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
     kappa = 0

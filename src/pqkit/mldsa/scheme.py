@@ -41,6 +41,8 @@ class DilithiumScheme(SignatureBase):
         self.suite = suite
         # Shared by the copies using() makes: A_hat does not depend on the backend.
         self._a_cache: LruCache[Poly] = LruCache(core.A_CACHE_SIZE)
+        # Decoded secret keys under their public tr (core.secret_key_cached).
+        self._sk_cache: LruCache[core.SecretKey] = LruCache(core.SK_CACHE_SIZE)
 
     def _ops(self) -> core.Ops:
         return core.ops_for(self.suite, self.arith, self._a_cache)
@@ -53,7 +55,7 @@ class DilithiumScheme(SignatureBase):
     def _secret_key(self, ops: core.Ops, secret_key: Any) -> core.SecretKey:
         sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
         self._check_consistent(ops, sk)
-        return core.secret_key(self.params, ops, sk)
+        return core.secret_key_cached(self.params, ops, sk, self._sk_cache)
 
     def _check_consistent(self, ops: core.Ops, sk: bytes) -> None:
         """Refuse (ValueError) an expanded secret key whose t0 or tr do not follow from

@@ -8,6 +8,8 @@ single arrays: a k-vector is (k, 256), the matrix A_hat is (k, k, 256).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -96,11 +98,13 @@ def encrypt(
     r: bytes,
     t_hat: Poly | None = None,
     A_hat: Poly | None = None,
+    rows: tuple[Poly, Any] | None = None,
 ) -> bytes:
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt): ciphertext of the 32-byte m with
     randomness r under ek (already length-checked by the caller). ``t_hat`` is
     ByteDecode_12 of ek's first 384 k bytes and ``A_hat`` the matrix of lines 4-8,
-    when the caller has them already (a decoded key)."""
+    when the caller has them already (a decoded key); ``rows`` is then
+    (encrypt_rows(t_hat, A_hat), K.kpke_cache of it) when the caller has that too."""
     k = params.k
     if t_hat is None:
         t_hat = K.byte_decode(_u8(ek[: 384 * k]).reshape(k, 384), 12)  # line 2
@@ -113,14 +117,24 @@ def encrypt(
     # Lines 18-24 in one kernel call: y_hat = NTT(y); u = NTT^-1(A_hat^T o y_hat) + e1;
     # mu = Decompress_1(ByteDecode_1(m)); v = NTT^-1(t_hat^T o y_hat) + e2 + mu;
     # c1 = ByteEncode_du(Compress_du(u)); c2 = ByteEncode_dv(Compress_dv(v)).
-    c = K.kpke_encrypt(t_hat, A_hat, y, e1, e2, _u8(m), params.du, params.dv)
+    rows_, rows_cache = rows if rows is not None else (None, None)
+    c = K.kpke_encrypt(t_hat, A_hat, y, e1, e2, _u8(m), params.du, params.dv, rows_, rows_cache)
     return c.tobytes()  # line 24: c1 || c2
 
 
-def decrypt(params: Params, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+def decrypt(
+    params: Params,
+    K: MLKEMKernels,
+    dk: bytes,
+    c: bytes,
+    decoded: tuple[Poly, Any] | None = None,
+) -> bytes:
     """FIPS 203, Algorithm 15 (K-PKE.Decrypt): the 32-byte message of c under dk.
 
     Lines 1-7 in one kernel call: c1, c2 = c; u' = Decompress_du(ByteDecode_du(c1));
     v' = Decompress_dv(ByteDecode_dv(c2)); s_hat = ByteDecode_12(dk_PKE);
-    w = v' - NTT^-1(s_hat^T o NTT(u')); m = ByteEncode_1(Compress_1(w))."""
-    return K.kpke_decrypt(_u8(dk), _u8(c), params.k, params.du, params.dv).tobytes()
+    w = v' - NTT^-1(s_hat^T o NTT(u')); m = ByteEncode_1(Compress_1(w)). ``decoded``:
+    (s_hat, K.kpke_cache(s_hat)) of dk when the caller has them (a decoded key)."""
+    s_hat, s_cache = decoded if decoded is not None else (None, None)
+    m = K.kpke_decrypt(_u8(dk), _u8(c), params.k, params.du, params.dv, s_hat, s_cache)
+    return m.tobytes()

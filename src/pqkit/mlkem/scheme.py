@@ -42,8 +42,6 @@ class _LazyOps:
     whole-operation kernels (:mod:`pqkit.arith.ops`) hash inside compiled code and
     never touch it, so they skip resolving the providers (about 1.4 us a call)."""
 
-    __slots__ = ("_ops", "_suite")
-
     def __init__(self, suite: Suite) -> None:
         self._suite = suite
         self._ops: SuiteOps | None = None
@@ -51,7 +49,9 @@ class _LazyOps:
     def __getattr__(self, name: str) -> Any:
         if self._ops is None:
             self._ops = self._suite.bind()
-        return getattr(self._ops, name)
+        value = getattr(self._ops, name)
+        setattr(self, name, value)  # later reads of it skip __getattr__
+        return value
 
 
 class KpkeKem(KemBase):
