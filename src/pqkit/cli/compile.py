@@ -88,17 +88,28 @@ def _in_processes(families: list[str], jobs: int, verbose: bool) -> None:
                     command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
                 )
             bar.describe(f"compiling {', '.join(running)}")
-            family, process = next(iter(running.items()))
-            out, _ = process.communicate()
-            del running[family]
+            family, process_status = _first_done(running)
+            out, _ = running.pop(family).communicate()
             lines = out.strip().splitlines()
             if verbose:
                 print("\n".join(lines[:-1]))
-            if process.returncode != 0:
-                failed.append(f"{family}: {lines[-1] if lines else process.returncode}")
+            if process_status != 0:
+                failed.append(f"{family}: {lines[-1] if lines else process_status}")
             bar.update()
     if failed:
         raise ValueError("compiling failed for " + "; ".join(failed))
+
+
+def _first_done(running: dict[str, subprocess.Popen[str]]) -> tuple[str, int]:
+    """The family whose process ends first and its exit status, so that a free core
+    takes the next family at once. The children write a few lines only, so their
+    pipes never fill while they wait here."""
+    while True:
+        for family, process in running.items():
+            status = process.poll()
+            if status is not None:
+                return family, status
+        time.sleep(0.05)
 
 
 def _here(families: list[str], verbose: bool) -> None:
