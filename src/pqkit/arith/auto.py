@@ -1,10 +1,11 @@
 """The default backend: ``jit`` once its compiled code is ready, ``numpy`` until then.
 
 When nothing selects a backend (no argument, no :func:`pqkit.arith.use` scope, no
-``PQKIT_ARITH``), the first kernel request of a family (``mlkem``, ``mldsa``, ``hash``) queues it
-for a daemon thread that loads or compiles its ``jit`` code by running the warm-up
-workload of :mod:`pqkit.arith.warmup` (real operations on the ``jit`` backend),
-family after family in request order; families nobody asked for are not loaded.
+``PQKIT_ARITH``), the first kernel request of a family (one of
+:data:`pqkit.arith.warmup.ORDER`) queues it for a daemon thread that loads or
+compiles its ``jit`` code by running the warm-up workload of
+:mod:`pqkit.arith.warmup` (real operations on the ``jit`` backend), family after
+family in request order; families nobody asked for are not loaded.
 Until a family's workload has run, its requests get the ``numpy`` table;
 afterwards the ``jit`` one. Both give identical bytes, so the switch is invisible
 except in speed: no call ever waits for compilation.

@@ -13,7 +13,6 @@ the primitive and composite kernels every backend provides.
 from __future__ import annotations
 
 import importlib
-import os
 from functools import cache
 from types import SimpleNamespace
 from typing import Any
@@ -72,9 +71,8 @@ def batch_operations_now(scheme: str, backend: str, bound: str | None) -> Any | 
     table = batch_operations(scheme, backend)
     if table is None or bound is not None:
         return table
-    from pqkit import arith
     from pqkit.arith import auto
 
-    if arith._scope.get() is not None or os.environ.get(arith._ENV, "").strip():
+    if auto.explicit():
         return table
     return table if auto.choice(f"{scheme}-batch") == "jit" else None
