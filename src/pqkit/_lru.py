@@ -20,6 +20,10 @@ __all__ = ["LruCache"]
 _V = TypeVar("_V")
 
 
+def _always(value: object) -> bool:
+    return True
+
+
 class LruCache(Generic[_V]):
     """At most ``size`` entries; the least recently used one is dropped first."""
 
@@ -36,21 +40,16 @@ class LruCache(Generic[_V]):
     def get_or_make(self, key: Hashable, make: Callable[[], _V]) -> _V:
         """The value cached under ``key``, else ``make()`` (called outside the
         lock, so two threads may both make it; the values are equal)."""
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        value = make()
-        self._store(key, value)
-        return value
+        return self.get_or_make_if(key, _always, make)
 
     def get_or_make_if(
         self, key: Hashable, accept: Callable[[_V], bool], make: Callable[[], _V]
     ) -> _V:
-        """Like :meth:`get_or_make`, but a cached value is used only when
-        ``accept(value)`` is true (for secret state: a constant-time comparison of
-        the whole secret with the one stored in the value); otherwise ``make()``'s
-        value replaces the entry."""
+        """The value cached under ``key`` when ``accept(value)`` is true (for
+        secret state: a constant-time comparison of the whole secret with the one
+        stored in the value), else ``make()``'s value, which replaces the entry
+        (``make`` runs outside the lock, as in :meth:`get_or_make`). Values are
+        never None."""
         with self._lock:
             cached = self._items.get(key)
             if cached is not None:

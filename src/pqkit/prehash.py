@@ -108,7 +108,7 @@ PREHASHES: dict[str, PreHash] = {
 
 
 def _spelling(name: str) -> str:
-    """``name`` without case, '-' or '_', and SHA-2 names without their '2'
+    """``name`` without case, '-', '_' or spaces, and SHA-2 names without their '2'
     (SHA-512, sha512, SHA2-512 are one spelling; SHA3-512 stays apart)."""
     return re.sub(r"^SHA2(?=224|256|384|512)", "SHA", re.sub(r"[-_ ]", "", name.upper()))
 
