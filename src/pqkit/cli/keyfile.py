@@ -71,6 +71,7 @@ def _batch_keygen(args: argparse.Namespace) -> int:
     import time
 
     from pqkit import arith, batch, registry
+    from pqkit.arith import auto
     from pqkit.cli.progress import Bar
 
     conflicting = [
@@ -105,9 +106,12 @@ def _batch_keygen(args: argparse.Namespace) -> int:
             progress=bar.update,
         )
     seconds = time.perf_counter() - start
+    # Say so when the batch ran vectorised because its compiled kernels were still
+    # being built in the background (pqkit.arith.ops.batch_operations_now).
+    remark = auto.note(f"{scheme.KERNELS}-batch") if scheme.KERNELS else ""
     print(
         f"wrote {args.count} {scheme.name} key pairs to {args.out} ({', '.join(names)}) "
-        f"in {seconds:.1f} s"
+        f"in {seconds:.1f} s{remark}"
     )
     return 0
 
