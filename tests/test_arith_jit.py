@@ -66,3 +66,19 @@ def test_dsa_float_reduction_at_the_edges() -> None:
     r = got.astype(np.int64)
     assert np.all((r - x) % q == 0)
     assert np.all(np.abs(r) <= half + 4)
+
+
+@pytest.mark.parametrize("rows", [7, 8, 9, 24])
+def test_kem_ntts_in_lock_step_equal_the_reference(rows: int) -> None:
+    """From 8 rows on the ML-KEM NTTs transform the rows in lock-step (a transposed
+    loop); below, row by row. Both give ref's rows, at the extremes too (every
+    coefficient q - 1 or 0, alternating q // 2 and q // 2 + 1)."""
+    rng = np.random.default_rng(rows)
+    f = rng.integers(0, MLKEM_Q, (rows, 256))
+    f[0] = MLKEM_Q - 1
+    f[1] = 0
+    f[2, ::2] = MLKEM_Q // 2
+    f[2, 1::2] = MLKEM_Q // 2 + 1
+    np.testing.assert_array_equal(JK.ntt(f), RK.ntt(f))
+    np.testing.assert_array_equal(JK.intt(f), RK.intt(f))
+    np.testing.assert_array_equal(JK.intt(JK.ntt(f)), f)

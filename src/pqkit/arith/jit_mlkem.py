@@ -41,6 +41,10 @@ _GAMMAS = np.array(GAMMAS, dtype=np.int64)
 
 _BARRETT_M = -(-(1 << 40) // Q)  # ceil(2^40 / q)
 _COMPRESS_M = -(-(1 << 40) // (2 * Q))  # ceil(2^40 / 2q)
+_LOCKSTEP = 8
+"""From this many rows on, the NTTs transform the rows in lock-step (one vector
+lane per row): measured about 0.3 us per polynomial against 0.47 row by row for
+24 rows; below 8 rows the lock-step loop is slower."""
 
 
 @jit
@@ -65,9 +69,40 @@ def _ntt(a: Any) -> Any:
 
     Lazy reduction: zeta t is reduced exactly (Barrett, [0, q)), the sums are not;
     each layer adds at most q to the bound, so after 7 layers values are below
-    8q and every product zeta t stays below q 8q < 2^28 (the Barrett range)."""
+    8q and every product zeta t stays below q 8q < 2^28 (the Barrett range).
+
+    From :data:`_LOCKSTEP` rows on (a public shape), the rows run in lock-step:
+    the array is transposed to (256, rows), so that every butterfly, whatever its
+    layer's length, is one loop over the rows that LLVM vectorises (the short
+    layers of the row-by-row loop are not). Same arithmetic, same results."""
+    rows = a.shape[0]
+    if rows >= _LOCKSTEP:
+        w = np.empty((256, rows), dtype=np.int64)
+        for r in range(rows):
+            for j in range(256):
+                w[j, r] = a[r, j]
+        i = 1
+        length = 128
+        while length >= 2:
+            for start in range(0, 256, 2 * length):
+                zeta = _ZETAS[i]
+                i += 1
+                for j in range(start, start + length):
+                    lo = w[j]
+                    hi = w[j + length]
+                    for r in range(rows):
+                        t = _barrett(zeta * hi[r])
+                        u = lo[r]
+                        hi[r] = u - t + Q
+                        lo[r] = u + t
+            length >>= 1
+        out = np.empty((rows, 256), dtype=np.int64)
+        for r in range(rows):
+            for j in range(256):
+                out[r, j] = _barrett(w[j, r])
+        return out
     out = a.copy()
-    for r in range(out.shape[0]):
+    for r in range(rows):
         f = out[r]
         i = 1
         length = 128
@@ -88,9 +123,36 @@ def _ntt(a: Any) -> Any:
 
 @jit
 def _intt(a: Any) -> Any:
-    """FIPS 203, Algorithm 10 (NTT^-1) on every row, including the factor 128^-1."""
+    """FIPS 203, Algorithm 10 (NTT^-1) on every row, including the factor 128^-1;
+    from :data:`_LOCKSTEP` rows on in lock-step, as :func:`_ntt`."""
+    rows = a.shape[0]
+    if rows >= _LOCKSTEP:
+        w = np.empty((256, rows), dtype=np.int64)
+        for r in range(rows):
+            for j in range(256):
+                w[j, r] = a[r, j]
+        i = 127
+        length = 2
+        while length <= 128:
+            for start in range(0, 256, 2 * length):
+                zeta = _ZETAS[i]
+                i -= 1
+                for j in range(start, start + length):
+                    lo = w[j]
+                    hi = w[j + length]
+                    for r in range(rows):
+                        t = lo[r]
+                        u = hi[r]
+                        lo[r] = _csub(t + u)
+                        hi[r] = _barrett(zeta * (u - t + Q))  # u - t + q in [1, 2q)
+            length <<= 1
+        out = np.empty((rows, 256), dtype=np.int64)
+        for r in range(rows):
+            for j in range(256):
+                out[r, j] = _barrett(w[j, r] * _N_INV)
+        return out
     out = a.copy()
-    for r in range(out.shape[0]):
+    for r in range(rows):
         f = out[r]
         i = 127
         length = 2
@@ -421,30 +483,32 @@ def _kpke_decrypt(dk: Any, c: Any, k: int, du: int, dv: int) -> Any:
 
 
 @jit
-def _kpke_encrypt(
-    t_hat: Any, a_hat: Any, y: Any, e1: Any, e2: Any, m: Any, du: int, dv: int
-) -> Any:
-    """FIPS 203, Algorithm 14 lines 18-24: the rows of A_hat^T and t_hat^T times
-    NTT(y) in one basemul and one inverse NTT, then the noise, mu and compression
-    (the sums stay below 3q, which Compress_d accepts)."""
+def _encrypt_products(t_hat: Any, a_hat: Any, y_hat: Any) -> Any:
+    """FIPS 203, Algorithm 14 lines 19 and 21 in the NTT domain: the rows of A_hat^T
+    and t_hat^T times y_hat in one basemul, (k + 1, 256)."""
     k = t_hat.shape[0]
-    y_hat = _ntt(y)
     rows = np.empty((k + 1, k, 256), dtype=np.int64)
     for i in range(k):
         for j in range(k):
             rows[i, j] = a_hat[j, i]
         rows[k, i] = t_hat[i]
-    w = _intt(
-        _basemul_acc(
-            rows,
-            y_hat.reshape(1, k, 256),
-            _mulcache(y_hat).reshape(1, k, 128),
-            np.arange(k + 1),
-            np.zeros(k + 1, dtype=np.int64),
-            1,
-            1,
-        )
+    return _basemul_acc(
+        rows,
+        y_hat.reshape(1, k, 256),
+        _mulcache(y_hat).reshape(1, k, 128),
+        np.arange(k + 1),
+        np.zeros(k + 1, dtype=np.int64),
+        1,
+        1,
     )
+
+
+@jit
+def _encrypt_tail(w: Any, e1: Any, e2: Any, m: Any, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 14 lines 19-24 after the inverse NTT ``w`` (k + 1, 256):
+    the noise and mu added (the sums stay below 3q, which Compress_d accepts),
+    compressed and encoded."""
+    k = w.shape[0] - 1
     mu = _decompress(_byte_decode(m.copy().reshape(1, 32), 1).reshape(-1), 1)
     u = np.empty(k * 256, dtype=np.int64)
     for i in range(k):
@@ -459,6 +523,17 @@ def _kpke_encrypt(
     out[: c1.shape[0]] = c1
     out[c1.shape[0] :] = c2
     return out
+
+
+@jit
+def _kpke_encrypt(
+    t_hat: Any, a_hat: Any, y: Any, e1: Any, e2: Any, m: Any, du: int, dv: int
+) -> Any:
+    """FIPS 203, Algorithm 14 lines 18-24: the rows of A_hat^T and t_hat^T times
+    NTT(y) in one basemul and one inverse NTT (:func:`_encrypt_products`), then the
+    noise, mu and compression (:func:`_encrypt_tail`)."""
+    w = _intt(_encrypt_products(t_hat, a_hat, _ntt(y)))
+    return _encrypt_tail(w, e1, e2, m, du, dv)
 
 
 def kpke_decrypt(

@@ -32,9 +32,17 @@ import numpy.typing as npt
 
 from pqkit.arith._jit import jit
 from pqkit.arith._jit import writable_u8 as _c
-from pqkit.arith.jit_mlkem import _byte_decode, _byte_encode, _cbd, _kpke_decrypt
+from pqkit.arith.jit_mlkem import (
+    _byte_decode,
+    _byte_encode,
+    _cbd,
+    _encrypt_products,
+    _encrypt_tail,
+    _intt,
+    _kpke_decrypt,
+    _ntt,
+)
 from pqkit.arith.jit_mlkem_ops import (
-    _encrypt_noise,
     _keygen_body,
     _matrix_nonces,
     _sample_ntt,
@@ -107,6 +115,49 @@ def _states(eks: Any, k: int, with_h: bool) -> Any:
 
 
 @jit
+def _encrypt_rows(
+    t_hats: Any, a_hats: Any, ms: Any, buf: Any, eta1: int, eta2: int, du: int, dv: int
+) -> Any:
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b items: t_hats (b or 1, k, 256),
+    a_hats (b or 1, k, k, 256) (one key broadcasts), ms (b, 32) and the PRF outputs
+    buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines 9-17 -> ciphertexts (b, 32 (du k
+    + dv)). The arithmetic of :func:`pqkit.arith.jit_mlkem._kpke_encrypt`, with the
+    NTTs of the b items' y (b k rows) and the inverse NTTs (b (k + 1) rows) each
+    one call, so that they run in lock-step."""
+    b = ms.shape[0]
+    k = t_hats.shape[1]
+    single = t_hats.shape[0] == 1
+    y_bytes = np.empty((b * k, 64 * eta1), dtype=np.uint8)
+    e_bytes = np.empty((b * (k + 1), 64 * eta2), dtype=np.uint8)
+    for i in range(b):
+        for j in range(k):
+            y_bytes[i * k + j] = buf[i, j, : 64 * eta1]
+        for j in range(k + 1):
+            e_bytes[i * (k + 1) + j] = buf[i, k + j, : 64 * eta2]
+    y_hat = _ntt(_cbd(y_bytes, eta1))  # lines 9-12 and 18
+    e = _cbd(e_bytes, eta2)  # lines 13-17
+    w_hat = np.empty((b * (k + 1), 256), dtype=np.int64)
+    for i in range(b):
+        s = 0 if single else i
+        w_hat[i * (k + 1) : (i + 1) * (k + 1)] = _encrypt_products(
+            t_hats[s], a_hats[s], y_hat[i * k : (i + 1) * k]
+        )
+    w = _intt(w_hat)
+    out = np.empty((b, 32 * (du * k + dv)), dtype=np.uint8)
+    for i in range(b):
+        base = i * (k + 1)
+        out[i] = _encrypt_tail(
+            w[base : base + k + 1],
+            e[base : base + k],
+            e[base + k],
+            ms[i].copy(),
+            du,
+            dv,
+        )
+    return out
+
+
+@jit
 def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
     """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) on every row d || z of dz
     (m, 64): (eks (m, 384 k + 32), dks (m, 768 k + 96)), 8 rows per group."""
@@ -122,11 +173,14 @@ def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
             seeds[i, 32] = k
         rs = _sponge_rows(seeds, RATE_512, SHA3_PAD, 64)  # Algorithm 13 line 1: G(d || k)
         a_hats = _matrices(rs[:, :32].copy(), k)  # lines 3-7
-        noise = _cbd(  # lines 8-17: PRF(sigma, 0 .. 2k - 1)
-            _prf_rows(rs[:, 32:].copy(), 2 * k, 64 * eta1).reshape(b * 2 * k, 64 * eta1), eta1
+        se_hat = _ntt(  # lines 8-17: PRF(sigma, 0 .. 2k - 1), the b 2k NTTs in lock-step
+            _cbd(
+                _prf_rows(rs[:, 32:].copy(), 2 * k, 64 * eta1).reshape(b * 2 * k, 64 * eta1),
+                eta1,
+            )
         ).reshape(b, 2 * k, 256)
         for i in range(b):
-            ek, dk = _keygen_body(a_hats[i], noise[i], rs[i, :32].copy(), k)  # lines 8-20
+            ek, dk = _keygen_body(a_hats[i], se_hat[i], rs[i, :32].copy(), k)  # lines 18-20
             eks[g + i] = ek
             dks[g + i] = dk
             dks[g + i, 384 * k + n_ek + 32 :] = dz[g + i, 32:]  # Algorithm 16 line 3: z
@@ -160,12 +214,9 @@ def _encaps_rows(eks: Any, ms: Any, k: int, eta1: int, eta2: int, du: int, dv: i
             mh[i, 32:] = hs[0 if single else i]
         kr = _sponge_rows(mh, RATE_512, SHA3_PAD, 64)  # line 1: (K, r) = G(m || H(ek))
         buf = _prf_rows(kr[:, 32:].copy(), 2 * k + 1, 64 * eta)  # Algorithm 14 lines 9-17
-        for i in range(b):
-            s = 0 if single else i
-            out_k[g + i] = kr[i, :32]
-            out_c[g + i] = _encrypt_noise(  # line 2
-                t_hats[s], a_hats[s], mh[i, :32].copy(), buf[i], eta1, eta2, du, dv
-            )
+        out_k[g : g + b] = kr[:, :32]
+        # line 2
+        out_c[g : g + b] = _encrypt_rows(t_hats, a_hats, mh[:, :32].copy(), buf, eta1, eta2, du, dv)
     return out_k, out_c
 
 
@@ -201,12 +252,9 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
         kr = _sponge_rows(mh, RATE_512, SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
         k_bar = _sponge_rows(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
         buf = _prf_rows(kr[:, 32:].copy(), 2 * k + 1, 64 * eta)
+        c2 = _encrypt_rows(t_hats, a_hats, mh[:, :32].copy(), buf, eta1, eta2, du, dv)  # line 8
         for i in range(b):
-            s = 0 if single else i
-            c2 = _encrypt_noise(  # line 8
-                t_hats[s], a_hats[s], mh[i, :32].copy(), buf[i], eta1, eta2, du, dv
-            )
-            out[g + i] = _select_key(zc[i, 32:].copy(), c2, kr[i], k_bar[i])  # lines 9-11
+            out[g + i] = _select_key(zc[i, 32:].copy(), c2[i], kr[i], k_bar[i])  # lines 9-11
     return out
 
 

@@ -177,11 +177,11 @@ def _noise(seed: Any, first: int, count: int, eta: int) -> Any:
 
 
 @jit
-def _keygen_body(a_hat: Any, se: Any, rho: Any, k: int) -> Any:
-    """FIPS 203, Algorithm 13 lines 8-20 from A_hat and the noise s || e (2k, 256),
-    and Algorithm 16 line 3 but H(ek) and z: (ek, dk) as uint8 arrays, the last 64
-    bytes of dk (H(ek) || z) left for the caller."""
-    se_hat = _ntt(se)  # lines 8-17: s then e
+def _keygen_body(a_hat: Any, se_hat: Any, rho: Any, k: int) -> Any:
+    """FIPS 203, Algorithm 13 lines 18-20 from A_hat and the transformed noise
+    NTT(s) || NTT(e) (2k, 256) (lines 8-17), and Algorithm 16 line 3 but H(ek) and
+    z: (ek, dk) as uint8 arrays, the last 64 bytes of dk (H(ek) || z) left for the
+    caller."""
     s_hat = se_hat[:k].copy()
     e_hat = se_hat[k:]
     row = np.arange(k)
@@ -213,7 +213,8 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     rho = rs[:32].copy()
     sigma = rs[32:].copy()
     a_hat = _sample_matrix(rho, k)  # lines 3-7
-    ek, dk = _keygen_body(a_hat, _noise(sigma, 0, 2 * k, eta1), rho, k)  # lines 8-20
+    se_hat = _ntt(_noise(sigma, 0, 2 * k, eta1))  # lines 8-17: s then e
+    ek, dk = _keygen_body(a_hat, se_hat, rho, k)  # lines 18-20
     n_ek = 384 * k + 32
     dk[384 * k + n_ek : 384 * k + n_ek + 32] = _sponge1(ek, RATE_256, SHA3_PAD, 32)
     dk[384 * k + n_ek + 32 :] = z
