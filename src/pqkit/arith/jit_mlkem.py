@@ -484,44 +484,49 @@ def _kpke_decrypt(dk: Any, c: Any, k: int, du: int, dv: int) -> Any:
 
 @jit
 def _encrypt_products(t_hat: Any, a_hat: Any, y_hat: Any) -> Any:
-    """FIPS 203, Algorithm 14 lines 19 and 21 in the NTT domain: the rows of A_hat^T
-    and t_hat^T times y_hat in one basemul, (k + 1, 256)."""
+    """FIPS 203, Algorithm 14 lines 19 and 21 in the NTT domain: row i < k is
+    sum_j A_hat[j, i] o y_hat[j] (A_hat^T), row k sum_j t_hat[j] o y_hat[j]; (k + 1,
+    256). BaseCaseMultiply as :func:`_basemul_acc` (same bounds: at most 8 terms
+    below q^2, one Barrett step), reading A_hat^T in place instead of a copy."""
     k = t_hat.shape[0]
-    rows = np.empty((k + 1, k, 256), dtype=np.int64)
-    for i in range(k):
+    z = _mulcache(y_hat)
+    out = np.zeros((k + 1, 256), dtype=np.int64)
+    for i in range(k + 1):
+        acc = out[i]
         for j in range(k):
-            rows[i, j] = a_hat[j, i]
-        rows[k, i] = t_hat[i]
-    return _basemul_acc(
-        rows,
-        y_hat.reshape(1, k, 256),
-        _mulcache(y_hat).reshape(1, k, 128),
-        np.arange(k + 1),
-        np.zeros(k + 1, dtype=np.int64),
-        1,
-        1,
-    )
+            x = t_hat[j] if i == k else a_hat[j, i]  # public indices
+            y = y_hat[j]
+            zj = z[j]
+            for p in range(128):
+                a0 = x[2 * p]
+                a1 = x[2 * p + 1]
+                b0 = y[2 * p]
+                acc[2 * p] += a0 * b0 + a1 * zj[p]
+                acc[2 * p + 1] += a0 * y[2 * p + 1] + a1 * b0
+        for p in range(256):
+            acc[p] = _barrett(acc[p])
+    return out
 
 
 @jit
 def _encrypt_tail(w: Any, e1: Any, e2: Any, m: Any, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 14 lines 19-24 after the inverse NTT ``w`` (k + 1, 256):
-    the noise and mu added (the sums stay below 3q, which Compress_d accepts),
-    compressed and encoded."""
+    u = w[:k] + e1 and v = w[k] + e2 + mu (the sums stay below 3q, which Compress_d
+    accepts), compressed and encoded. mu = Decompress_1(ByteDecode_1(m)) is bit i of
+    m times round(q / 2) = 1665, by a mask (no branch)."""
     k = w.shape[0] - 1
-    mu = _decompress(_byte_decode(m.copy().reshape(1, 32), 1).reshape(-1), 1)
     u = np.empty(k * 256, dtype=np.int64)
     for i in range(k):
         for j in range(256):
             u[256 * i + j] = w[i, j] + e1[i, j]
     v = np.empty(256, dtype=np.int64)
     for j in range(256):
-        v[j] = w[k, j] + e2[j] + mu[j]
-    c1 = _byte_encode(_compress(u, du).reshape(k, 256), du).reshape(-1)
-    c2 = _byte_encode(_compress(v, dv).reshape(1, 256), dv).reshape(-1)
-    out = np.empty(c1.shape[0] + c2.shape[0], dtype=np.uint8)
-    out[: c1.shape[0]] = c1
-    out[c1.shape[0] :] = c2
+        bit = (np.int64(m[j >> 3]) >> (j & 7)) & 1
+        v[j] = w[k, j] + e2[j] + (-bit & 1665)
+    n1 = 32 * du * k
+    out = np.empty(n1 + 32 * dv, dtype=np.uint8)
+    out[:n1] = _byte_encode(_compress(u, du).reshape(k, 256), du).reshape(-1)
+    out[n1:] = _byte_encode(_compress(v, dv).reshape(1, 256), dv).reshape(-1)
     return out
 
 
