@@ -81,9 +81,10 @@ def _h(data: Any, n: int) -> Any:
 def _take23(row: Any, c: int, z: int) -> int:
     """Algorithm 30 lines 4-8 for one candidate z (Algorithm 14, CoeffFromThreeBytes,
     the top bit of the third byte cleared): written at the entry's next free
-    position (slot 256 once it is full), the position advancing by z < q."""
-    row[min(c, 256)] = z
-    return c + (((z - Q) >> 63) & 1)
+    position, the position advancing by z < q. ``row`` has room for one block's 56
+    candidates past 256 (a block is parsed only while the entry is short)."""
+    row[c] = z
+    return c + (z < Q)
 
 
 @jit
@@ -110,7 +111,7 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
     out = np.zeros((n, 256), dtype=np.int64)
     w = np.zeros(200, dtype=np.uint64)
     counts = np.zeros(8, dtype=np.int64)
-    tmp = np.zeros((8, 257), dtype=np.int64)  # slot 256: where a full entry writes
+    tmp = np.zeros((8, 256 + RATE_128 // 3), dtype=np.int64)  # + one block
     mask = 0x7FFFFF
     for g in range(0, n, 8):
         m = min(8, n - g)

@@ -456,30 +456,56 @@ def add(a: Poly, b: Poly) -> Poly:
 
 
 @jit
-def _kpke_decrypt(dk: Any, c: Any, k: int, du: int, dv: int) -> Any:
-    """FIPS 203, Algorithm 15 lines 1-7 (the ``ref`` twin names the variables)."""
-    n1 = 32 * du * k
-    c1 = c[:n1].copy().reshape(k, 32 * du)
-    c2 = c[n1:].copy().reshape(1, 32 * dv)
-    u = _decompress(_byte_decode(c1, du).reshape(-1), du).reshape(k, 256)
-    v = _decompress(_byte_decode(c2, dv).reshape(-1), dv)
+def _basemul_into(acc: Any, x: Any, y: Any, z: Any) -> None:
+    """acc += BaseCaseMultiply of x and y over the 128 pairs (FIPS 203, Algorithms
+    11-12), z: y's mulcache; unreduced (every term below q^2 < 2^23.4)."""
+    for p in range(128):
+        a0 = x[2 * p]
+        a1 = x[2 * p + 1]
+        b0 = y[2 * p]
+        acc[2 * p] += a0 * b0 + a1 * z[p]
+        acc[2 * p + 1] += a0 * y[2 * p + 1] + a1 * b0
+
+
+@jit
+def _decrypt_u(c: Any, k: int, du: int) -> Any:
+    """FIPS 203, Algorithm 15 lines 1 and 3: u' = Decompress_du(ByteDecode_du(c1)),
+    (k, 256)."""
+    c1 = c[: 32 * du * k].copy().reshape(k, 32 * du)
+    return _decompress(_byte_decode(c1, du).reshape(-1), du).reshape(k, 256)
+
+
+@jit
+def _decrypt_dot(dk: Any, u_hat: Any, k: int) -> Any:
+    """FIPS 203, Algorithm 15 lines 5-6 in the NTT domain: s_hat^T o NTT(u'), s_hat =
+    ByteDecode_12(dk_PKE); (1, 256), reduced (at most 8 terms: one Barrett step)."""
     s_hat = _byte_decode(dk.copy().reshape(k, 384), 12)
-    u_hat = _ntt(u)
-    row = np.zeros(1, dtype=np.int64)
-    dot = _basemul_acc(
-        s_hat.reshape(1, k, 256),
-        u_hat.reshape(1, k, 256),
-        _mulcache(u_hat).reshape(1, k, 128),
-        row,
-        row,
-        1,
-        1,
-    )
-    x = _intt(dot)
+    z = _mulcache(u_hat)
+    out = np.zeros((1, 256), dtype=np.int64)
+    acc = out[0]
+    for j in range(k):
+        _basemul_into(acc, s_hat[j], u_hat[j], z[j])
+    for p in range(256):
+        acc[p] = _barrett(acc[p])
+    return out
+
+
+@jit
+def _decrypt_message(c: Any, x: Any, k: int, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 15 lines 4, 6 and 7 from x = NTT^-1(s_hat^T o NTT(u'))
+    (256,): m = ByteEncode_1(Compress_1(v' - x)), 32 bytes."""
+    v = _decompress(_byte_decode(c[32 * du * k :].copy().reshape(1, 32 * dv), dv).reshape(-1), dv)
     w = np.empty(256, dtype=np.int64)
     for i in range(256):
-        w[i] = v[i] - x[0, i] + Q  # in [1, 2q): Compress_1 takes its input mod q
+        w[i] = v[i] - x[i] + Q  # in [1, 2q): Compress_1 takes its input mod q
     return _byte_encode(_compress(w, 1).reshape(1, 256), 1).reshape(32)
+
+
+@jit
+def _kpke_decrypt(dk: Any, c: Any, k: int, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 15 lines 1-7 (the ``ref`` twin names the variables)."""
+    x = _intt(_decrypt_dot(dk, _ntt(_decrypt_u(c, k, du)), k))
+    return _decrypt_message(c, x[0], k, du, dv)
 
 
 @jit
@@ -494,15 +520,7 @@ def _encrypt_products(t_hat: Any, a_hat: Any, y_hat: Any) -> Any:
     for i in range(k + 1):
         acc = out[i]
         for j in range(k):
-            x = t_hat[j] if i == k else a_hat[j, i]  # public indices
-            y = y_hat[j]
-            zj = z[j]
-            for p in range(128):
-                a0 = x[2 * p]
-                a1 = x[2 * p + 1]
-                b0 = y[2 * p]
-                acc[2 * p] += a0 * b0 + a1 * zj[p]
-                acc[2 * p + 1] += a0 * y[2 * p + 1] + a1 * b0
+            _basemul_into(acc, t_hat[j] if i == k else a_hat[j, i], y_hat[j], z[j])
         for p in range(256):
             acc[p] = _barrett(acc[p])
     return out

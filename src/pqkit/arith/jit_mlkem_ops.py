@@ -81,10 +81,11 @@ def _prf(seed: Any, first: int, count: int, out_len: int) -> Any:
 @jit
 def _take12(row: Any, c: int, d: int) -> int:
     """Algorithm 7 lines 8-13 for one candidate d (12 bits): write it at the
-    entry's next free position (slot 256 once the entry is full) and advance by
-    its acceptance bit d < q, without a branch."""
-    row[min(c, 256)] = d
-    return c + (((d - Q) >> 63) & 1)
+    entry's next free position and advance by its acceptance bit d < q, without a
+    branch. ``row`` has room for one block's 112 candidates past 256: the caller
+    parses a block only while the entry is short, and drops what lies past 256."""
+    row[c] = d
+    return c + (d < Q)
 
 
 @jit
@@ -106,7 +107,7 @@ def _sample_ntt(msgs: Any) -> Any:
     out = np.zeros((n, 256), dtype=np.int64)
     w = np.zeros(200, dtype=np.uint64)
     counts = np.zeros(8, dtype=np.int64)
-    tmp = np.zeros((8, 257), dtype=np.int64)  # slot 256: where a full entry writes
+    tmp = np.zeros((8, 256 + RATE_128 // 3 * 2), dtype=np.int64)  # + one block
     for g in range(0, n, 8):
         m = min(8, n - g)
         _absorb_x8(w, msgs, g, RATE_128)
