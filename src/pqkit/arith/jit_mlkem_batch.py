@@ -6,9 +6,12 @@ backend, one call per chunk of rows, chunks spread over threads
 (:func:`pqkit.batch.run_chunks`); every other backend keeps the view's vectorised
 NumPy path. Every row equals the single operation of
 :mod:`pqkit.arith.jit_mlkem_ops` (the tests compare them byte for byte): the
-arithmetic of an item is that module's code (:func:`_keygen_body`,
-:func:`_encrypt_noise`, :func:`_kpke_decrypt`, :func:`_select_key`), so the
-security argument carries over.
+arithmetic of an item is the same compiled steps (:func:`_keygen_body`, the K-PKE
+steps of :mod:`pqkit.arith.jit_mlkem`, :func:`_select_key`), so the security
+argument carries over. The NTTs and inverse NTTs of the items of a group run as
+one call each (:func:`_encrypt_rows`, the decryption in :func:`_decaps_rows`, the
+noise of :func:`_keygen_rows`): from 8 rows on those transform the rows in
+lock-step, one vector lane per row (:func:`pqkit.arith.jit_mlkem._ntt`).
 
 What differs is the hashing: the rows are taken 8 at a time and every Keccak of
 those 8 items runs in one :func:`pqkit.arith.jit_hash._keccak_x8` group (one SIMD

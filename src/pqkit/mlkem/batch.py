@@ -192,18 +192,24 @@ class MLKEMBatch(KemBatch):
 
     # --- encapsulation: FIPS 203, Algorithms 20 and 17 ----------------------------------
 
-    def _check_public_keys(self, K: MLKEMKernels, keys: Rows) -> None:
+    def _check_public_keys(self, K: MLKEMKernels, keys: Rows, workers: int) -> None:
         """FIPS 203 §7.2 modulus check on every row, before anything else; the first
-        failing row raises the single operation's ValueError, naming the row."""
+        failing row raises the single operation's ValueError, naming the row. The
+        chunks are checked on ``workers`` threads (compiled, ``nogil``, on ``jit``)
+        and their verdicts read in row order."""
         k = self.scheme.params.k
         fast = self._fast(K)
-        for lo in range(0, keys.data.shape[0], self.chunk):
+
+        def check(b: tuple[int, int]) -> tuple[npt.NDArray[np.bool_]]:
+            rows = keys.data[b[0] : b[1]]
             if fast is not None:
-                bad = fast.ek_modulus_bad(keys.data[lo : lo + self.chunk], k)
-            else:
-                t = keys.data[lo : lo + self.chunk, : 384 * k].reshape(-1, k, 384)
-                again = K.byte_encode(K.byte_decode(t, 12), 12)
-                bad = (again != t).reshape(t.shape[0], -1).any(1)
+                return (fast.ek_modulus_bad(rows, k),)
+            t = rows[:, : 384 * k].reshape(-1, k, 384)
+            again = K.byte_encode(K.byte_decode(t, 12), 12)
+            return ((again != t).reshape(t.shape[0], -1).any(1),)
+
+        n = keys.data.shape[0]
+        for lo, _, (bad,) in run_chunks(n, self.chunk, lambda lo, hi: (lo, hi), check, workers):
             raise_first_bad(
                 bad, lo, lambda i: self.scheme.check_encapsulation_key(keys.data[i].tobytes())
             )
@@ -237,7 +243,7 @@ class MLKEMBatch(KemBatch):
         keys = as_rows(pks, "pks", s.length_public_key)
         n = batch_size(pks=keys) if ms is None else batch_size(pks=keys, ms=ms)
         K = self._kernels()
-        self._check_public_keys(K, keys)
+        self._check_public_keys(K, keys, resolve_workers(workers))
         fast = self._fast(K)
         p = s.params
         fixed = self._decoded(K, keys.data) if keys.single and fast is None else None
@@ -265,17 +271,21 @@ class MLKEMBatch(KemBatch):
 
     # --- decapsulation: FIPS 203, Algorithms 21 and 18 ----------------------------------
 
-    def _check_secret_keys(self, K: MLKEMKernels, keys: Rows) -> None:
-        """FIPS 203 §7.3 hash check on every row, first (the lengths are checked)."""
+    def _check_secret_keys(self, K: MLKEMKernels, keys: Rows, workers: int) -> None:
+        """FIPS 203 §7.3 hash check on every row, first (the lengths are checked);
+        chunks on ``workers`` threads, verdicts read in row order."""
         k = self.scheme.params.k
         fast = self._fast(K)
-        for lo in range(0, keys.data.shape[0], self.chunk):
-            rows = keys.data[lo : lo + self.chunk]
+
+        def check(b: tuple[int, int]) -> tuple[npt.NDArray[np.bool_]]:
+            rows = keys.data[b[0] : b[1]]
             if fast is not None:
-                bad = fast.dk_hash_bad(rows, k)
-            else:
-                h = sha3_rows(256, np.ascontiguousarray(rows[:, 384 * k : 768 * k + 32]))
-                bad = (h != rows[:, 768 * k + 32 : 768 * k + 64]).any(axis=1)
+                return (fast.dk_hash_bad(rows, k),)
+            h = sha3_rows(256, np.ascontiguousarray(rows[:, 384 * k : 768 * k + 32]))
+            return ((h != rows[:, 768 * k + 32 : 768 * k + 64]).any(axis=1),)
+
+        n = keys.data.shape[0]
+        for lo, _, (bad,) in run_chunks(n, self.chunk, lambda lo, hi: (lo, hi), check, workers):
             raise_first_bad(
                 bad, lo, lambda i: self.scheme.check_decapsulation_key(keys.data[i].tobytes())
             )
@@ -290,7 +300,7 @@ class MLKEMBatch(KemBatch):
         cs = as_rows(cts, "cts", s.length_ciphertext)
         n = batch_size(sks=keys, cts=cs)
         K = self._kernels()
-        self._check_secret_keys(K, keys)
+        self._check_secret_keys(K, keys, resolve_workers(workers))
         fast = self._fast(K)
 
         def decoded(dk: U8) -> tuple[Poly, Poly]:
