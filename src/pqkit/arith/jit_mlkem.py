@@ -470,9 +470,19 @@ def _basemul_into(acc: Any, x: Any, y: Any, z: Any) -> None:
 @jit
 def _decrypt_u(c: Any, k: int, du: int) -> Any:
     """FIPS 203, Algorithm 15 lines 1 and 3: u' = Decompress_du(ByteDecode_du(c1)),
-    (k, 256)."""
-    c1 = c[: 32 * du * k].copy().reshape(k, 32 * du)
-    return _decompress(_byte_decode(c1, du).reshape(-1), du).reshape(k, 256)
+    (k, 256), in one pass: coefficient i is bits [i du, i du + du) of c (public),
+    read from the 3 bytes from (i du) >> 3 (du <= 11 bits after a shift of at most
+    7; the last reads stay inside c2), then rounded as :func:`_decompress`."""
+    out = np.empty((k, 256), dtype=np.int64)
+    mask = (1 << du) - 1
+    half = 1 << du
+    for i in range(256 * k):
+        off = i * du
+        b = off >> 3
+        word = np.int64(c[b]) | (np.int64(c[b + 1]) << 8) | (np.int64(c[b + 2]) << 16)
+        y = (word >> (off & 7)) & mask
+        out[i >> 8, i & 255] = (y * (2 * Q) + half) >> (du + 1)
+    return out
 
 
 @jit
@@ -493,12 +503,27 @@ def _decrypt_dot(dk: Any, u_hat: Any, k: int) -> Any:
 @jit
 def _decrypt_message(c: Any, x: Any, k: int, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 15 lines 4, 6 and 7 from x = NTT^-1(s_hat^T o NTT(u'))
-    (256,): m = ByteEncode_1(Compress_1(v' - x)), 32 bytes."""
-    v = _decompress(_byte_decode(c[32 * du * k :].copy().reshape(1, 32 * dv), dv).reshape(-1), dv)
-    w = np.empty(256, dtype=np.int64)
-    for i in range(256):
-        w[i] = v[i] - x[i] + Q  # in [1, 2q): Compress_1 takes its input mod q
-    return _byte_encode(_compress(w, 1).reshape(1, 256), 1).reshape(32)
+    (256,): m = ByteEncode_1(Compress_1(v' - x)), 32 bytes, in one pass. v'_i is
+    read from c2 (public: bits [i dv, i dv + dv), at most 2 bytes; the second is
+    needed only where it exists) and decompressed as :func:`_decompress`; v' - x +
+    q is in [1, 2q) and Compress_1 is :func:`_compress`'s multiply-and-shift; the
+    bits are packed by shifts (no branch on them)."""
+    base = 32 * du * k
+    last = c.shape[0] - 1
+    mask = (1 << dv) - 1
+    half = 1 << dv
+    out = np.empty(32, dtype=np.uint8)
+    for byte in range(32):
+        acc = 0
+        for t in range(8):
+            off = (8 * byte + t) * dv
+            b = base + (off >> 3)
+            word = np.int64(c[b]) | (np.int64(c[min(b + 1, last)]) << 8)
+            v = ((((word >> (off & 7)) & mask) * (2 * Q)) + half) >> (dv + 1)
+            w = v - x[8 * byte + t] + Q
+            acc |= ((((w << 2) + Q) * _COMPRESS_M) >> 40 & 1) << t
+        out[byte] = acc
+    return out
 
 
 @jit
