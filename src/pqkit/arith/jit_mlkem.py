@@ -558,18 +558,20 @@ def _encrypt_tail(w: Any, e1: Any, e2: Any, m: Any, du: int, dv: int) -> Any:
     accepts), compressed and encoded. mu = Decompress_1(ByteDecode_1(m)) is bit i of
     m times round(q / 2) = 1665, by a mask (no branch)."""
     k = w.shape[0] - 1
-    u = np.empty(k * 256, dtype=np.int64)
+    y = np.empty((k + 1, 256), dtype=np.int64)  # Compress_du(u) rows, then Compress_dv(v)
     for i in range(k):
         for j in range(256):
-            u[256 * i + j] = w[i, j] + e1[i, j]
-    v = np.empty(256, dtype=np.int64)
+            y[i, j] = ((((w[i, j] + e1[i, j]) << (du + 1)) + Q) * _COMPRESS_M >> 40) & (
+                (1 << du) - 1
+            )
     for j in range(256):
         bit = (np.int64(m[j >> 3]) >> (j & 7)) & 1
-        v[j] = w[k, j] + e2[j] + (-bit & 1665)
+        v = w[k, j] + e2[j] + (-bit & 1665)
+        y[k, j] = (((v << (dv + 1)) + Q) * _COMPRESS_M >> 40) & ((1 << dv) - 1)
     n1 = 32 * du * k
     out = np.empty(n1 + 32 * dv, dtype=np.uint8)
-    out[:n1] = _byte_encode(_compress(u, du).reshape(k, 256), du).reshape(-1)
-    out[n1:] = _byte_encode(_compress(v, dv).reshape(1, 256), dv).reshape(-1)
+    out[:n1] = _byte_encode(y[:k], du).reshape(-1)
+    out[n1:] = _byte_encode(y[k:], dv).reshape(-1)
     return out
 
 
