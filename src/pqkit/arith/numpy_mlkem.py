@@ -679,7 +679,8 @@ def kpke_keygen(A_hat: Poly, se: Poly) -> npt.NDArray[np.uint8]:
     ts = _mod_f64(ts)  # t_hat, then s_hat (reduced already)
     # Lines 19-20: ByteEncode_12, two coefficients c0 + 4096 c1 to three bytes.
     words = np.matmul(ts, _ENC12_W).astype("<u4")  # (2 k, 128), < 2^24
-    return words.view(np.uint8).reshape(2 * k, 128, 4)[..., :3].reshape(2 * k, 384)
+    out: npt.NDArray[np.uint8] = words.view(np.uint8).reshape(2 * k, 128, 4)[..., :3]
+    return out.reshape(2 * k, 384)
 
 
 KERNELS: dict[str, Any] = {
