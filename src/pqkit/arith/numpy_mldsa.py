@@ -307,17 +307,22 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
 
 def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray[np.int64]]:
     # FIPS 204, Algorithms 31 and 15: low nibble first, then high nibble
-    b = np.asarray(buf, dtype=np.uint8).astype(_I64)
-    nib = np.stack([b & 15, b >> 4], axis=-1).reshape((*b.shape[:-1], 2 * b.shape[-1]))
+    # (int16 until the compaction: nibbles and their values are small)
+    if eta not in (2, 4):
+        raise ValueError(f"unsupported eta {eta}: FIPS 204 uses 2 or 4")
+    b = np.asarray(buf, dtype=np.uint8)
+    nib = np.empty((*b.shape, 2), dtype=np.int16)
+    np.bitwise_and(b, 15, out=nib[..., 0])
+    np.right_shift(b, 4, out=nib[..., 1])
+    nib = nib.reshape((*b.shape[:-1], 2 * b.shape[-1]))
     if eta == 2:
         accept = nib < 15
-        vals = 2 - (nib - 5 * ((nib * 205) >> 10))  # 2 - (nib mod 5) for nib < 16
-    elif eta == 4:
+        vals = 2 - nib + 5 * ((nib * 205) >> 10)  # 2 - (nib mod 5) for nib < 16
+    else:
         accept = nib < 9
         vals = 4 - nib
-    else:
-        raise ValueError(f"unsupported eta {eta}: FIPS 204 uses 2 or 4")
-    return _compact(vals, accept)
+    out, count = _compact(vals, accept)
+    return out.astype(_I64), count
 
 
 _LANES = 4  # rows per Python-integer word in the scan below: 16-bit lanes
