@@ -251,8 +251,7 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
 
 
 _U32_257, _U32_8, _U32_24, _U32_255 = (np.uint32(v) for v in (257, 8, 24, 255))
-_M249 = np.uint64(0x249249249249)
-_CBD3_SHIFTS = np.arange(0, 48, 3, dtype=np.uint64)
+_U64_10101, _U64_16, _U64_40, _U64_255 = (np.uint64(v) for v in (0x10101, 16, 40, 255))
 
 
 def _strided_u64(raw: npt.NDArray[np.uint8], group: int) -> npt.NDArray[np.uint64]:
@@ -281,16 +280,20 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
         out: Poly = f.reshape(*lead, N)
         return out
     if eta == 3:
-        # Bit-sliced: add the eta bits of every field in place (no reduction along an
-        # axis), then read the eta-bit sums x (first half) and y (second half).
-        w = _strided_u64(flat, 6).copy()  # 8 coefficients per 48 bits (aligned copy)
-        t = (w & _M249) + ((w >> np.uint64(1)) & _M249) + ((w >> np.uint64(2)) & _M249)
-        fields = (t[..., None] >> _CBD3_SHIFTS) & np.uint64(7)
-    else:
-        raise ValueError(f"eta must be 2 or 3, got {eta}")
-    xy = fields.astype(I64).reshape(*lead, N, 2)
-    f = xy[..., 0] - xy[..., 1]
-    return f + (f < 0) * Q  # type: ignore[no-any-return]
+        # One bit per byte again; each coefficient's 6 bits b0..b5 start a
+        # little-endian 64-bit read (a strided view, stride 6, over the bits padded
+        # by 8 bytes); times 0x10101 it holds b0 + b1 + b2 in byte 2 and b3 + b4 + b5
+        # in byte 5 (no carries: each sum is at most 3; the two bytes read past the
+        # six reach only bytes 6 and up).
+        rows = flat.shape[0]
+        bits = np.concatenate([np.unpackbits(flat, axis=-1, bitorder="little").reshape(-1), _PAD])
+        v = np.ndarray((rows, N), dtype="<u8", buffer=bits, offset=0, strides=(6 * N, 6))
+        p3 = v * _U64_10101
+        f = np.subtract((p3 >> _U64_16) & _U64_255, (p3 >> _U64_40) & _U64_255, dtype=I64)
+        f += (f >> 63) & Q  # + q where negative: a sign mask, no branch
+        out3: Poly = f.reshape(*lead, N)
+        return out3
+    raise ValueError(f"eta must be 2 or 3, got {eta}")
 
 
 def _group(d: int) -> int:
