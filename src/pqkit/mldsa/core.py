@@ -38,7 +38,6 @@ __all__ = [
     "keygen_internal",
     "ops_for",
     "public_key_from_secret",
-    "sign_batch",
     "sign_mu_internal",
     "verify_mu_internal",
 ]
@@ -52,27 +51,12 @@ _REJ_BOUNDED_BYTES = 2 * 136  # 544 nibbles, 256 needed (FIPS 204, Algorithm 31)
 _BALL_BYTES = 136  # 8 sign bytes + 128 index bytes (FIPS 204, Algorithm 29)
 
 SIGN_BATCH = 4
-"""How many rejection-loop iterations (kappa values) signing evaluates per pass, at
-least (:func:`sign_batch` gives the number per parameter set).
+"""How many rejection-loop iterations (kappa values) signing evaluates per pass.
 
 NOTE: FIPS 204, Algorithm 7 runs the iterations one after another. Evaluating a
 batch of consecutive kappa values at once and returning the first acceptable one
 gives the same signature; it only changes how much speculative work is done.
 """
-
-EXPECTED_REPETITIONS = {(4, 4): 4.25, (6, 5): 5.1, (8, 7): 3.85}
-"""Expected iterations of the signing loop per (k, l) (FIPS 204, Table 1; the
-round-3 Dilithium sets share them)."""
-
-
-def sign_batch(p: Params) -> int:
-    """Iterations per signing pass for ``p``: the expected count rounded (4, 5, 4 for
-    ML-DSA-44/65/87), at least SIGN_BATCH. The first pass then succeeds for about
-    two signatures in three (0.66, 0.67, 0.70), so the median signing time is one
-    pass, not the edge between one and two (with 4 for ML-DSA-65: 0.53-0.61 per key,
-    measured; the median swung by 1.8x between runs). Unknown shapes: SIGN_BATCH."""
-    return max(SIGN_BATCH, round(EXPECTED_REPETITIONS.get((p.k, p.l), SIGN_BATCH)))
-
 
 MAX_SIGN_ATTEMPTS = 1000
 """Rejection-loop iterations after which signing gives up with RuntimeError.
@@ -477,10 +461,9 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
     kappa = 0
-    batch = sign_batch(p)
     attempts = 0
     while attempts < MAX_SIGN_ATTEMPTS:
-        b = min(batch, MAX_SIGN_ATTEMPTS - attempts)
+        b = min(SIGN_BATCH, MAX_SIGN_ATTEMPTS - attempts)  # the cap may shorten a pass
         y = expand_mask(p, ops, rho_pp, kappa, b)  # (b, l, 256)
         y_hat = kk.ntt(y)
         w = kk.intt(kk.pointwise_acc(a_hat[None], y_hat[:, None]))  # (b, k, 256)
