@@ -109,19 +109,19 @@ _CX_WORDS = 2712
 # --- addresses (FIPS 205 §4.2, §11.2) ----------------------------------------------
 
 
-@jit
+@_inline
 def _adrs_size(mode: int) -> int:
     return 32 if mode == SHAKE else 22
 
 
-@jit
+@_inline
 def _put_word(buf: Any, off: int, x: int) -> None:
     """toByte(x, 4) (FIPS 205, Algorithm 3) at buf[off:]."""
     for k in range(4):
         buf[off + 3 - k] = (x >> (8 * k)) & 0xFF
 
 
-@jit
+@_inline
 def _put_adrs(
     buf: Any, off: int, mode: int, layer: int, tree: Any, type_: int, kp: int, w2: int, w3: int
 ) -> None:
@@ -306,7 +306,7 @@ def _sha512_1(h: Any, w: Any) -> None:
     h[7] += hh
 
 
-@jit
+@_inline
 def _bswap32(x: Any) -> Any:
     """The byte-reversed uint32 (big-endian words, FIPS 180-4 §3.1, on a
     little-endian machine)."""
@@ -318,7 +318,7 @@ def _bswap32(x: Any) -> Any:
     )
 
 
-@jit
+@_inline
 def _bswap64(x: Any) -> Any:
     """The byte-reversed uint64."""
     lo = np.uint64(_bswap32(_U32(x & np.uint64(0xFFFFFFFF))))
@@ -363,28 +363,29 @@ def _rows(dst: Any, drow: int, src: Any, srow: int, n: int) -> None:
 
 
 @jit
-def _compress256(h: Any, w: Any, depth: int) -> None:
+def _compress256(h: Any, w: Any) -> None:
     """:func:`_sha256_x16`, called through a function that is recursive on a branch
-    never taken (``depth`` = 0) only so that LLVM does not inline the large round
-    body at every call site (see :func:`pqkit.arith.jit_sponge._permute`). It takes
-    the arrays, not the context tuple: through the tuple the compression measured
-    twice as slow."""
-    if depth > 0:
-        _compress256(h, w, depth - 1)
+    never taken (``h`` always holds 128 words) only so that LLVM does not inline
+    the large round body at every call site (see
+    :func:`pqkit.arith.jit_sponge._permute`). The branch tests an array's size, not
+    a constant argument: Numba types a constant argument as a literal and compiles
+    the callee once more for it."""
+    if h.shape[0] == 0:
+        _compress256(h, w)
         return
     _sha256_x16(h, w)
 
 
 @jit
-def _compress512(h: Any, w: Any, depth: int) -> None:
+def _compress512(h: Any, w: Any) -> None:
     """:func:`_sha512_x16`, not inlined (as :func:`_compress256`)."""
-    if depth > 0:
-        _compress512(h, w, depth - 1)
+    if h.shape[0] == 0:
+        _compress512(h, w)
         return
     _sha512_x16(h, w)
 
 
-@jit
+@_inline
 def _layout(mode: int, n: int, wide: bool, length: int) -> tuple[int, int]:
     """(span, base) of a lane buffer for inputs ADRS || payload of ``length`` bytes:
     the padded message's bytes per lane, and where the input starts in it (after
@@ -396,13 +397,13 @@ def _layout(mode: int, n: int, wide: bool, length: int) -> tuple[int, int]:
     return ((length + tail) // block + 1) * block, 0
 
 
-@jit
+@_inline
 def _new_lanes(mode: int, n: int, wide: bool, length: int, pk_seed: Any) -> Any:
     """LANES padded messages (see :func:`_new_buf`)."""
     return _new_buf(mode, n, wide, length, pk_seed, LANES)
 
 
-@jit
+@_inline
 def _new_buf(mode: int, n: int, wide: bool, length: int, pk_seed: Any, count: int) -> Any:
     """``count`` padded messages for inputs of ``length`` bytes, the input bytes left
     zero. SHAKE: PK.seed || input || 1111 || pad10*1 (FIPS 202 §6.2, §5.1); SHA-2:
@@ -425,7 +426,7 @@ def _new_buf(mode: int, n: int, wide: bool, length: int, pk_seed: Any, count: in
 
 
 @jit
-def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> None:
+def _hash_one(wide: bool | np.bool_, cx: Any, buf: Any, span: int, n: int, out: Any) -> None:
     """out[0] = the SHA-2 hash of lane 0's message (:func:`_hash` with one lane), on
     the one-state compressions and the context's scratch (no allocation)."""
     if wide:
@@ -456,12 +457,18 @@ def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> Non
 
 
 @jit
-def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any, used: int) -> None:
+def _hash(
+    mode: int, wide: bool | np.bool_, cx: Any, buf: Any, span: int, n: int, out: Any, used: int
+) -> None:
     """out[j] = the n-byte hash of lane j's message in ``buf`` for j < ``used`` (at
     most LANES): SHAKE256, or SHA-256 / SHA-512 (``wide``) from the context's PK.seed
     midstate. ``cx`` is the context of :func:`_context` (midstates and scratch).
     Lanes past ``used`` are not loaded (SHAKE: a group of 8 wholly past it is not
-    permuted) and their outputs are not written."""
+    permuted) and their outputs are not written.
+
+    Its callers pass constants as ``np.bool_(False)`` / ``np.int64(LANES)``: Numba
+    types a bare constant argument as a literal and compiles the callee once per
+    literal (this function and everything it calls, in full)."""
     if mode == SHAKE:
         words = buf.view(np.uint64)
         o64 = out.reshape(LANES * n).view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
@@ -494,7 +501,7 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any,
             for t in range(16):
                 for j in range(used):
                     w64[LANES * t + j] = _bswap64(words64[(j * span + blk * 128) // 8 + t])
-            _compress512(h64, w64, 0)
+            _compress512(h64, w64)
         o64 = out.reshape(LANES * n).view(np.uint64)
         for j in range(used):
             for i in range(n // 8):
@@ -511,7 +518,7 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any,
         for t in range(16):
             for j in range(used):
                 w32[LANES * t + j] = _bswap32(words32[(j * span + blk * 64) // 4 + t])
-        _compress256(h32, w32, 0)
+        _compress256(h32, w32)
     o32 = out.reshape(LANES * n).view(np.uint32)
     for j in range(used):
         for i in range(n // 4):
@@ -547,7 +554,7 @@ def _context(mode: int, n: int, pk_seed: Any) -> Any:
     return cx
 
 
-@jit
+@_inline
 def _templates(mode: int, n: int, buf: Any, span: int, count: int) -> Any:
     """The F-input templates of ``count`` chains whose inputs (address with hash
     address 0, any value) are lanes 0.. of ``buf``: (count, 17) uint64 words for
@@ -690,7 +697,7 @@ def _f_chains_body(
             for i in range(8):
                 for j in range(LANES):
                     h32[LANES * i + j] = mid[i]
-            _compress256(h32, w32, 0)
+            _compress256(h32, w32)
             for k in range(nw):
                 for j in range(LANES):
                     val[LANES * k + j] = h32[LANES * k + j]
@@ -713,7 +720,7 @@ def _f_chains_body(
                 busy -= 1
 
 
-@jit
+@_inline
 def _t_into(
     mode: int, n: int, wide: bool, cx: Any, buf: Any, out: Any,
     layer: int, tree: Any, type_: int, kp: int, w2: int, w3: int, data: Any,
@@ -726,10 +733,10 @@ def _t_into(
     _put_adrs(buf, base, mode, layer, tree, type_, kp, w2, w3)
     for i in range(data.shape[0]):
         _cp_row(buf, base + a + i * n, data, i, n)
-    _hash(mode, wide, cx, buf, span, n, out, 1)
+    _hash(mode, wide, cx, buf, span, n, out, np.int64(1))
 
 
-@jit
+@_inline
 def _t_one(
     mode: int, n: int, wide: bool, cx: Any, pk_seed: Any,
     layer: int, tree: Any, type_: int, kp: int, w2: int, w3: int, data: Any,
@@ -831,7 +838,7 @@ def _xmss_tree(
             o = j * span + base
             _put_adrs(buf, o, mode, layer, tree, WOTS_PRF, r // length, r % length, 0)
             _put(buf, o + a, sk_seed, n)
-        _hash(mode, False, cx, buf, span, n, out, LANES)
+        _hash(mode, np.bool_(False), cx, buf, span, n, out, np.int64(LANES))
         # Lines 7-8: tmp_i = chain(sk_i, 0, w - 1) with ADRS (WOTS_HASH, key pair,
         # chain i, hash s); the signing leaf's rows (first .. first + len - 1) also
         # keep chain(sk_i, 0, digits[i]) (Algorithm 7).
@@ -859,12 +866,14 @@ def _xmss_tree(
         _hash(mode, wide, cx, buf_t, span_t, n, out, min(LANES, leaves - g))
         for j in range(min(LANES, leaves - g)):
             _rows(nodes, g + j, out, j, n)
-    _levels(mode, n, wide, cx, pk_seed, nodes, hp, layer, tree, TREE, 0, 0)
+    _levels(
+        mode, n, wide, cx, pk_seed, nodes, hp, layer, tree, np.int64(TREE), np.int64(0), np.int64(0)
+    )
     if leaf >= 0:
         _auth(nodes, hp, leaf, sig, off + length * n, n)
 
 
-@jit
+@_inline
 def _keygen_root(
     mode: int, n: int, hp: int, d: int, len1: int, len2: int, pk_seed: Any, sk_seed: Any
 ) -> Any:
@@ -877,12 +886,12 @@ def _keygen_root(
     sig = np.zeros(1, dtype=np.uint8)
     _xmss_tree(
         mode, n, hp, len1 + len2, cx, wide, pk_seed, sk_seed,
-        d - 1, np.uint64(0), -1, digits, sig, 0, nodes,
+        d - 1, np.uint64(0), np.int64(-1), digits, sig, np.int64(0), nodes,
     )  # fmt: skip
     return nodes[nodes.shape[0] - 1].copy()
 
 
-@jit
+@_inline
 def _sign(
     mode: int, n: int, hp: int, d: int, a_h: int, k: int, len1: int, len2: int,
     pk_seed: Any, sk_seed: Any, trees: Any, leaves: Any, indices: Any,
@@ -916,7 +925,7 @@ def _sign(
                 o = j * span + base
                 _put_adrs(buf, o, mode, 0, tree0, FORS_PRF, kp, 0, (t << a_h) + g + j)
                 _put(buf, o + ad, sk_seed, n)
-            _hash(mode, False, cx, buf, span, n, out, LANES)
+            _hash(mode, np.bool_(False), cx, buf, span, n, out, np.int64(LANES))
             for j in range(LANES):
                 if g + j == pick:  # Algorithm 16 line 4 (a public index)
                     _cp_row(sig, off, out, j, n)
@@ -924,10 +933,11 @@ def _sign(
                 o = j * span + base
                 buf[o + type_at] = FORS_TREE
                 _cp_row(buf, o + ad, out, j, n)
-            _hash(mode, False, cx, buf, span, n, out, LANES)
+            _hash(mode, np.bool_(False), cx, buf, span, n, out, np.int64(LANES))
             for j in range(LANES):
                 _rows(nodes, g + j, out, j, n)
-        _levels(mode, n, wide, cx, pk_seed, nodes, a_h, 0, tree0, FORS_TREE, kp, t)
+        fors = np.int64(FORS_TREE)
+        _levels(mode, n, wide, cx, pk_seed, nodes, a_h, np.int64(0), tree0, fors, kp, t)
         _auth(nodes, a_h, pick, sig, off + n, n)  # Algorithm 16 lines 5-8
         _rows(roots, t, nodes, nodes.shape[0] - 1, n)
     # Algorithm 17 lines 21-24 on this signature: PK_FORS = T_k((FORS_ROOTS, key pair), roots).
@@ -988,7 +998,7 @@ def _chains(
             ends[i, b] = vals[c, b]
 
 
-@jit
+@_inline
 def _verify_root(
     mode: int, n: int, hp: int, d: int, a_h: int, k: int, len1: int, len2: int,
     pk_seed: Any, trees: Any, leaves: Any, indices: Any, sig: Any,
@@ -1016,7 +1026,7 @@ def _verify_root(
             o = j * span + base
             _put_adrs(buf, o, mode, 0, tree0, FORS_TREE, kp, 0, (t << a_h) + indices[t])
             _cp(buf, o + ad, sig, t * stride, n)
-        _hash(mode, False, cx, buf, span, n, out, min(LANES, k - g))
+        _hash(mode, np.bool_(False), cx, buf, span, n, out, min(LANES, k - g))
         # Lines 8-19: climb the authentication paths side by side.
         for y in range(a_h):
             for j in range(LANES):
@@ -1072,7 +1082,7 @@ def _verify_root(
     return node
 
 
-@jit
+@_inline
 def _digest_path(hp: int, d: int, a_h: int, k: int, digest: Any) -> Any:
     """(trees, leaves, indices) of an m-byte digest: FIPS 205, Algorithm 19 lines
     7-12 / Algorithm 20 lines 8-13 (md, idx_tree, idx_leaf), Algorithm 12 lines 6-8
