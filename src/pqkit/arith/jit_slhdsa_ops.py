@@ -37,6 +37,9 @@ from typing import Any, TypeVar, cast
 import numba  # type: ignore[import-not-found, unused-ignore]
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir  # type: ignore[import-not-found, import-untyped, unused-ignore]
+from numba.core import types  # type: ignore[import-not-found, unused-ignore]
+from numba.extending import intrinsic  # type: ignore[import-not-found, unused-ignore]
 
 from pqkit.arith._hash import H256, H512, K256, K512
 from pqkit.arith._jit import jit
@@ -241,7 +244,7 @@ def _sha512_x16(h: Any, w: Any) -> None:
 
 
 @jit
-def _sha256_1(h: Any, w: Any) -> None:
+def _sha256_1_words(h: Any, w: Any) -> None:
     """FIPS 180-4 §6.2.2 on one state (h, uint32 (8,)) with the block's words in
     w[0:16] (uint32 (64,), the schedule is completed in place): the working
     variables in locals, for single hashes (one lane of a group would cost a whole
@@ -273,6 +276,87 @@ def _sha256_1(h: Any, w: Any) -> None:
     h[5] = _U32(h[5] + f)
     h[6] = _U32(h[6] + g)
     h[7] = _U32(h[7] + hh)
+
+
+def _sha_ni_available() -> bool:
+    """Whether this CPU has the SHA extensions (x86 SHA-NI, whose SHA256RNDS2 runs
+    two SHA-256 rounds per instruction, in constant time)."""
+    try:
+        from llvmlite import binding
+
+        return bool(binding.get_host_cpu_features().get("sha", False))
+    except Exception:  # pragma: no cover - no feature list: the portable rounds
+        return False
+
+
+@intrinsic  # type: ignore[untyped-decorator, unused-ignore]
+def _sha256_rounds_ni(typingctx: Any, h: Any, w: Any, k: Any) -> Any:
+    """FIPS 180-4 §6.2.2 steps 2-4 on one state ``h`` (uint32 (8,), a..h) with the
+    whole schedule W_0..W_63 in ``w`` and the constants in ``k`` (uint32 (64,)):
+    32 SHA256RNDS2 instructions (two rounds each) on the state held as ABEF / CDGH
+    (the instruction's layout), then the additions of step 4."""
+    sig = types.void(h, w, k)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i32 = ir.IntType(32)
+        v4 = ir.VectorType(i32, 4)
+        arrays = [
+            context.make_array(t)(context, builder, a)
+            for t, a in zip(signature.args, args, strict=True)
+        ]
+        hp, wp, kp = (builder.bitcast(a.data, i32.as_pointer()) for a in arrays)
+
+        def at(ptr: Any, index: int) -> Any:
+            return builder.bitcast(builder.gep(ptr, [ir.Constant(i32, index)]), v4.as_pointer())
+
+        def mask(*lanes: int) -> Any:
+            return ir.Constant(ir.VectorType(i32, len(lanes)), [ir.Constant(i32, x) for x in lanes])
+
+        name = "llvm.x86.sha256rnds2"
+        rnds2 = builder.module.globals.get(name) or ir.Function(
+            builder.module, ir.FunctionType(v4, [v4, v4, v4]), name
+        )
+        lo = builder.load(at(hp, 0), align=4)  # a b c d (lane 0 first)
+        hi = builder.load(at(hp, 4), align=4)  # e f g h
+        abef = builder.shuffle_vector(lo, hi, mask(5, 4, 1, 0))  # lanes F E B A
+        cdgh = builder.shuffle_vector(lo, hi, mask(7, 6, 3, 2))  # lanes H G D C
+        s0, s1 = abef, cdgh
+        undef = ir.Constant(v4, ir.Undefined)
+        for q in range(16):  # rounds 4q .. 4q + 3
+            wk = builder.add(
+                builder.load(at(wp, 4 * q), align=4), builder.load(at(kp, 4 * q), align=4)
+            )
+            s1 = builder.call(rnds2, [s1, s0, wk])
+            s0 = builder.call(rnds2, [s0, s1, builder.shuffle_vector(wk, undef, mask(2, 3, 2, 3))])
+        s0 = builder.add(s0, abef)
+        s1 = builder.add(s1, cdgh)
+        builder.store(builder.shuffle_vector(s0, s1, mask(3, 2, 7, 6)), at(hp, 0), align=4)
+        builder.store(builder.shuffle_vector(s0, s1, mask(1, 0, 5, 4)), at(hp, 4), align=4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@jit
+def _sha256_1_ni(h: Any, w: Any) -> None:
+    """:func:`_sha256_1_words` with the rounds on SHA-NI: the schedule (step 1) in
+    plain code, steps 2-4 by :func:`_sha256_rounds_ni`."""
+    for t in range(16, 64):
+        x = w[t - 15]
+        y = w[t - 2]
+        s0 = _U32((x >> _U32(7)) | (x << _U32(25))) ^ _U32((x >> _U32(18)) | (x << _U32(14)))
+        s1 = _U32((y >> _U32(17)) | (y << _U32(15))) ^ _U32((y >> _U32(19)) | (y << _U32(13)))
+        w[t] = _U32(s1 ^ (y >> _U32(10))) + _U32(w[t - 7] + _U32(s0 ^ (x >> _U32(3))) + w[t - 16])
+    _sha256_rounds_ni(h, w, _K256)  # type: ignore[call-arg, unused-ignore]
+
+
+SHA_NI = _sha_ni_available()
+"""Whether the one-state SHA-256 compression runs on SHA-NI (chosen once, here:
+the compiled code and Numba's cache are specific to this CPU's features)."""
+
+_sha256_1 = _sha256_1_ni if SHA_NI else _sha256_1_words
+"""FIPS 180-4 §6.2.2 on one state (see :func:`_sha256_1_words`): the T_l, H and
+single-lane hashes of the SHA-2 sets and the PK.seed midstate."""
 
 
 @jit
