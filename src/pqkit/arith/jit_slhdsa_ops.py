@@ -40,6 +40,7 @@ import numpy.typing as npt
 from llvmlite import ir  # type: ignore[import-not-found, import-untyped, unused-ignore]
 from numba.core import types  # type: ignore[import-not-found, unused-ignore]
 from numba.extending import intrinsic  # type: ignore[import-not-found, unused-ignore]
+from numba.np.numpy_support import carray  # type: ignore[import-not-found, unused-ignore]
 
 from pqkit.arith._hash import H256, H512, K256, K512
 from pqkit.arith._jit import jit
@@ -290,7 +291,7 @@ def _sha_ni_available() -> bool:
 
 
 @intrinsic  # type: ignore[untyped-decorator, unused-ignore]
-def _sha256_rounds_ni(typingctx: Any, h: Any, w: Any, k: Any) -> Any:
+def _sha256_rounds_ni_intrinsic(typingctx: Any, h: Any, w: Any, k: Any) -> Any:
     """FIPS 180-4 §6.2.2 steps 2-4 on one state ``h`` (uint32 (8,), a..h) with the
     whole schedule W_0..W_63 in ``w`` and the constants in ``k`` (uint32 (64,)):
     32 SHA256RNDS2 instructions (two rounds each) on the state held as ABEF / CDGH
@@ -337,6 +338,9 @@ def _sha256_rounds_ni(typingctx: Any, h: Any, w: Any, k: Any) -> Any:
     return sig, codegen
 
 
+_sha256_rounds_ni = cast(Callable[[Any, Any, Any], None], _sha256_rounds_ni_intrinsic)
+
+
 @jit
 def _sha256_1_ni(h: Any, w: Any) -> None:
     """:func:`_sha256_1_words` with the rounds on SHA-NI: the schedule (step 1) in
@@ -347,7 +351,7 @@ def _sha256_1_ni(h: Any, w: Any) -> None:
         s0 = _U32((x >> _U32(7)) | (x << _U32(25))) ^ _U32((x >> _U32(18)) | (x << _U32(14)))
         s1 = _U32((y >> _U32(17)) | (y << _U32(15))) ^ _U32((y >> _U32(19)) | (y << _U32(13)))
         w[t] = _U32(s1 ^ (y >> _U32(10))) + _U32(w[t - 7] + _U32(s0 ^ (x >> _U32(3))) + w[t - 16])
-    _sha256_rounds_ni(h, w, _K256)  # type: ignore[call-arg, unused-ignore]
+    _sha256_rounds_ni(h, w, _K256)
 
 
 SHA_NI = _sha_ni_available()
@@ -446,27 +450,45 @@ def _rows(dst: Any, drow: int, src: Any, srow: int, n: int) -> None:
         dst[drow, b] = src[srow, b]
 
 
-@jit
-def _compress256(h: Any, w: Any) -> None:
-    """:func:`_sha256_x16`, called through a function that is recursive on a branch
-    never taken (``h`` always holds 128 words) only so that LLVM does not inline
-    the large round body at every call site (see
-    :func:`pqkit.arith.jit_sponge._permute`). The branch tests an array's size, not
-    a constant argument: Numba types a constant argument as a literal and compiles
-    the callee once more for it."""
-    if h.shape[0] == 0:
-        _compress256(h, w)
-        return
-    _sha256_x16(h, w)
+@intrinsic  # type: ignore[untyped-decorator, unused-ignore]
+def _ptr_intrinsic(typingctx: Any, arr: Any) -> Any:
+    """The data pointer of a C-contiguous array. For the out-of-line compressions:
+    an array argument costs an atomic reference-count increment and decrement per
+    call, a pointer none (the caller keeps the array alive)."""
+    sig = types.CPointer(arr.dtype)(arr)  # type: ignore[no-untyped-call, unused-ignore]
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return sig, codegen
+
+
+_ptr = cast(Callable[[Any], Any], _ptr_intrinsic)
 
 
 @jit
-def _compress512(h: Any, w: Any) -> None:
-    """:func:`_sha512_x16`, not inlined (as :func:`_compress256`)."""
-    if h.shape[0] == 0:
-        _compress512(h, w)
+def _compress256(h: Any, w: Any, n: int) -> None:
+    """:func:`_sha256_x16` on the 16 states at pointer ``h`` (128 words) and the
+    schedule at ``w`` (1152 words) (:func:`_ptr`), called through a function that
+    is recursive on a branch never taken (``n`` > 0 always) only so that LLVM does
+    not inline the large round body at every call site (see
+    :func:`pqkit.arith.jit_sponge._permute`). ``n`` is a run-time value: Numba
+    types a constant argument as a literal and compiles the callee once more for
+    it."""
+    if n < 0:
+        _compress256(h, w, n + 1)
         return
-    _sha512_x16(h, w)
+    _sha256_x16(carray(h, 128), carray(w, 1152))
+
+
+@jit
+def _compress512(h: Any, w: Any, n: int) -> None:
+    """:func:`_sha512_x16` at pointers ``h`` (128 words), ``w`` (1408), not inlined
+    (as :func:`_compress256`)."""
+    if n < 0:
+        _compress512(h, w, n + 1)
+        return
+    _sha512_x16(carray(h, 128), carray(w, 1408))
 
 
 @_inline
@@ -585,7 +607,7 @@ def _hash(
             for t in range(16):
                 for j in range(used):
                     w64[LANES * t + j] = _bswap64(words64[(j * span + blk * 128) // 8 + t])
-            _compress512(h64, w64)
+            _compress512(_ptr(h64), _ptr(w64), n)
         o64 = out.reshape(LANES * n).view(np.uint64)
         for j in range(used):
             for i in range(n // 8):
@@ -602,7 +624,7 @@ def _hash(
         for t in range(16):
             for j in range(used):
                 w32[LANES * t + j] = _bswap32(words32[(j * span + blk * 64) // 4 + t])
-        _compress256(h32, w32)
+        _compress256(_ptr(h32), _ptr(w32), n)
     o32 = out.reshape(LANES * n).view(np.uint32)
     for j in range(used):
         for i in range(n // 4):
@@ -781,7 +803,7 @@ def _f_chains_body(
             for i in range(8):
                 for j in range(LANES):
                     h32[LANES * i + j] = mid[i]
-            _compress256(h32, w32)
+            _compress256(_ptr(h32), _ptr(w32), n)
             for k in range(nw):
                 for j in range(LANES):
                     val[LANES * k + j] = h32[LANES * k + j]
