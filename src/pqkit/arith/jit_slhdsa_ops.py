@@ -296,9 +296,10 @@ def _sha_ni_available() -> bool:
 
 @intrinsic  # type: ignore[untyped-decorator, unused-ignore]
 def _sha256_rounds_ni_intrinsic(typingctx: Any, h: Any, w: Any, k: Any) -> Any:
-    """FIPS 180-4 §6.2.2 steps 2-4 on one state ``h`` (uint32 (8,), a..h) with the
-    whole schedule W_0..W_63 in ``w`` and the constants in ``k`` (uint32 (64,)):
-    32 SHA256RNDS2 instructions (two rounds each) on the state held as ABEF / CDGH
+    """FIPS 180-4 §6.2.2 on one state ``h`` (uint32 (8,), a..h) with the block's
+    words W_0..W_15 in w[0:16] and the constants in ``k`` (uint32 (64,)): the
+    schedule four words at a time by SHA256MSG1 / SHA256MSG2 (step 1), 32
+    SHA256RNDS2 instructions (two rounds each) on the state held as ABEF / CDGH
     (the instruction's layout), then the additions of step 4."""
     sig = types.void(h, w, k)
 
@@ -317,20 +318,28 @@ def _sha256_rounds_ni_intrinsic(typingctx: Any, h: Any, w: Any, k: Any) -> Any:
         def mask(*lanes: int) -> Any:
             return ir.Constant(ir.VectorType(i32, len(lanes)), [ir.Constant(i32, x) for x in lanes])
 
-        name = "llvm.x86.sha256rnds2"
-        rnds2 = builder.module.globals.get(name) or ir.Function(
-            builder.module, ir.FunctionType(v4, [v4, v4, v4]), name
-        )
+        def intrinsic_fn(name: str, arity: int) -> Any:
+            fnty = ir.FunctionType(v4, [v4] * arity)
+            return builder.module.globals.get(name) or ir.Function(builder.module, fnty, name)
+
+        rnds2 = intrinsic_fn("llvm.x86.sha256rnds2", 3)
         lo = builder.load(at(hp, 0), align=4)  # a b c d (lane 0 first)
         hi = builder.load(at(hp, 4), align=4)  # e f g h
         abef = builder.shuffle_vector(lo, hi, mask(5, 4, 1, 0))  # lanes F E B A
         cdgh = builder.shuffle_vector(lo, hi, mask(7, 6, 3, 2))  # lanes H G D C
         s0, s1 = abef, cdgh
+        msg1 = intrinsic_fn("llvm.x86.sha256msg1", 2)
+        msg2 = intrinsic_fn("llvm.x86.sha256msg2", 2)
         undef = ir.Constant(v4, ir.Undefined)
+        words: list[Any] = []  # W_4q .. W_4q+3
         for q in range(16):  # rounds 4q .. 4q + 3
-            wk = builder.add(
-                builder.load(at(wp, 4 * q), align=4), builder.load(at(kp, 4 * q), align=4)
-            )
+            if q < 4:
+                words.append(builder.load(at(wp, 4 * q), align=4))
+            else:  # step 1: W_t = sigma1(W_t-2) + W_t-7 + sigma0(W_t-15) + W_t-16
+                w9 = builder.shuffle_vector(words[q - 2], words[q - 1], mask(1, 2, 3, 4))
+                part = builder.add(builder.call(msg1, [words[q - 4], words[q - 3]]), w9)
+                words.append(builder.call(msg2, [part, words[q - 1]]))
+            wk = builder.add(words[q], builder.load(at(kp, 4 * q), align=4))
             s1 = builder.call(rnds2, [s1, s0, wk])
             s0 = builder.call(rnds2, [s0, s1, builder.shuffle_vector(wk, undef, mask(2, 3, 2, 3))])
         s0 = builder.add(s0, abef)
@@ -347,14 +356,8 @@ _sha256_rounds_ni = cast(Callable[[Any, Any, Any], None], _sha256_rounds_ni_intr
 
 @jit
 def _sha256_1_ni(h: Any, w: Any) -> None:
-    """:func:`_sha256_1_words` with the rounds on SHA-NI: the schedule (step 1) in
-    plain code, steps 2-4 by :func:`_sha256_rounds_ni`."""
-    for t in range(16, 64):
-        x = w[t - 15]
-        y = w[t - 2]
-        s0 = _U32((x >> _U32(7)) | (x << _U32(25))) ^ _U32((x >> _U32(18)) | (x << _U32(14)))
-        s1 = _U32((y >> _U32(17)) | (y << _U32(15))) ^ _U32((y >> _U32(19)) | (y << _U32(13)))
-        w[t] = _U32(s1 ^ (y >> _U32(10))) + _U32(w[t - 7] + _U32(s0 ^ (x >> _U32(3))) + w[t - 16])
+    """:func:`_sha256_1_words` on SHA-NI (:func:`_sha256_rounds_ni`; reads
+    w[0:16] only)."""
     _sha256_rounds_ni(h, w, _K256)
 
 
