@@ -61,7 +61,13 @@ def jit_inline(fn: _F) -> _F:
     function calls into its module and LLVM optimises the whole module again, so a
     chain of thin steps (Encaps -> K-PKE.Encrypt -> its noise -> the fused
     encryption) optimised the large body at the bottom once per step: about 2 s per
-    step here. Run time is the same (LLVM inlined these steps anyway)."""
+    step here. Run time is the same (LLVM inlined these steps anyway), and an inlined
+    function's array arguments skip Numba's reference counting.
+
+    Not for a function with many blocks called from many places: Numba's inliner
+    copies the callee's IR block by block at every call site and types it again
+    there, which can cost more than compiling it once (the SLH-DSA engine's
+    ``_put_adrs`` and ``_new_buf``: 34 s of CPU against 23 s for the engine)."""
     return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(fn))
 
 

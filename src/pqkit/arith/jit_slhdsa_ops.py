@@ -32,9 +32,8 @@ message digest (all of which the signature reveals), and lengths.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
-import numba  # type: ignore[import-not-found, unused-ignore]
 import numpy as np
 import numpy.typing as npt
 from llvmlite import ir  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -44,6 +43,7 @@ from numba.np.numpy_support import carray  # type: ignore[import-not-found, unus
 
 from pqkit.arith._hash import H256, H512, K256, K512
 from pqkit.arith._jit import jit
+from pqkit.arith._jit import jit_inline as _inline
 from pqkit.arith.jit_sponge import _permute
 
 # FIPS 205, Table 1: the address types, from their one owner (a light module: no
@@ -59,20 +59,6 @@ from pqkit.slhdsa.adrs import (
 )
 
 __all__ = ["OPERATIONS", "adrs_bytes"]
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _inline(fn: _F) -> _F:
-    """:func:`pqkit.arith._jit.jit` inlined into every caller by Numba itself (no
-    module of its own, no reference counting of its array arguments): for the byte
-    copies, the small helpers and the three operations, which then compile inside
-    :func:`_operation` only. Not for functions with many blocks called from many
-    places (``_put_adrs``, ``_new_buf``): Numba's inliner deep-copies the callee's
-    IR block by block at every call site, which cost more than compiling them once
-    (engine cold compile 34 s against 23 s of CPU here)."""
-    return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(fn))
-
 
 SHAKE = 0
 SHA2 = 1
