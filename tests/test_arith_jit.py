@@ -26,12 +26,15 @@ def test_every_kernel_compiled() -> None:
     the composed one: benchmarks/arith_compose.py)."""
     from pqkit.arith import jit_mldsa, jit_mlkem
 
-    assert set(kernel_names(MLKEMKernels)) == set(jit_mlkem.KERNELS)
+    # kpke_keygen is composed over the jit primitives: key generation on jit runs
+    # the whole-operation kernel (arith/jit_mlkem_ops.py), not the kernel table.
+    composed = frozenset({"kpke_keygen"})
+    assert set(kernel_names(MLKEMKernels)) - composed == set(jit_mlkem.KERNELS)
     assert set(kernel_names(MLDSAKernels)) == set(jit_mldsa.KERNELS)
-    assert JK.composed == frozenset()
-    for name in kernel_names(MLKEMKernels):
+    assert JK.composed == composed
+    for name in set(kernel_names(MLKEMKernels)) - composed:
         assert getattr(JK, name) is jit_mlkem.KERNELS[name]
-    assert set(COMPOSITES["mlkem"]) <= set(jit_mlkem.KERNELS)
+    assert set(COMPOSITES["mlkem"]) - composed <= set(jit_mlkem.KERNELS)
 
 
 def test_kem_boundary() -> None:

@@ -211,3 +211,44 @@ def test_kpke_scalar_arguments(arith_backend: str) -> None:
         K.kpke_encrypt(np.int64(0), z, z, z, z, np.zeros(32, np.uint8), 10, 4)
     with pytest.raises(ValueError):
         K.kpke_decrypt(np.uint8(0), np.uint8(0), 2, 10, 4)
+
+
+def steps_keygen(a_hat: I64, se: I64, k: int) -> U8:
+    """Algorithm 13 lines 16-20 (without rho), one ``ref`` kernel at a time."""
+    s_hat, e_hat = REF.ntt(se[:k]), REF.ntt(se[k:])
+    t_hat = (REF.basemul_acc(a_hat, s_hat) + e_hat) % Q
+    out: U8 = np.concatenate([REF.byte_encode(t_hat, 12), REF.byte_encode(s_hat, 12)])
+    return out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("pname", list(PARAMS))
+def test_kpke_keygen_matches_steps(arith_backend: str, pname: str, kind: str) -> None:
+    k = PARAMS[pname].k
+    rng = np.random.default_rng([k, len(kind), 2])
+    if kind == "zeros":
+        a_hat, se = np.zeros((k, k, 256), np.int64), np.zeros((2 * k, 256), np.int64)
+    elif kind == "max":  # every coefficient q - 1: the largest unreduced sums
+        a_hat, se = np.full((k, k, 256), Q - 1), np.full((2 * k, 256), Q - 1)
+    elif kind == "full-random":
+        a_hat, se = rng.integers(0, Q, (k, k, 256)), rng.integers(0, Q, (2 * k, 256))
+    else:
+        a_hat, se = rng.integers(0, Q, (k, k, 256)), _small(rng, (2 * k, 256), 3)
+    keep = (a_hat.copy(), se.copy())
+    K = arith.kernels("mlkem", arith_backend)
+    got = K.kpke_keygen(a_hat, se)
+    assert got.dtype == np.uint8 and got.shape == (2 * k, 384)
+    assert np.array_equal(got, steps_keygen(a_hat, se, k))
+    assert np.array_equal(keep[0], a_hat) and np.array_equal(keep[1], se)  # inputs kept
+    ro = [np.frombuffer(x.tobytes(), np.int64).reshape(x.shape) for x in (a_hat, se)]
+    assert np.array_equal(K.kpke_keygen(*ro), got)  # read-only inputs
+
+
+def test_kpke_keygen_bad_arguments(arith_backend: str) -> None:
+    K = arith.kernels("mlkem", arith_backend)
+    a, se = np.zeros((3, 3, 256), np.int64), np.zeros((6, 256), np.int64)
+    for bad in ((a[:2], se), (a, se[:5]), (a[:, :2], se), (a, se[:, :255]), (np.int64(0), se)):
+        with pytest.raises(ValueError):
+            K.kpke_keygen(*bad)
+    with pytest.raises(ValueError):
+        K.kpke_keygen(np.zeros((5, 5, 256), np.int64), np.zeros((10, 256), np.int64))

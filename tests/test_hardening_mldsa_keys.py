@@ -98,3 +98,26 @@ def test_sign_attempt_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
     sig = core.sign_mu_internal(s.params, ops, dec, mu, capped[0])
     assert core.verify_mu_internal(s.params, ops, pk, mu, sig)
+
+
+def test_sign_attempt_cap_inside_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A cap below the pass size shortens the pass: the signature is the one the
+    # uncapped loop finds when it is among the first 3 attempts, else RuntimeError.
+    s = _sig("ML-DSA-65")
+    _, sk = s.keygen_derand(bytes(range(32)))
+    ops = s._ops()
+    dec = core.decode_secret_key(s.params, ops, sk)
+    mu = bytes(64)
+    outcomes = set()
+    for i in range(16):
+        rho_pp = bytes([i]) * 64
+        full = core.sign_mu_internal(s.params, ops, dec, mu, rho_pp)
+        monkeypatch.setattr(core, "MAX_SIGN_ATTEMPTS", 3)
+        try:
+            assert core.sign_mu_internal(s.params, ops, dec, mu, rho_pp) == full
+            outcomes.add("signed")
+        except RuntimeError as err:
+            assert "no acceptable signature in 3 attempts" in str(err)
+            outcomes.add("capped")
+        monkeypatch.undo()
+    assert outcomes == {"signed", "capped"}  # fixed inputs; each about 1/2 per rho

@@ -106,3 +106,60 @@ def test_engine_keeps_verify_contract(name: str) -> None:
     other, _ = compiled.keygen()
     assert not compiled.verify(other, b"m", sig)
     assert compiled.public_key_from_secret(sk) == pk
+
+
+def test_one_state_sha256_compressions_agree() -> None:
+    """The SHA-NI rounds (where the CPU has them) and the portable rounds give the
+    same state, and the selected one is what the engine runs."""
+    import numpy as np
+
+    from pqkit.arith import jit_slhdsa_ops as ops
+
+    rng = np.random.default_rng(205)
+    variants = [ops._sha256_1_words] + ([ops._sha256_1_ni] if ops.SHA_NI else [])
+    assert ops._sha256_1 is variants[-1]
+    for _ in range(50):
+        h = rng.integers(0, 1 << 32, 8, dtype=np.uint64).astype(np.uint32)
+        block = rng.integers(0, 1 << 32, 16, dtype=np.uint64).astype(np.uint32)
+        states = []
+        for compress in variants:
+            hs, w = h.copy(), np.zeros(64, dtype=np.uint32)
+            w[:16] = block
+            compress(hs, w)
+            states.append(hs)
+        assert all((s == states[0]).all() for s in states)
+    # FIPS 180-4 on "abc": one block from the initial hash values.
+    h = np.array([int(x) for x in ops._H256], dtype=np.uint32)
+    w = np.zeros(64, dtype=np.uint32)
+    w[0], w[15] = 0x61626380, 24
+    ops._sha256_1(h, w)
+    expected = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    assert h.astype(">u4").tobytes().hex() == expected
+
+
+def test_digest_entry_points_equal_the_path_ones() -> None:
+    """slhdsa_sign_digest / slhdsa_verify_digest (the path split in the compiled
+    call) equal slhdsa_sign_trees / slhdsa_verify_root given the Python split."""
+    from pqkit.slhdsa.adrs import base_2b
+    from pqkit.slhdsa.hypertree import ht_path
+
+    scheme = pqkit.sig("SLH-DSA-SHAKE-256f")  # idx_tree has all 64 bits
+    assert isinstance(scheme, SLHDSA)
+    engine = scheme.using(arith="jit")._engine()
+    p = scheme.params
+    n = p.n
+    seed = os.urandom(3 * n)
+    for case in range(2):
+        digest = (b"\xff" if case == 0 else os.urandom(1)) * p.m
+        md, idx_tree, idx_leaf = scheme._digest_indices(digest)
+        path = ht_path(p, idx_tree, idx_leaf)
+        args = {
+            "indices": base_2b(md, p.a, p.k),
+            "trees": [tree for tree, _ in path],
+            "leaves": [leaf for _, leaf in path],
+        }
+        sig = engine.slhdsa_sign_digest(p, seed[:n], seed[2 * n :], digest)
+        assert sig == engine.slhdsa_sign_trees(p, seed[:n], seed[2 * n :], **args)
+        root = engine.slhdsa_verify_digest(p, seed[2 * n :], sig, digest)
+        assert root == engine.slhdsa_verify_root(p, seed[2 * n :], sig, **args)
+        assert root == engine.slhdsa_keygen_root(p, seed[:n], seed[2 * n :])

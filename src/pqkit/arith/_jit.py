@@ -30,7 +30,17 @@ except ImportError as exc:
     # missing package, which pqkit.arith reads as "backend unavailable".
     raise ModuleNotFoundError(f"numba cannot be imported: {exc}", name="numba") from exc
 
-__all__ = ["as_bytes", "as_polys", "bcast_rows", "jit", "writable_u8"]
+__all__ = [
+    "as_bytes",
+    "as_polys",
+    "bcast_rows",
+    "frozen_view",
+    "jit",
+    "jit_inline",
+    "kernel_array",
+    "kernel_bytes",
+    "writable_u8",
+]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _I64 = np.dtype(np.int64)  # builtin dtypes are singletons: `is` is a cheap exact test
@@ -40,6 +50,25 @@ _U8 = np.dtype(np.uint8)
 def jit(fn: _F) -> _F:
     """``numba.njit`` with the on-disk cache, typed for mypy as the identity."""
     return cast(_F, numba.njit(cache=True, nogil=True)(fn))
+
+
+def jit_inline(fn: _F) -> _F:
+    """:func:`jit` for a short step between compiled functions: Numba splices its
+    body into every compiled caller (``inline="always"``) instead of compiling it
+    as a function of its own.
+
+    NOTE: for compile time. Numba links the code of every compiled function a
+    function calls into its module and LLVM optimises the whole module again, so a
+    chain of thin steps (Encaps -> K-PKE.Encrypt -> its noise -> the fused
+    encryption) optimised the large body at the bottom once per step: about 2 s per
+    step here. Run time is the same (LLVM inlined these steps anyway), and an inlined
+    function's array arguments skip Numba's reference counting.
+
+    Not for a function with many blocks called from many places: Numba's inliner
+    copies the callee's IR block by block at every call site and types it again
+    there, which can cost more than compiling it once (the SLH-DSA engine's
+    ``_put_adrs`` and ``_new_buf``: 34 s of CPU against 23 s for the engine)."""
+    return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(fn))
 
 
 def as_polys(a: Any, width: int = 256) -> tuple[npt.NDArray[np.int64], tuple[int, ...]]:
@@ -66,8 +95,9 @@ def as_polys(a: Any, width: int = 256) -> tuple[npt.NDArray[np.int64], tuple[int
 def as_bytes(b: Any, width: int | None = None) -> tuple[npt.NDArray[np.uint8], tuple[int, ...]]:
     """``b`` as a C-contiguous uint8 (rows, n) array and its leading shape.
 
-    The result may share memory with ``b`` (and be read-only, as ``np.frombuffer``
-    arrays are); the compiled kernels only read it.
+    The result may share memory with ``b`` when that is writable; a read-only input
+    (``np.frombuffer`` arrays) is copied, so that the compiled kernels see one array
+    type (:func:`kernel_array`); they only read it.
     """
     if type(b) is np.ndarray and b.dtype is _U8 and b.flags.c_contiguous:
         arr = b
@@ -76,6 +106,8 @@ def as_bytes(b: Any, width: int | None = None) -> tuple[npt.NDArray[np.uint8], t
         if arr.dtype.kind not in "iub":
             raise ValueError(f"expected an integer array, got dtype {arr.dtype}")
         arr = np.ascontiguousarray(arr, dtype=np.uint8)
+    if not arr.flags.writeable:
+        arr = arr.copy()
     shape = arr.shape
     if not shape or (width is not None and shape[-1] != width):
         raise ValueError(f"expected a uint8 array of shape (..., {width}), got {shape}")
@@ -206,3 +238,48 @@ def writable_u8(a: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     if a.dtype is _U8 and a.flags.c_contiguous and a.flags.writeable:
         return a
     return np.array(a, dtype=np.uint8, order="C")
+
+
+# --- one array type at the compiled entries ----------------------------------------------
+#
+# Numba compiles a function once per argument type, and a read-only array is another
+# type than a writable one: every compiled function called with both (the single
+# operations got read-only ``np.frombuffer`` bytes and cached states, the batch kernels
+# their own writable rows) was compiled, with everything it inlines, twice or more.
+# The entries therefore take writable arrays only.
+
+
+def kernel_bytes(data: bytes) -> npt.NDArray[np.uint8]:
+    """``data`` as a writable uint8 array (a copy), for a compiled entry."""
+    return np.frombuffer(bytearray(data), dtype=np.uint8)
+
+
+def frozen_view(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A read-only view of ``a``, a compiled kernel's result (writable, owning its
+    data), for state that is shared (the caches hand these out);
+    :func:`kernel_array` turns it back into ``a`` for the compiled entries."""
+    view: npt.NDArray[Any] = a.view()
+    view.setflags(write=False)
+    return view
+
+
+def kernel_array(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``a`` as a compiled entry takes it: writable. A :func:`frozen_view` gives its
+    owner back (no copy; the kernels only read it); any other read-only array is
+    copied."""
+    if a.flags.writeable:
+        return a
+    base = a.base
+    # Same shape, both C-contiguous: ``a`` covers all of ``base``, from its start.
+    if (
+        type(base) is np.ndarray
+        and base.flags.writeable
+        and base.dtype is a.dtype
+        and base.shape == a.shape
+        and base.flags.c_contiguous
+        and a.flags.c_contiguous
+    ):
+        owner: npt.NDArray[Any] = base
+        return owner
+    copy: npt.NDArray[Any] = a.copy()
+    return copy

@@ -191,6 +191,16 @@ class MLKEMKernels(Protocol):
         ValueError on wrong shapes or parameters."""
         ...
 
+    def kpke_keygen(self, A_hat: Poly, se: Poly) -> npt.NDArray[np.uint8]:
+        """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 16-20, after the sampling:
+        A_hat (k, k, 256) canonical, NTT domain (line 6's A_hat[i, j]), and s stacked
+        on e, se (2 k, 256) canonical (lines 8-15) -> uint8 (2 k, 384): rows 0..k-1
+        ByteEncode_12(t_hat) with t_hat = A_hat o NTT(s) + NTT(e), rows k..2k-1
+        ByteEncode_12(NTT(s)). Secret inputs: se (and the result). Default
+        (composed): ntt, mulcache, basemul_acc, add, byte_encode. ValueError on
+        wrong shapes."""
+        ...
+
 
 class MLDSAKernels(Protocol):
     """Kernels for q = 8380417 (FIPS 204; also Dilithium 3.1 and Dilithium-AES).
@@ -351,6 +361,16 @@ def kpke_encrypt_args(
         ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
     )
     return k, args
+
+
+def kpke_keygen_args(A_hat: Any, se: Any) -> tuple[int, npt.NDArray[Any], npt.NDArray[Any]]:
+    """k and the arguments of a fused ``kpke_keygen`` as arrays, checked: k in 1..4,
+    A_hat (k, k, 256) and se (2 k, 256). ValueError otherwise."""
+    a = np.asarray(A_hat)
+    x = np.asarray(se)
+    k = a.shape[0] if a.ndim else 0
+    kpke_check(k, 1, 1, ("A_hat", "se"), (a.shape, x.shape), ((k, k, N), (2 * k, N)))
+    return k, a, x
 
 
 def kernel_names(contract: type[Any]) -> list[str]:

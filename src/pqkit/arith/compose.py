@@ -22,10 +22,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args
+from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args, kpke_keygen_args
 from pqkit.arith.tables import MLKEM_Q
 
-__all__ = ["COMPOSITES", "encrypt_rows", "kpke_cache", "kpke_decrypt", "kpke_encrypt"]
+__all__ = [
+    "COMPOSITES",
+    "encrypt_rows",
+    "kpke_cache",
+    "kpke_decrypt",
+    "kpke_encrypt",
+    "kpke_keygen",
+]
 
 Factory = Callable[[Any], Callable[..., Any]]
 """Takes a table of primitives (attribute access), returns the composite kernel."""
@@ -107,6 +114,22 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
     return kpke_encrypt
 
 
+def kpke_keygen(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
+    """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 16-20 over ``K``'s primitives."""
+    ntt, mulcache, basemul_acc = K.ntt, K.mulcache, K.basemul_acc
+    add, byte_encode = K.add, K.byte_encode
+
+    def kpke_keygen(A_hat: Poly, se: Poly) -> npt.NDArray[np.uint8]:
+        k, a, x = kpke_keygen_args(A_hat, se)
+        se_hat = ntt(x)  # lines 16-17
+        s_hat, e_hat = se_hat[:k], se_hat[k:]
+        t_hat = add(basemul_acc(a, s_hat, mulcache(s_hat)), e_hat)  # line 18
+        out: npt.NDArray[np.uint8] = byte_encode(np.concatenate([t_hat, s_hat]), 12)
+        return out  # lines 19-20 (without rho)
+
+    return kpke_keygen
+
+
 def encrypt_rows(t_hat: npt.ArrayLike, A_hat: npt.ArrayLike) -> Poly:
     """The (k + 1, k, 256) left factors of K-PKE.Encrypt lines 19 and 21: the rows of
     A_hat^T (A_hat^T[i, j] = A_hat[j, i]), then t_hat^T. Public values."""
@@ -133,6 +156,7 @@ COMPOSITES: Mapping[str, Mapping[str, Factory]] = {
         "kpke_cache": kpke_cache,
         "kpke_decrypt": kpke_decrypt,
         "kpke_encrypt": kpke_encrypt,
+        "kpke_keygen": kpke_keygen,
     },
     "mldsa": {},
     "hash": {},

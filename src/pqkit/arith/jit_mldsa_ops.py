@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit
+from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
 from pqkit.arith.jit_mldsa import (
@@ -68,7 +68,7 @@ _D = 13
 # --- FIPS 202: 8 sponges side by side ---------------------------------------------------
 
 
-@jit
+@jit_inline
 def _h(data: Any, n: int) -> Any:
     """H(data, n) = SHAKE256 (FIPS 204 §3.7), one sponge."""
     return _sponge1(data, RATE_256, SHAKE_PAD, n)
@@ -192,7 +192,7 @@ def _expand_s(rho_prime: Any, k: int, l: int, eta: int) -> Any:  # noqa: E741
     return out[:, :256].copy()
 
 
-@jit
+@jit_inline
 def _sample_c(c_tilde: Any, tau: int) -> Any:
     """FIPS 204, Algorithm 29 (SampleInBall) on H(c_tilde): 136 stream bytes first,
     a longer prefix in the rare case they ran out (as the step path)."""
@@ -204,7 +204,7 @@ def _sample_c(c_tilde: Any, tau: int) -> Any:
         n *= 4
 
 
-@jit
+@jit_inline
 def _mul_rows(a_hat: Any, c_hat: Any) -> Any:
     """Row i of a_hat times the single polynomial c_hat (NTT domain), reduced."""
     rows = a_hat.shape[0]
@@ -218,7 +218,7 @@ def _mul_rows(a_hat: Any, c_hat: Any) -> Any:
     )
 
 
-@jit
+@jit_inline
 def _mat_vec(a_hat: Any, v_hat: Any) -> Any:
     """A_hat o v_hat in the NTT domain: (k, l, 256) x (l, 256) -> (k, 256)."""
     k = a_hat.shape[0]
@@ -231,7 +231,7 @@ def _mat_vec(a_hat: Any, v_hat: Any) -> Any:
 # --- FIPS 204, Algorithms 6-8 --------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _t_parts(a_hat: Any, s: Any, k: int, l: int) -> Any:  # noqa: E741
     """FIPS 204, Algorithm 6 lines 5-6: t = NTT^-1(A_hat o NTT(s1)) + s2 (mod q) and
     Power2Round(t) = (t1, t0), from A_hat and s = s1 || s2 (l + k, 256) signed."""
@@ -241,7 +241,7 @@ def _t_parts(a_hat: Any, s: Any, k: int, l: int) -> Any:  # noqa: E741
     return _power2round(t)  # line 6
 
 
-@jit
+@jit_inline
 def _keygen_body(
     ex: Any,
     k: int,
@@ -432,7 +432,7 @@ def _ball_public(stream: Any, tau: int) -> Any:
     return c, True
 
 
-@jit
+@jit_inline
 def _challenge_public(c_tilde: Any, stream: Any, tau: int) -> Any:
     """SampleInBall(c_tilde) of a published c_tilde from a first prefix ``stream``
     of H(c_tilde), re-reading a longer prefix in the rare case it runs out."""
@@ -531,13 +531,11 @@ def _verify(
 # --- Python wrappers: the contract --------------------------------------------------------
 
 
-def _u8(data: bytes) -> npt.NDArray[np.uint8]:
-    return np.frombuffer(data, dtype=np.uint8)
+_u8 = kernel_bytes
 
 
 def mldsa_expand_a(rho: bytes, k: int, l: int) -> npt.NDArray[np.int64]:  # noqa: E741
-    a_hat: npt.NDArray[np.int64] = _expand_a(_u8(rho), k, l)
-    a_hat.setflags(write=False)
+    a_hat: npt.NDArray[np.int64] = frozen_view(_expand_a(_u8(rho), k, l))
     return a_hat
 
 
@@ -570,7 +568,7 @@ def mldsa_sign_internal(
 ) -> bytes | None:
     out = _sign(
         _u8(sk),
-        A_hat,
+        kernel_array(A_hat),
         _u8(mu),
         _u8(rho_pp),
         eta,
@@ -598,7 +596,18 @@ def mldsa_verify_internal(
     beta: int,
 ) -> bool:
     return bool(
-        _verify(_u8(pk), A_hat, _u8(mu), _u8(sig), tau, gamma1, gamma2, omega, c_tilde_bytes, beta)
+        _verify(
+            _u8(pk),
+            kernel_array(A_hat),
+            _u8(mu),
+            _u8(sig),
+            tau,
+            gamma1,
+            gamma2,
+            omega,
+            c_tilde_bytes,
+            beta,
+        )
     )
 
 

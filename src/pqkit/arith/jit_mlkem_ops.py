@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit
+from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes
 from pqkit.arith.jit_mlkem import (
     _basemul_acc,
     _byte_decode,
@@ -69,7 +69,7 @@ __all__ = ["OPERATIONS"]
 # --- FIPS 202 sponges on the x8 permutation -----------------------------------------
 
 
-@jit
+@jit_inline
 def _prf(seed: Any, first: int, count: int, out_len: int) -> Any:
     """PRF_eta(seed, N) = SHAKE256(seed || N, out_len) (FIPS 203 §4.1) for the
     nonces N = first .. first + count - 1, 8 at a time: (count, out_len) uint8.
@@ -151,7 +151,7 @@ def _sample_ntt(msgs: Any) -> Any:
     return out
 
 
-@jit
+@jit_inline
 def _matrix_nonces(k: int) -> Any:
     """The 2-byte nonces j + 256 i of the entries (i, j) of A_hat, row-major."""
     nonces = np.empty(k * k, dtype=np.int64)
@@ -160,7 +160,7 @@ def _matrix_nonces(k: int) -> Any:
     return nonces
 
 
-@jit
+@jit_inline
 def _sample_matrix(rho: Any, k: int) -> Any:
     """FIPS 203, Algorithm 13 lines 3-7 with Algorithm 7 (SampleNTT): A_hat (k, k,
     256) with A_hat[i, j] = SampleNTT(rho || j || i), the k^2 SHAKE128 streams 8 at
@@ -171,13 +171,13 @@ def _sample_matrix(rho: Any, k: int) -> Any:
 # --- FIPS 203 operations --------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _noise(seed: Any, first: int, count: int, eta: int) -> Any:
     """SamplePolyCBD_eta(PRF_eta(seed, N)) for count nonces from ``first``."""
     return _cbd(_prf(seed, first, count, 64 * eta), eta)
 
 
-@jit
+@jit_inline
 def _keygen_body(a_hat: Any, se_hat: Any, rho: Any, k: int) -> Any:
     """FIPS 203, Algorithm 13 lines 18-20 from A_hat and the transformed noise
     NTT(s) || NTT(e) (2k, 256) (lines 8-17), and Algorithm 16 line 3 but H(ek) and
@@ -240,7 +240,7 @@ def _public_state(ek: Any, k: int) -> Any:
     return ok, t_hat, a_hat, h
 
 
-@jit
+@jit_inline
 def _encrypt_noise(
     t_hat: Any, a_hat: Any, m: Any, buf: Any, eta1: int, eta2: int, du: int, dv: int
 ) -> Any:
@@ -253,7 +253,7 @@ def _encrypt_noise(
     return _kpke_encrypt(t_hat, a_hat, y, e[:k].copy(), e[k].copy(), m, du, dv)
 
 
-@jit
+@jit_inline
 def _encrypt(t_hat: Any, a_hat: Any, m: Any, r: Any, eta1: int, eta2: int, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt) from the decoded key: the noise of
     lines 9-17 from one batch of PRF calls (:func:`_encrypt_noise`)."""
@@ -273,7 +273,7 @@ def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: in
     return kr[:32].copy(), c
 
 
-@jit
+@jit_inline
 def _select_key(c: Any, c2: Any, kr: Any, k_bar: Any) -> Any:
     """FIPS 203, Algorithm 18 lines 9-11: K' (the first 32 bytes of ``kr``) when c
     equals c', else K_bar. c and c' are compared by OR-ing the XOR of every byte,
@@ -312,16 +312,7 @@ def _decaps(
 
 # --- Python wrappers: the contract ----------------------------------------------------
 
-_U8 = np.uint8
-
-
-def _u8(data: bytes) -> npt.NDArray[np.uint8]:
-    return np.frombuffer(data, dtype=_U8)
-
-
-def _frozen(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    a.setflags(write=False)
-    return a
+_u8 = kernel_bytes
 
 
 def mlkem_keygen_internal(d: bytes, z: bytes, k: int, eta1: int) -> tuple[bytes, bytes]:
@@ -333,7 +324,7 @@ def mlkem_public_state(
     ek: bytes, k: int
 ) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes]:
     ok, t_hat, a_hat, h = _public_state(_u8(ek), k)
-    return bool(ok), _frozen(t_hat), _frozen(a_hat), h.tobytes()
+    return bool(ok), frozen_view(t_hat), frozen_view(a_hat), h.tobytes()
 
 
 def mlkem_encaps_internal(
@@ -346,7 +337,7 @@ def mlkem_encaps_internal(
     du: int,
     dv: int,
 ) -> tuple[bytes, bytes]:
-    key, c = _encaps(t_hat, A_hat, _u8(h), _u8(m), eta1, eta2, du, dv)
+    key, c = _encaps(kernel_array(t_hat), kernel_array(A_hat), _u8(h), _u8(m), eta1, eta2, du, dv)
     return key.tobytes(), c.tobytes()
 
 
@@ -361,7 +352,9 @@ def mlkem_decaps_internal(
     du: int,
     dv: int,
 ) -> bytes:
-    out: npt.NDArray[np.uint8] = _decaps(_u8(dk), t_hat, A_hat, _u8(c), k, eta1, eta2, du, dv)
+    out: npt.NDArray[np.uint8] = _decaps(
+        _u8(dk), kernel_array(t_hat), kernel_array(A_hat), _u8(c), k, eta1, eta2, du, dv
+    )
     return out.tobytes()
 
 

@@ -31,13 +31,19 @@ message digest (all of which the signature reveals), and lengths.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir  # type: ignore[import-not-found, import-untyped, unused-ignore]
+from numba.core import types  # type: ignore[import-not-found, unused-ignore]
+from numba.extending import intrinsic  # type: ignore[import-not-found, unused-ignore]
+from numba.np.numpy_support import carray  # type: ignore[import-not-found, unused-ignore]
 
 from pqkit.arith._hash import H256, H512, K256, K512
 from pqkit.arith._jit import jit
+from pqkit.arith._jit import jit_inline as _inline
 from pqkit.arith.jit_sponge import _permute
 
 # FIPS 205, Table 1: the address types, from their one owner (a light module: no
@@ -74,16 +80,35 @@ _FF = np.uint64(0xFF)
 _EIGHT = np.uint64(8)
 _RATE = 136  # SHAKE256 (FIPS 202 §6.2)
 
+# The per-call context (:func:`_context`) is one uint64 array, its parts at these
+# word offsets (uint32 parts are uint32 views of their words): one array, because
+# Numba increments and decrements the reference count of every array a compiled
+# call receives, and a tuple of twelve arrays passed down to every hash call cost
+# about a fifth of a verification in those atomic operations.
+_CX_MID256 = 0  # SHA-256 midstate after the PK.seed block (8 uint32)
+_CX_MID512 = 4  # SHA-512 midstate (8 uint64; n > 16)
+_CX_W32 = 12  # the 16-lane SHA-256 schedule and working variables (1152 uint32)
+_CX_H32 = 588  # the 16 SHA-256 states (128 uint32)
+_CX_W64 = 652  # the 16-lane SHA-512 schedule and working variables (1408 uint64)
+_CX_H64 = 2060  # the 16 SHA-512 states (128 uint64)
+_CX_ST0 = 2188  # the two 8-state Keccak groups (200 uint64 each)
+_CX_ST1 = 2388
+_CX_H32_1 = 2588  # one SHA-256 state (8 uint32) and its schedule (64 uint32)
+_CX_W32_1 = 2592
+_CX_H64_1 = 2624  # one SHA-512 state (8 uint64) and its schedule (80 uint64)
+_CX_W64_1 = 2632
+_CX_WORDS = 2712
+
 
 # --- addresses (FIPS 205 §4.2, §11.2) ----------------------------------------------
 
 
-@jit
+@_inline
 def _adrs_size(mode: int) -> int:
     return 32 if mode == SHAKE else 22
 
 
-@jit
+@_inline
 def _put_word(buf: Any, off: int, x: int) -> None:
     """toByte(x, 4) (FIPS 205, Algorithm 3) at buf[off:]."""
     for k in range(4):
@@ -210,7 +235,7 @@ def _sha512_x16(h: Any, w: Any) -> None:
 
 
 @jit
-def _sha256_1(h: Any, w: Any) -> None:
+def _sha256_1_words(h: Any, w: Any) -> None:
     """FIPS 180-4 §6.2.2 on one state (h, uint32 (8,)) with the block's words in
     w[0:16] (uint32 (64,), the schedule is completed in place): the working
     variables in locals, for single hashes (one lane of a group would cost a whole
@@ -244,6 +269,93 @@ def _sha256_1(h: Any, w: Any) -> None:
     h[7] = _U32(h[7] + hh)
 
 
+def _sha_ni_available() -> bool:
+    """Whether this CPU has the SHA extensions (x86 SHA-NI, whose SHA256RNDS2 runs
+    two SHA-256 rounds per instruction, in constant time)."""
+    try:
+        from llvmlite import binding
+
+        return bool(binding.get_host_cpu_features().get("sha", False))
+    except Exception:  # pragma: no cover - no feature list: the portable rounds
+        return False
+
+
+@intrinsic  # type: ignore[untyped-decorator, unused-ignore]
+def _sha256_rounds_ni_intrinsic(typingctx: Any, h: Any, w: Any, k: Any) -> Any:
+    """FIPS 180-4 §6.2.2 on one state ``h`` (uint32 (8,), a..h) with the block's
+    words W_0..W_15 in w[0:16] and the constants in ``k`` (uint32 (64,)): the
+    schedule four words at a time by SHA256MSG1 / SHA256MSG2 (step 1), 32
+    SHA256RNDS2 instructions (two rounds each) on the state held as ABEF / CDGH
+    (the instruction's layout), then the additions of step 4."""
+    sig = types.void(h, w, k)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i32 = ir.IntType(32)
+        v4 = ir.VectorType(i32, 4)
+        arrays = [
+            context.make_array(t)(context, builder, a)
+            for t, a in zip(signature.args, args, strict=True)
+        ]
+        hp, wp, kp = (builder.bitcast(a.data, i32.as_pointer()) for a in arrays)
+
+        def at(ptr: Any, index: int) -> Any:
+            return builder.bitcast(builder.gep(ptr, [ir.Constant(i32, index)]), v4.as_pointer())
+
+        def mask(*lanes: int) -> Any:
+            return ir.Constant(ir.VectorType(i32, len(lanes)), [ir.Constant(i32, x) for x in lanes])
+
+        def intrinsic_fn(name: str, arity: int) -> Any:
+            fnty = ir.FunctionType(v4, [v4] * arity)
+            return builder.module.globals.get(name) or ir.Function(builder.module, fnty, name)
+
+        rnds2 = intrinsic_fn("llvm.x86.sha256rnds2", 3)
+        lo = builder.load(at(hp, 0), align=4)  # a b c d (lane 0 first)
+        hi = builder.load(at(hp, 4), align=4)  # e f g h
+        abef = builder.shuffle_vector(lo, hi, mask(5, 4, 1, 0))  # lanes F E B A
+        cdgh = builder.shuffle_vector(lo, hi, mask(7, 6, 3, 2))  # lanes H G D C
+        s0, s1 = abef, cdgh
+        msg1 = intrinsic_fn("llvm.x86.sha256msg1", 2)
+        msg2 = intrinsic_fn("llvm.x86.sha256msg2", 2)
+        undef = ir.Constant(v4, ir.Undefined)
+        words: list[Any] = []  # W_4q .. W_4q+3
+        for q in range(16):  # rounds 4q .. 4q + 3
+            if q < 4:
+                words.append(builder.load(at(wp, 4 * q), align=4))
+            else:  # step 1: W_t = sigma1(W_t-2) + W_t-7 + sigma0(W_t-15) + W_t-16
+                w9 = builder.shuffle_vector(words[q - 2], words[q - 1], mask(1, 2, 3, 4))
+                part = builder.add(builder.call(msg1, [words[q - 4], words[q - 3]]), w9)
+                words.append(builder.call(msg2, [part, words[q - 1]]))
+            wk = builder.add(words[q], builder.load(at(kp, 4 * q), align=4))
+            s1 = builder.call(rnds2, [s1, s0, wk])
+            s0 = builder.call(rnds2, [s0, s1, builder.shuffle_vector(wk, undef, mask(2, 3, 2, 3))])
+        s0 = builder.add(s0, abef)
+        s1 = builder.add(s1, cdgh)
+        builder.store(builder.shuffle_vector(s0, s1, mask(3, 2, 7, 6)), at(hp, 0), align=4)
+        builder.store(builder.shuffle_vector(s0, s1, mask(1, 0, 5, 4)), at(hp, 4), align=4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_sha256_rounds_ni = cast(Callable[[Any, Any, Any], None], _sha256_rounds_ni_intrinsic)
+
+
+@jit
+def _sha256_1_ni(h: Any, w: Any) -> None:
+    """:func:`_sha256_1_words` on SHA-NI (:func:`_sha256_rounds_ni`; reads
+    w[0:16] only)."""
+    _sha256_rounds_ni(h, w, _K256)
+
+
+SHA_NI = _sha_ni_available()
+"""Whether the one-state SHA-256 compression runs on SHA-NI (chosen once, here:
+the compiled code and Numba's cache are specific to this CPU's features)."""
+
+_sha256_1 = _sha256_1_ni if SHA_NI else _sha256_1_words
+"""FIPS 180-4 §6.2.2 on one state (see :func:`_sha256_1_words`): the T_l, H and
+single-lane hashes of the SHA-2 sets and the PK.seed midstate."""
+
+
 @jit
 def _sha512_1(h: Any, w: Any) -> None:
     """FIPS 180-4 §6.4.2 on one state (h, uint64 (8,)), block words in w[0:16]
@@ -275,7 +387,7 @@ def _sha512_1(h: Any, w: Any) -> None:
     h[7] += hh
 
 
-@jit
+@_inline
 def _bswap32(x: Any) -> Any:
     """The byte-reversed uint32 (big-endian words, FIPS 180-4 §3.1, on a
     little-endian machine)."""
@@ -287,7 +399,7 @@ def _bswap32(x: Any) -> Any:
     )
 
 
-@jit
+@_inline
 def _bswap64(x: Any) -> Any:
     """The byte-reversed uint64."""
     lo = np.uint64(_bswap32(_U32(x & np.uint64(0xFFFFFFFF))))
@@ -295,7 +407,7 @@ def _bswap64(x: Any) -> Any:
     return (lo << np.uint64(32)) | hi
 
 
-@jit
+@_inline
 def _put(dst: Any, off: int, src: Any, n: int) -> None:
     """dst[off : off + n] = src[:n], as a plain loop (cheaper than a slice
     assignment for these few bytes)."""
@@ -303,29 +415,76 @@ def _put(dst: Any, off: int, src: Any, n: int) -> None:
         dst[off + b] = src[b]
 
 
+@_inline
+def _u32s(cx: Any, off: int, count: int) -> Any:
+    """The ``count`` uint32 words of the context from word ``off`` (a view)."""
+    return cx[off : off + count // 2].view(np.uint32)
+
+
+@_inline
+def _cp(dst: Any, doff: int, src: Any, soff: int, n: int) -> None:
+    """dst[doff : doff + n] = src[soff : soff + n] on 1-D arrays, without the views
+    (each view is a reference-count increment and decrement)."""
+    for b in range(n):
+        dst[doff + b] = src[soff + b]
+
+
+@_inline
+def _cp_row(dst: Any, doff: int, src: Any, row: int, n: int) -> None:
+    """dst[doff : doff + n] = src[row, :n] (``src`` 2-D), without the row view."""
+    for b in range(n):
+        dst[doff + b] = src[row, b]
+
+
+@_inline
+def _rows(dst: Any, drow: int, src: Any, srow: int, n: int) -> None:
+    """dst[drow, :n] = src[srow, :n] (2-D arrays), without the row views."""
+    for b in range(n):
+        dst[drow, b] = src[srow, b]
+
+
+@intrinsic  # type: ignore[untyped-decorator, unused-ignore]
+def _ptr_intrinsic(typingctx: Any, arr: Any) -> Any:
+    """The data pointer of a C-contiguous array. For the out-of-line compressions:
+    an array argument costs an atomic reference-count increment and decrement per
+    call, a pointer none (the caller keeps the array alive)."""
+    sig = types.CPointer(arr.dtype)(arr)  # type: ignore[no-untyped-call, unused-ignore]
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return sig, codegen
+
+
+_ptr = cast(Callable[[Any], Any], _ptr_intrinsic)
+
+
 @jit
-def _compress256(h: Any, w: Any, depth: int) -> None:
-    """:func:`_sha256_x16`, called through a function that is recursive on a branch
-    never taken (``depth`` = 0) only so that LLVM does not inline the large round
-    body at every call site (see :func:`pqkit.arith.jit_sponge._permute`). It takes
-    the arrays, not the context tuple: through the tuple the compression measured
-    twice as slow."""
-    if depth > 0:
-        _compress256(h, w, depth - 1)
+def _compress256(h: Any, w: Any, n: int) -> None:
+    """:func:`_sha256_x16` on the 16 states at pointer ``h`` (128 words) and the
+    schedule at ``w`` (1152 words) (:func:`_ptr`), called through a function that
+    is recursive on a branch never taken (``n`` > 0 always) only so that LLVM does
+    not inline the large round body at every call site (see
+    :func:`pqkit.arith.jit_sponge._permute`). ``n`` is a run-time value: Numba
+    types a constant argument as a literal and compiles the callee once more for
+    it."""
+    if n < 0:
+        _compress256(h, w, n + 1)
         return
-    _sha256_x16(h, w)
+    _sha256_x16(carray(h, 128), carray(w, 1152))
 
 
 @jit
-def _compress512(h: Any, w: Any, depth: int) -> None:
-    """:func:`_sha512_x16`, not inlined (as :func:`_compress256`)."""
-    if depth > 0:
-        _compress512(h, w, depth - 1)
+def _compress512(h: Any, w: Any, n: int) -> None:
+    """:func:`_sha512_x16` at pointers ``h`` (128 words), ``w`` (1408), not inlined
+    (as :func:`_compress256`)."""
+    if n < 0:
+        _compress512(h, w, n + 1)
         return
-    _sha512_x16(h, w)
+    _sha512_x16(carray(h, 128), carray(w, 1408))
 
 
-@jit
+@_inline
 def _layout(mode: int, n: int, wide: bool, length: int) -> tuple[int, int]:
     """(span, base) of a lane buffer for inputs ADRS || payload of ``length`` bytes:
     the padded message's bytes per lane, and where the input starts in it (after
@@ -337,7 +496,7 @@ def _layout(mode: int, n: int, wide: bool, length: int) -> tuple[int, int]:
     return ((length + tail) // block + 1) * block, 0
 
 
-@jit
+@_inline
 def _new_lanes(mode: int, n: int, wide: bool, length: int, pk_seed: Any) -> Any:
     """LANES padded messages (see :func:`_new_buf`)."""
     return _new_buf(mode, n, wide, length, pk_seed, LANES)
@@ -366,13 +525,14 @@ def _new_buf(mode: int, n: int, wide: bool, length: int, pk_seed: Any, count: in
 
 
 @jit
-def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> None:
+def _hash_one(wide: bool | np.bool_, cx: Any, buf: Any, span: int, n: int, out: Any) -> None:
     """out[0] = the SHA-2 hash of lane 0's message (:func:`_hash` with one lane), on
     the one-state compressions and the context's scratch (no allocation)."""
     if wide:
-        h64, w64 = cx[10], cx[11]
+        h64 = cx[_CX_H64_1 : _CX_H64_1 + 8]
+        w64 = cx[_CX_W64_1 : _CX_W64_1 + 80]
         for i in range(8):
-            h64[i] = cx[1][i]
+            h64[i] = cx[_CX_MID512 + i]
         words64 = buf.view(np.uint64)
         for blk in range(span // 128):
             for t in range(16):
@@ -381,9 +541,11 @@ def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> Non
         for b in range(n):
             out[0, b] = (h64[b >> 3] >> np.uint64(8 * (7 - (b & 7)))) & _FF
         return
-    h32, w32 = cx[8], cx[9]
+    h32 = _u32s(cx, _CX_H32_1, 8)
+    w32 = _u32s(cx, _CX_W32_1, 64)
+    mid = _u32s(cx, _CX_MID256, 8)
     for i in range(8):
-        h32[i] = cx[0][i]
+        h32[i] = mid[i]
     words32 = buf.view(np.uint32)
     for blk in range(span // 64):
         for t in range(16):
@@ -394,17 +556,24 @@ def _hash_one(wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any) -> Non
 
 
 @jit
-def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any, used: int) -> None:
+def _hash(
+    mode: int, wide: bool | np.bool_, cx: Any, buf: Any, span: int, n: int, out: Any, used: int
+) -> None:
     """out[j] = the n-byte hash of lane j's message in ``buf`` for j < ``used`` (at
     most LANES): SHAKE256, or SHA-256 / SHA-512 (``wide``) from the context's PK.seed
     midstate. ``cx`` is the context of :func:`_context` (midstates and scratch).
     Lanes past ``used`` are not loaded (SHAKE: a group of 8 wholly past it is not
-    permuted) and their outputs are not written."""
+    permuted) and their outputs are not written.
+
+    Its callers pass constants as ``np.bool_(False)`` / ``np.int64(LANES)``: Numba
+    types a bare constant argument as a literal and compiles the callee once per
+    literal (this function and everything it calls, in full)."""
     if mode == SHAKE:
         words = buf.view(np.uint64)
         o64 = out.reshape(LANES * n).view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
         for half in range((used + 7) // 8):  # two groups of 8 states
-            st = cx[6] if half == 0 else cx[7]
+            at = _CX_ST0 if half == 0 else _CX_ST1
+            st = cx[at : at + 200]
             m = min(8, used - 8 * half)
             st[:] = 0
             for blk in range(span // _RATE):
@@ -421,31 +590,34 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any,
         _hash_one(wide, cx, buf, span, n, out)
         return
     if wide:
-        h64, w64 = cx[5], cx[4]
+        h64 = cx[_CX_H64 : _CX_H64 + 128]
+        w64 = cx[_CX_W64 : _CX_W64 + 1408]
         words64 = buf.view(np.uint64)
         for i in range(8):
             for j in range(LANES):
-                h64[LANES * i + j] = cx[1][i]
+                h64[LANES * i + j] = cx[_CX_MID512 + i]
         for blk in range(span // 128):
             for t in range(16):
                 for j in range(used):
                     w64[LANES * t + j] = _bswap64(words64[(j * span + blk * 128) // 8 + t])
-            _compress512(h64, w64, 0)
+            _compress512(_ptr(h64), _ptr(w64), n)
         o64 = out.reshape(LANES * n).view(np.uint64)
         for j in range(used):
             for i in range(n // 8):
                 o64[j * (n // 8) + i] = _bswap64(h64[LANES * i + j])
         return
-    h32, w32 = cx[3], cx[2]
+    h32 = _u32s(cx, _CX_H32, 128)
+    w32 = _u32s(cx, _CX_W32, 1152)
+    mid = _u32s(cx, _CX_MID256, 8)
     words32 = buf.view(np.uint32)
     for i in range(8):
         for j in range(LANES):
-            h32[LANES * i + j] = cx[0][i]
+            h32[LANES * i + j] = mid[i]
     for blk in range(span // 64):
         for t in range(16):
             for j in range(used):
                 w32[LANES * t + j] = _bswap32(words32[(j * span + blk * 64) // 4 + t])
-        _compress256(h32, w32, 0)
+        _compress256(_ptr(h32), _ptr(w32), n)
     o32 = out.reshape(LANES * n).view(np.uint32)
     for j in range(used):
         for i in range(n // 4):
@@ -454,48 +626,34 @@ def _hash(mode: int, wide: bool, cx: Any, buf: Any, span: int, n: int, out: Any,
 
 @jit
 def _context(mode: int, n: int, pk_seed: Any) -> Any:
-    """The per-key context: (SHA-256 midstate, SHA-512 midstate (n > 16), uint32
-    scratch w, uint32 h, uint64 scratch w, uint64 h, two 8-state Keccak arrays, and
-    the one-state SHA-256 h, w and SHA-512 h, w of :func:`_hash_one`). The
-    midstates are the states after PK.seed || toByte(0, 64 - n) (128 - n for
-    SHA-512)."""
-    cx = (
-        np.zeros(8, dtype=np.uint32),
-        np.zeros(8, dtype=np.uint64),
-        np.zeros(1152, dtype=np.uint32),
-        np.zeros(128, dtype=np.uint32),
-        np.zeros(1408, dtype=np.uint64),
-        np.zeros(128, dtype=np.uint64),
-        np.zeros(200, dtype=np.uint64),
-        np.zeros(200, dtype=np.uint64),
-        np.zeros(8, dtype=np.uint32),
-        np.zeros(64, dtype=np.uint32),
-        np.zeros(8, dtype=np.uint64),
-        np.zeros(80, dtype=np.uint64),
-    )
+    """The per-key context: one uint64 array (the parts at the ``_CX_*`` offsets):
+    the SHA-256 and SHA-512 (n > 16) midstates after PK.seed || toByte(0, 64 - n)
+    (128 - n for SHA-512), and the scratch of the 16-lane and one-state
+    compressions and of the two Keccak groups."""
+    cx = np.zeros(_CX_WORDS, dtype=np.uint64)
     if mode == SHAKE:
         return cx
     # One compression of the PK.seed block from the initial hash values (FIPS 180-4
     # §5.3.3, §5.3.5); SHA-512 only where H and T_l use it.
-    w32 = cx[9]
-    w32[:] = 0
+    w32 = _u32s(cx, _CX_W32_1, 64)
+    mid = _u32s(cx, _CX_MID256, 8)
     for b in range(n):
         w32[b >> 2] |= _U32(pk_seed[b]) << _U32(8 * (3 - (b & 3)))
     for i in range(8):
-        cx[0][i] = _H256[i]
-    _sha256_1(cx[0], w32)
+        mid[i] = _H256[i]
+    _sha256_1(mid, w32)
     if n > 16:
-        w64 = cx[11]
-        w64[:] = 0
+        w64 = cx[_CX_W64_1 : _CX_W64_1 + 80]
+        mid64 = cx[_CX_MID512 : _CX_MID512 + 8]
         for b in range(n):
             w64[b >> 3] |= np.uint64(pk_seed[b]) << np.uint64(8 * (7 - (b & 7)))
         for i in range(8):
-            cx[1][i] = _H512[i]
-        _sha512_1(cx[1], w64)
+            mid64[i] = _H512[i]
+        _sha512_1(mid64, w64)
     return cx
 
 
-@jit
+@_inline
 def _templates(mode: int, n: int, buf: Any, span: int, count: int) -> Any:
     """The F-input templates of ``count`` chains whose inputs (address with hash
     address 0, any value) are lanes 0.. of ``buf``: (count, 17) uint64 words for
@@ -567,8 +725,11 @@ def _f_chains_body(
     step = np.zeros(LANES, dtype=np.int64)
     tw = tpl.shape[1]
     tl = np.zeros(tw * LANES, dtype=np.uint64)  # the lanes' templates, word-major
-    st0, st1 = cx[6], cx[7]
-    h32, w32, mid = cx[3], cx[2], cx[0]
+    st0 = cx[_CX_ST0 : _CX_ST0 + 200]
+    st1 = cx[_CX_ST1 : _CX_ST1 + 200]
+    h32 = _u32s(cx, _CX_H32, 128)
+    w32 = _u32s(cx, _CX_W32, 1152)
+    mid = _u32s(cx, _CX_MID256, 8)
     nxt = 0
     busy = 0
     while True:
@@ -578,7 +739,7 @@ def _f_chains_body(
                 c = nxt
                 nxt += 1
                 if rec_at[c] == starts[c]:
-                    _put(rec[c], 0, vals[c], n)
+                    _rows(rec, c, vals, c, n)
                 if starts[c] < W_MAX:
                     chain[j] = c
                     step[j] = starts[c]
@@ -635,7 +796,7 @@ def _f_chains_body(
             for i in range(8):
                 for j in range(LANES):
                     h32[LANES * i + j] = mid[i]
-            _compress256(h32, w32, 0)
+            _compress256(_ptr(h32), _ptr(w32), n)
             for k in range(nw):
                 for j in range(LANES):
                     val[LANES * k + j] = h32[LANES * k + j]
@@ -652,13 +813,13 @@ def _f_chains_body(
                     else:
                         v32[c * nw + k] = _bswap32(_U32(val[LANES * k + j]))
                 if rec_at[c] == step[j]:
-                    _put(rec[c], 0, vals[c], n)
+                    _rows(rec, c, vals, c, n)
             if done:
                 chain[j] = -1
                 busy -= 1
 
 
-@jit
+@_inline
 def _t_into(
     mode: int, n: int, wide: bool, cx: Any, buf: Any, out: Any,
     layer: int, tree: Any, type_: int, kp: int, w2: int, w3: int, data: Any,
@@ -670,11 +831,11 @@ def _t_into(
     span, base = _layout(mode, n, wide, a + data.shape[0] * n)
     _put_adrs(buf, base, mode, layer, tree, type_, kp, w2, w3)
     for i in range(data.shape[0]):
-        _put(buf, base + a + i * n, data[i], n)
-    _hash(mode, wide, cx, buf, span, n, out, 1)
+        _cp_row(buf, base + a + i * n, data, i, n)
+    _hash(mode, wide, cx, buf, span, n, out, np.int64(1))
 
 
-@jit
+@_inline
 def _t_one(
     mode: int, n: int, wide: bool, cx: Any, pk_seed: Any,
     layer: int, tree: Any, type_: int, kp: int, w2: int, w3: int, data: Any,
@@ -712,11 +873,11 @@ def _levels(
                 i = min(g + j, count - 1)
                 o = j * span + base
                 _put_adrs(buf, o, mode, layer, tree, type_, kp, z, (first << (height - z)) + i)
-                _put(buf, o + a, nodes[src + 2 * i], n)
-                _put(buf, o + a + n, nodes[src + 2 * i + 1], n)
+                _cp_row(buf, o + a, nodes, src + 2 * i, n)
+                _cp_row(buf, o + a + n, nodes, src + 2 * i + 1, n)
             _hash(mode, wide, cx, buf, span, n, out, min(LANES, count - g))
             for j in range(min(LANES, count - g)):
-                _put(nodes[dst + g + j], 0, out[j], n)
+                _rows(nodes, dst + g + j, out, j, n)
         src = dst
 
 
@@ -726,7 +887,7 @@ def _auth(nodes: Any, height: int, idx: int, sig: Any, off: int, n: int) -> None
     level = 0
     for j in range(height):
         pos = level + ((idx >> j) ^ 1)
-        _put(sig, off + j * n, nodes[pos], n)
+        _cp_row(sig, off + j * n, nodes, pos, n)
         level += 1 << (height - j)
 
 
@@ -776,7 +937,7 @@ def _xmss_tree(
             o = j * span + base
             _put_adrs(buf, o, mode, layer, tree, WOTS_PRF, r // length, r % length, 0)
             _put(buf, o + a, sk_seed, n)
-        _hash(mode, False, cx, buf, span, n, out, LANES)
+        _hash(mode, np.bool_(False), cx, buf, span, n, out, np.int64(LANES))
         # Lines 7-8: tmp_i = chain(sk_i, 0, w - 1) with ADRS (WOTS_HASH, key pair,
         # chain i, hash s); the signing leaf's rows (first .. first + len - 1) also
         # keep chain(sk_i, 0, digits[i]) (Algorithm 7).
@@ -787,9 +948,9 @@ def _xmss_tree(
             rec_at[j] = digits[r - first] if first <= r < first + length else -1
         _f_chains(mode, n, cx, _templates(mode, n, buf, span, LANES), out, starts, rec_at, rec)
         for j in range(min(LANES, rows - g)):
-            _put(ends[g + j], 0, out[j], n)
+            _rows(ends, g + j, out, j, n)
             if rec_at[j] >= 0:
-                _put(sig, off + (g + j - first) * n, rec[j], n)
+                _cp_row(sig, off + (g + j - first) * n, rec, j, n)
     # Lines 10-13: pk = T_len(PK.seed, wotspkADRS, tmp), wotspkADRS = (WOTS_PK, key pair).
     t_len = a + length * n
     span_t, _ = _layout(mode, n, wide, t_len)
@@ -800,16 +961,18 @@ def _xmss_tree(
             o = j * span_t + base
             _put_adrs(buf_t, o, mode, layer, tree, WOTS_PK, kp, 0, 0)
             for i in range(length):
-                buf_t[o + a + i * n : o + a + (i + 1) * n] = ends[kp * length + i]
+                _cp_row(buf_t, o + a + i * n, ends, kp * length + i, n)
         _hash(mode, wide, cx, buf_t, span_t, n, out, min(LANES, leaves - g))
         for j in range(min(LANES, leaves - g)):
-            _put(nodes[g + j], 0, out[j], n)
-    _levels(mode, n, wide, cx, pk_seed, nodes, hp, layer, tree, TREE, 0, 0)
+            _rows(nodes, g + j, out, j, n)
+    _levels(
+        mode, n, wide, cx, pk_seed, nodes, hp, layer, tree, np.int64(TREE), np.int64(0), np.int64(0)
+    )
     if leaf >= 0:
         _auth(nodes, hp, leaf, sig, off + length * n, n)
 
 
-@jit
+@_inline
 def _keygen_root(
     mode: int, n: int, hp: int, d: int, len1: int, len2: int, pk_seed: Any, sk_seed: Any
 ) -> Any:
@@ -822,12 +985,12 @@ def _keygen_root(
     sig = np.zeros(1, dtype=np.uint8)
     _xmss_tree(
         mode, n, hp, len1 + len2, cx, wide, pk_seed, sk_seed,
-        d - 1, np.uint64(0), -1, digits, sig, 0, nodes,
+        d - 1, np.uint64(0), np.int64(-1), digits, sig, np.int64(0), nodes,
     )  # fmt: skip
     return nodes[nodes.shape[0] - 1].copy()
 
 
-@jit
+@_inline
 def _sign(
     mode: int, n: int, hp: int, d: int, a_h: int, k: int, len1: int, len2: int,
     pk_seed: Any, sk_seed: Any, trees: Any, leaves: Any, indices: Any,
@@ -861,20 +1024,21 @@ def _sign(
                 o = j * span + base
                 _put_adrs(buf, o, mode, 0, tree0, FORS_PRF, kp, 0, (t << a_h) + g + j)
                 _put(buf, o + ad, sk_seed, n)
-            _hash(mode, False, cx, buf, span, n, out, LANES)
+            _hash(mode, np.bool_(False), cx, buf, span, n, out, np.int64(LANES))
             for j in range(LANES):
                 if g + j == pick:  # Algorithm 16 line 4 (a public index)
-                    _put(sig, off, out[j], n)
+                    _cp_row(sig, off, out, j, n)
                 # Algorithm 15 lines 2-6: leaf = F(PK.seed, (FORS_TREE, ...), sk).
                 o = j * span + base
                 buf[o + type_at] = FORS_TREE
-                _put(buf, o + ad, out[j], n)
-            _hash(mode, False, cx, buf, span, n, out, LANES)
+                _cp_row(buf, o + ad, out, j, n)
+            _hash(mode, np.bool_(False), cx, buf, span, n, out, np.int64(LANES))
             for j in range(LANES):
-                _put(nodes[g + j], 0, out[j], n)
-        _levels(mode, n, wide, cx, pk_seed, nodes, a_h, 0, tree0, FORS_TREE, kp, t)
+                _rows(nodes, g + j, out, j, n)
+        fors = np.int64(FORS_TREE)
+        _levels(mode, n, wide, cx, pk_seed, nodes, a_h, np.int64(0), tree0, fors, kp, t)
         _auth(nodes, a_h, pick, sig, off + n, n)  # Algorithm 16 lines 5-8
-        _put(roots[t], 0, nodes[nodes.shape[0] - 1], n)
+        _rows(roots, t, nodes, nodes.shape[0] - 1, n)
     # Algorithm 17 lines 21-24 on this signature: PK_FORS = T_k((FORS_ROOTS, key pair), roots).
     msg = _t_one(mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
     # Algorithm 12 (ht_sign): each layer signs the root of the one below.
@@ -923,14 +1087,17 @@ def _chains(
         for t in range(tpl.shape[1]):
             tpl[c, t] = row[0, t]
         tpl[c, at] |= np.uint64(i) << np.uint64(shift)
-        _put(vals[c], 0, sig[off + i * n : off + (i + 1) * n], n)
+        for b in range(n):
+            vals[c, b] = sig[off + i * n + b]
         starts[c] = digits[i]
     _f_chains(mode, n, cx, tpl, vals, starts, never, vals)
     for c in range(length):
-        _put(ends[order[c]], 0, vals[c], n)
+        i = order[c]
+        for b in range(n):
+            ends[i, b] = vals[c, b]
 
 
-@jit
+@_inline
 def _verify_root(
     mode: int, n: int, hp: int, d: int, a_h: int, k: int, len1: int, len2: int,
     pk_seed: Any, trees: Any, leaves: Any, indices: Any, sig: Any,
@@ -957,8 +1124,8 @@ def _verify_root(
             t = min(g + j, k - 1)
             o = j * span + base
             _put_adrs(buf, o, mode, 0, tree0, FORS_TREE, kp, 0, (t << a_h) + indices[t])
-            _put(buf, o + ad, sig[t * stride :], n)
-        _hash(mode, False, cx, buf, span, n, out, min(LANES, k - g))
+            _cp(buf, o + ad, sig, t * stride, n)
+        _hash(mode, np.bool_(False), cx, buf, span, n, out, min(LANES, k - g))
         # Lines 8-19: climb the authentication paths side by side.
         for y in range(a_h):
             for j in range(LANES):
@@ -968,14 +1135,15 @@ def _verify_root(
                 _put_adrs(buf_h, o, mode, 0, tree0, FORS_TREE, kp, y + 1, index)
                 auth = t * stride + (y + 1) * n
                 if (indices[t] >> y) & 1 == 0:  # public index bits
-                    _put(buf_h, o + ad, out[j], n)
-                    _put(buf_h, o + ad + n, sig[auth:], n)
+                    _cp_row(buf_h, o + ad, out, j, n)
+                    _cp(buf_h, o + ad + n, sig, auth, n)
                 else:
-                    _put(buf_h, o + ad, sig[auth:], n)
-                    _put(buf_h, o + ad + n, out[j], n)
+                    _cp(buf_h, o + ad, sig, auth, n)
+                    _cp_row(buf_h, o + ad + n, out, j, n)
             _hash(mode, wide, cx, buf_h, span_h, n, out, min(LANES, k - g))
         for j in range(min(LANES, k - g)):
-            _put(roots[g + j], 0, out[j], n)
+            for b in range(n):
+                roots[g + j, b] = out[j, b]
     node = _t_one(mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
     # Algorithm 13: xmss_pkFromSig (Algorithm 11) layer by layer.
     digits = np.empty(length, dtype=np.int64)
@@ -1002,12 +1170,10 @@ def _verify_root(
         _t_into(mode, n, wide, cx, buf_t, one, layer, tree, WOTS_PK, idx, 0, 0, ends)
         for y in range(hp):  # Algorithm 11 lines 6-15
             auth = off + (length + y) * n
-            if (idx >> y) & 1 == 0:
-                _put(pair[0], 0, one[0], n)
-                _put(pair[1], 0, sig[auth:], n)
-            else:
-                _put(pair[0], 0, sig[auth:], n)
-                _put(pair[1], 0, one[0], n)
+            low = (idx >> y) & 1  # which half the node is (public)
+            for b in range(n):
+                pair[low, b] = one[0, b]
+                pair[1 - low, b] = sig[auth + b]
             _t_into(
                 mode, n, wide, cx, buf_2, one, layer, tree, TREE, 0, y + 1, idx >> (y + 1), pair
             )
@@ -1015,18 +1181,64 @@ def _verify_root(
     return node
 
 
+@_inline
+def _digest_path(hp: int, d: int, a_h: int, k: int, digest: Any) -> Any:
+    """(trees, leaves, indices) of an m-byte digest: FIPS 205, Algorithm 19 lines
+    7-12 / Algorithm 20 lines 8-13 (md, idx_tree, idx_leaf), Algorithm 12 lines 6-8
+    (each layer's tree address and leaf index) and Algorithm 4 (base_2^b, the k
+    FORS indices of md). All public (the signature reveals them)."""
+    md_bytes = (k * a_h + 7) // 8
+    tree_bits = hp * (d - 1)  # h - h / d
+    tree_bytes = (tree_bits + 7) // 8
+    leaf_bytes = (hp + 7) // 8
+    tree = np.uint64(0)
+    for b in range(tree_bytes):
+        tree = (tree << np.uint64(8)) | np.uint64(digest[md_bytes + b])
+    if tree_bits < 64:
+        tree &= (np.uint64(1) << np.uint64(tree_bits)) - np.uint64(1)
+    leaf = 0
+    for b in range(leaf_bytes):
+        leaf = (leaf << 8) | np.int64(digest[md_bytes + tree_bytes + b])
+    leaf &= (1 << hp) - 1
+    trees = np.empty(d, dtype=np.uint64)
+    leaves = np.empty(d, dtype=np.int64)
+    low = np.uint64((1 << hp) - 1)
+    for j in range(d):
+        trees[j] = tree
+        leaves[j] = leaf
+        leaf = np.int64(tree & low)
+        tree = tree >> np.uint64(hp)
+    indices = np.empty(k, dtype=np.int64)
+    total = 0
+    bits = 0
+    at = 0
+    for i in range(k):  # Algorithm 4, the running total kept below 2^(bits + 8)
+        while bits < a_h:
+            total = ((total << 8) | np.int64(digest[at])) & 0xFFFFFFFF
+            at += 1
+            bits += 8
+        bits -= a_h
+        indices[i] = (total >> bits) & ((1 << a_h) - 1)
+    return trees, leaves, indices
+
+
 @jit
 def _operation(
     op: int, mode: int, n: int, hp: int, d: int, a_h: int, k: int, len1: int, len2: int,
-    pk_seed: Any, sk_seed: Any, trees: Any, leaves: Any, indices: Any, sig: Any,
+    pk_seed: Any, sk_seed: Any, trees: Any, leaves: Any, indices: Any, sig: Any, digest: Any,
 ) -> Any:  # fmt: skip
     """The one compiled entry point: op 0 key generation (:func:`_keygen_root`), 1
-    signing (:func:`_sign`), 2 verification (:func:`_verify_root`); arguments an
+    signing (:func:`_sign`), 2 verification (:func:`_verify_root`); ops 3 and 4 sign
+    and verify with the path taken from the m-byte ``digest``
+    (:func:`_digest_path`, one call per operation from Python). Arguments an
     operation does not read are empty arrays. One entry point because Numba
     optimises each entry point's module with everything it calls: three entry
     points compiled the engine three times (about twice the warm-up time)."""
     if op == 0:
         return _keygen_root(mode, n, hp, d, len1, len2, pk_seed, sk_seed)
+    if op >= 3:
+        trees, leaves, indices = _digest_path(hp, d, a_h, k, digest)
+        op -= 2
     if op == 1:
         return _sign(mode, n, hp, d, a_h, k, len1, len2, pk_seed, sk_seed, trees, leaves, indices)
     return _verify_root(mode, n, hp, d, a_h, k, len1, len2, pk_seed, trees, leaves, indices, sig)
@@ -1054,10 +1266,12 @@ def _call(
     leaves: npt.NDArray[np.int64] = _NONE_I64,
     indices: npt.NDArray[np.int64] = _NONE_I64,
     sig: npt.NDArray[np.uint8] = _NONE_U8,
+    digest: npt.NDArray[np.uint8] = _NONE_U8,
 ) -> bytes:
     out: npt.NDArray[np.uint8] = _operation(
         op, SHA2 if params.is_sha2 else SHAKE, params.n, params.hp, params.d, params.a,
         params.k, params.len1, params.len2, _u8(pk_seed), sk_seed, trees, leaves, indices, sig,
+        digest,
     )  # fmt: skip
     return out.tobytes()
 
@@ -1103,8 +1317,23 @@ def slhdsa_verify_root(
     return _call(2, params, pk_seed, _NONE_U8, tree_arr, leaf_arr, index_arr, _u8(sig_fors_ht))
 
 
+def slhdsa_sign_digest(params: Any, sk_seed: bytes, pk_seed: bytes, digest: bytes) -> bytes:
+    """:func:`slhdsa_sign_trees` for the m-byte H_msg ``digest`` (FIPS 205,
+    Algorithm 19 lines 7-17: md, idx_tree and idx_leaf are split off in the
+    compiled call)."""
+    return _call(3, params, pk_seed, _u8(sk_seed), digest=_u8(digest))
+
+
+def slhdsa_verify_digest(params: Any, pk_seed: bytes, sig_fors_ht: bytes, digest: bytes) -> bytes:
+    """:func:`slhdsa_verify_root` for the m-byte H_msg ``digest`` (FIPS 205,
+    Algorithm 20 lines 8-18 before the comparison with PK.root)."""
+    return _call(4, params, pk_seed, sig=_u8(sig_fors_ht), digest=_u8(digest))
+
+
 OPERATIONS: dict[str, Any] = {
     "slhdsa_keygen_root": slhdsa_keygen_root,
     "slhdsa_sign_trees": slhdsa_sign_trees,
     "slhdsa_verify_root": slhdsa_verify_root,
+    "slhdsa_sign_digest": slhdsa_sign_digest,
+    "slhdsa_verify_digest": slhdsa_verify_digest,
 }

@@ -307,17 +307,22 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
 
 def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray[np.int64]]:
     # FIPS 204, Algorithms 31 and 15: low nibble first, then high nibble
-    b = np.asarray(buf, dtype=np.uint8).astype(_I64)
-    nib = np.stack([b & 15, b >> 4], axis=-1).reshape((*b.shape[:-1], 2 * b.shape[-1]))
+    # (int16 until the compaction: nibbles and their values are small)
+    if eta not in (2, 4):
+        raise ValueError(f"unsupported eta {eta}: FIPS 204 uses 2 or 4")
+    b = np.asarray(buf, dtype=np.uint8)
+    nib = np.empty((*b.shape, 2), dtype=np.int16)
+    np.bitwise_and(b, 15, out=nib[..., 0])
+    np.right_shift(b, 4, out=nib[..., 1])
+    nib = nib.reshape((*b.shape[:-1], 2 * b.shape[-1]))
     if eta == 2:
         accept = nib < 15
-        vals = 2 - (nib - 5 * ((nib * 205) >> 10))  # 2 - (nib mod 5) for nib < 16
-    elif eta == 4:
+        vals = 2 - nib + 5 * ((nib * 205) >> 10)  # 2 - (nib mod 5) for nib < 16
+    else:
         accept = nib < 9
         vals = 4 - nib
-    else:
-        raise ValueError(f"unsupported eta {eta}: FIPS 204 uses 2 or 4")
-    return _compact(vals, accept)
+    out, count = _compact(vals, accept)
+    return out.astype(_I64), count
 
 
 _LANES = 4  # rows per Python-integer word in the scan below: 16-bit lanes
@@ -444,6 +449,20 @@ _PACK_WEIGHTS = {
 }
 
 
+def _wide(w: int, g: int) -> tuple[npt.NDArray[np.uint64], ...]:
+    """For bit_pack groups of 64 < w g <= 128 bits: the low word's weights 2^(w k)
+    mod 2^64, and per field the right and left shifts that give its bits above 63 in
+    the high word (right shift 63 leaves nothing of a field wholly below bit 64)."""
+    starts = [w * k for k in range(g)]
+    low = [(1 << b) % (1 << 64) if b < 64 else 0 for b in starts]
+    right = [min(64 - b, 63) if b < 64 else 0 for b in starts]
+    left = [b - 64 if b >= 64 else 0 for b in starts]
+    return tuple(np.array(v, dtype=np.uint64) for v in (low, right, left))
+
+
+_PACK_WIDE = {w: _wide(w, g) for w, g in _PACK_GROUP.items() if 64 < w * g <= 128}
+
+
 def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
     # FIPS 204, Algorithm 16: coefficient bits, least significant first, packed LE
     x = np.asarray(a, dtype=_I64)
@@ -457,6 +476,18 @@ def bit_pack(a: Poly, width: int) -> npt.NDArray[np.uint8]:
         fields = (x & ((1 << width) - 1)).astype(np.uint64).reshape(*lead, N // g, g)
         words: npt.NDArray[np.uint8] = np.matmul(fields, weights)[..., None].view(np.uint8)
         return words[..., : width * g // 8].reshape(*lead, 32 * width)
+    wide = _PACK_WIDE.get(width)
+    if wide is not None:
+        # A group of w g bits in (64, 128] (w = 13, 18): the low word is the weighted
+        # sum wrapped mod 2^64 (uint64 arithmetic), the high word the parts of the
+        # fields above bit 63, shifted down; each is an OR of disjoint fields.
+        g = _PACK_GROUP[width]
+        low_w, right, left = wide
+        fields = (x & ((1 << width) - 1)).astype(np.uint64).reshape(*lead, N // g, g)
+        low = np.matmul(fields, low_w)[..., None].view(np.uint8)
+        high = ((fields >> right) << left).sum(axis=-1, dtype=np.uint64)[..., None]
+        tail = high.view(np.uint8)[..., : width * g // 8 - 8]
+        return np.concatenate([low, tail], axis=-1).reshape(*lead, 32 * width)
     bits = ((x[..., None] >> np.arange(width, dtype=_I64)) & 1).astype(np.uint8)
     flat = bits.reshape((*lead, N * width))
     return np.packbits(flat, axis=-1, bitorder="little")

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args
+from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args, kpke_keygen_args
 from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.arith.tables import MLKEM_N_INV, N
@@ -214,6 +214,9 @@ def basemul_acc(a_hat: Poly, b_hat: Poly, cache: Any = None) -> Poly:
     return _barrett(pairs.swapaxes(-1, -2).reshape(*pairs.shape[:-2], N))
 
 
+_PAD = np.zeros(8, dtype=np.uint8)
+
+
 def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
     raw = np.ascontiguousarray(_as_bytes(buf))
     lead = raw.shape[:-1]
@@ -248,9 +251,7 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
 
 
 _U32_257, _U32_8, _U32_24, _U32_255 = (np.uint32(v) for v in (257, 8, 24, 255))
-_M249 = np.uint64(0x249249249249)
-_CBD3_SHIFTS = np.arange(0, 48, 3, dtype=np.uint64)
-_PAD = np.zeros(8, dtype=np.uint8)
+_U64_10101, _U64_16, _U64_40, _U64_255 = (np.uint64(v) for v in (0x10101, 16, 40, 255))
 
 
 def _strided_u64(raw: npt.NDArray[np.uint8], group: int) -> npt.NDArray[np.uint64]:
@@ -279,16 +280,20 @@ def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
         out: Poly = f.reshape(*lead, N)
         return out
     if eta == 3:
-        # Bit-sliced: add the eta bits of every field in place (no reduction along an
-        # axis), then read the eta-bit sums x (first half) and y (second half).
-        w = _strided_u64(flat, 6).copy()  # 8 coefficients per 48 bits (aligned copy)
-        t = (w & _M249) + ((w >> np.uint64(1)) & _M249) + ((w >> np.uint64(2)) & _M249)
-        fields = (t[..., None] >> _CBD3_SHIFTS) & np.uint64(7)
-    else:
-        raise ValueError(f"eta must be 2 or 3, got {eta}")
-    xy = fields.astype(I64).reshape(*lead, N, 2)
-    f = xy[..., 0] - xy[..., 1]
-    return f + (f < 0) * Q  # type: ignore[no-any-return]
+        # One bit per byte again; each coefficient's 6 bits b0..b5 start a
+        # little-endian 64-bit read (a strided view, stride 6, over the bits padded
+        # by 8 bytes); times 0x10101 it holds b0 + b1 + b2 in byte 2 and b3 + b4 + b5
+        # in byte 5 (no carries: each sum is at most 3; the two bytes read past the
+        # six reach only bytes 6 and up).
+        rows = flat.shape[0]
+        bits = np.concatenate([np.unpackbits(flat, axis=-1, bitorder="little").reshape(-1), _PAD])
+        v = np.ndarray((rows, N), dtype="<u8", buffer=bits, offset=0, strides=(6 * N, 6))
+        p3 = v * _U64_10101
+        f = np.subtract((p3 >> _U64_16) & _U64_255, (p3 >> _U64_40) & _U64_255, dtype=I64)
+        f += (f >> 63) & Q  # + q where negative: a sign mask, no branch
+        out3: Poly = f.reshape(*lead, N)
+        return out3
+    raise ValueError(f"eta must be 2 or 3, got {eta}")
 
 
 def _group(d: int) -> int:
@@ -648,6 +653,39 @@ def kpke_encrypt(
     return np.concatenate([c1.reshape(-1), c2])  # line 24
 
 
+# The weights (1, gamma_i) of plane 0 of Algorithm 12, (s0, s1 gamma_i), per pair i.
+_PLANE_W0 = np.stack([np.ones(128), _GAMMAS.astype(F64)], axis=-1)
+_ENC12_W = np.array([1.0, 4096.0])
+
+
+def kpke_keygen(A_hat: Poly, se: Poly) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 16-20; see the contract. float64
+    throughout: the NTT in h-major layout as in :func:`kpke_encrypt`, the rest in
+    natural order."""
+    k, a, x = kpke_keygen_args(A_hat, se)
+    # Lines 16-17: NTT of s and e (the two stages of :func:`ntt`), reduced.
+    xh = np.ascontiguousarray(x.reshape(2 * k, 16, 16).transpose(1, 0, 2), dtype=F64)
+    y = np.matmul(_NTT_HIGH, xh.reshape(16, -1))  # < 2^27.5
+    se_hat = _mod_f64(np.matmul(y.reshape(16, 2 * k, 16), _NTT_LOW_T))  # < 2^43.2 in
+    se_n = np.ascontiguousarray(se_hat.transpose(1, 0, 2)).reshape(2 * k, 128, 2)
+    # Line 18, A_hat o s_hat (Algorithm 12 per pair, summed over j) without reducing
+    # the factors: the planes are below q^2, each product below q^3, and the 2 k <= 8
+    # terms of a coefficient sum to < 2^38.2 (exact).
+    planes = np.empty((k, 2, 128, 2))  # [j, plane, pair, c]
+    np.multiply(se_n[:k], _PLANE_W0, out=planes[:, 0])
+    planes[:, 1] = se_n[:k, :, ::-1]
+    prod = (a[:, :, None] * planes.reshape(k, 2, N)).sum(axis=1)  # (i, plane, 256)
+    pairs = prod[..., 0::2] + prod[..., 1::2]  # (i, plane, pair): c0, c1 of each pair
+    ts = np.empty((2 * k, 128, 2))
+    np.add(pairs.transpose(0, 2, 1), se_n[k:], out=ts[:k])  # + e_hat
+    ts[k:] = se_n[:k]
+    ts = _mod_f64(ts)  # t_hat, then s_hat (reduced already)
+    # Lines 19-20: ByteEncode_12, two coefficients c0 + 4096 c1 to three bytes.
+    words = np.matmul(ts, _ENC12_W).astype("<u4")  # (2 k, 128), < 2^24
+    out: npt.NDArray[np.uint8] = words.view(np.uint8).reshape(2 * k, 128, 4)[..., :3]
+    return out.reshape(2 * k, 384)
+
+
 KERNELS: dict[str, Any] = {
     "add": add,
     "ntt": ntt,
@@ -663,4 +701,5 @@ KERNELS: dict[str, Any] = {
     "kpke_cache": kpke_cache,
     "kpke_decrypt": kpke_decrypt,
     "kpke_encrypt": kpke_encrypt,
+    "kpke_keygen": kpke_keygen,
 }

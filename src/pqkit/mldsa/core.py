@@ -461,8 +461,9 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
     kappa = 0
-    for _ in range(0, MAX_SIGN_ATTEMPTS, SIGN_BATCH):
-        b = SIGN_BATCH
+    attempts = 0
+    while attempts < MAX_SIGN_ATTEMPTS:
+        b = min(SIGN_BATCH, MAX_SIGN_ATTEMPTS - attempts)  # the cap may shorten a pass
         y = expand_mask(p, ops, rho_pp, kappa, b)  # (b, l, 256)
         y_hat = kk.ntt(y)
         w = kk.intt(kk.pointwise_acc(a_hat[None], y_hat[:, None]))  # (b, k, 256)
@@ -491,6 +492,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
             i = int(np.argmax(ok))
             return sig_encode(p, ops, c_tildes[i], kk.centre(z[i]), hint[i])
         kappa += b * p.l
+        attempts += b
     raise _no_signature(p)
 
 

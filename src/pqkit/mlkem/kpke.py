@@ -81,11 +81,11 @@ def keygen(
     rho, sigma = ops.G(d + bytes([k]) if append_k else d)  # line 1
     A_hat = expand_matrix(ops, K, rho, k)  # lines 3-7
     se = sample_noise(ops, K, sigma, [(params.eta1, 2 * k)])  # lines 8-15: s, then e
-    se_hat = K.ntt(se)  # lines 16-17, one batched call
-    s_hat, e_hat = se_hat[:k], se_hat[k:]
-    t_hat = K.add(K.basemul_acc(A_hat, s_hat, K.mulcache(s_hat)), e_hat)  # line 18
-    ek = K.byte_encode(t_hat, 12).tobytes() + rho  # line 19
-    dk = K.byte_encode(s_hat, 12).tobytes()  # line 20
+    # Lines 16-20 in one kernel call: s_hat = NTT(s), e_hat = NTT(e),
+    # t_hat = A_hat o s_hat + e_hat; ByteEncode_12 of t_hat (then rho) and of s_hat.
+    encoded = K.kpke_keygen(A_hat, se)
+    ek = encoded[:k].tobytes() + rho  # line 19
+    dk = encoded[k:].tobytes()  # line 20
     return ek, dk
 
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from pqkit._checks import as_bytes_len
 from pqkit.arith.api import MLKEMKernels
+from pqkit.arith.ops import operations
 from pqkit.mlkem.params import Params
 from pqkit.mlkem.symmetric import Suite, SuiteOps
 from pqkit.registry import Algorithm
@@ -70,7 +71,12 @@ class KpkeKem(KemBase):
     # --- what every operation needs -------------------------------------------------
 
     def _tools(self) -> tuple[SuiteOps, MLKEMKernels]:
-        return cast(SuiteOps, _LazyOps(self.suite)), cast(MLKEMKernels, self._kernels())
+        K = cast(MLKEMKernels, self._kernels())
+        if operations("mlkem", K.backend) is None:
+            # The step path hashes in every operation: bind the suite now (the lazy
+            # proxy's first-use lookups cost a few us a call).
+            return self.suite.bind(), K
+        return cast(SuiteOps, _LazyOps(self.suite)), K
 
     # --- the FO transform, per variant ---------------------------------------------
     # Each gets the suite bound for this operation (ops) and the kernel table (K),

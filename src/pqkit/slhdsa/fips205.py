@@ -17,10 +17,11 @@ from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.arith.ops import operations
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, KeyPair, SignatureBase, draw
-from pqkit.slhdsa.adrs import base_2b, to_int
+from pqkit.slhdsa import hashes
+from pqkit.slhdsa.adrs import to_int
 from pqkit.slhdsa.fors import fors_pk_from_sig, fors_sign
 from pqkit.slhdsa.hashes import Hashes
-from pqkit.slhdsa.hypertree import ht_path, ht_root, ht_sign, ht_verify
+from pqkit.slhdsa.hypertree import ht_root, ht_sign, ht_verify
 from pqkit.slhdsa.params import CATALOG, Params
 
 __all__ = ["SCHEMES", "SLHDSA"]
@@ -64,17 +65,6 @@ class SLHDSA(SignatureBase):
         """The backend's compiled SLH-DSA engine, or None (then the batched Python
         path runs)."""
         return operations("slhdsa", getattr(self._kernels(), "backend", ""))
-
-    def _engine_path(self, md: bytes, idx_tree: int, idx_leaf: int) -> dict[str, Any]:
-        """The public indices the engine takes: the FORS indices of md (Algorithm 16
-        line 2) and the (tree address, leaf index) of each hypertree layer."""
-        p = self.params
-        path = ht_path(p, idx_tree, idx_leaf)
-        return {
-            "indices": base_2b(md, p.a, p.k),
-            "trees": [tree for tree, _ in path],
-            "leaves": [leaf for _, leaf in path],
-        }
 
     # --- argument checks --------------------------------------------------------------
 
@@ -143,15 +133,18 @@ class SLHDSA(SignatureBase):
         """FIPS 205, Algorithm 19 (slh_sign_internal)."""
         n = self.params.n
         sk_seed, sk_prf, pk_seed, pk_root = (sk[i * n : (i + 1) * n] for i in range(4))
+        p = self.params
         engine = self._engine()
-        hs = Hashes(self.params, pk_seed) if engine is not None else self._hashes(pk_seed)
+        if engine is not None:  # the message hashes on the providers, lines 7-17 compiled
+            sha = hashes.message_provider(p)
+            r = hashes.prf_msg(p, sha, sk_prf, opt_rand, m)  # line 3
+            digest = hashes.h_msg(p, sha, pk_seed, r, pk_root, m)  # line 5
+            trees: bytes = engine.slhdsa_sign_digest(p, sk_seed, pk_seed, digest)
+            return r + trees
+        hs = self._hashes(pk_seed)
         r = hs.prf_msg(sk_prf, opt_rand, m)  # line 3
         digest = hs.h_msg(r, pk_root, m)  # line 5
         md, idx_tree, idx_leaf = self._digest_indices(digest)
-        if engine is not None:  # lines 13-17 in one compiled call
-            path = self._engine_path(md, idx_tree, idx_leaf)
-            trees: bytes = engine.slhdsa_sign_trees(self.params, sk_seed, pk_seed, **path)
-            return r + trees
         sig_fors, pk_fors = fors_sign(hs, md, sk_seed, idx_tree, idx_leaf)  # lines 13-15
         sig_ht = ht_sign(hs, pk_fors, sk_seed, idx_tree, idx_leaf)  # line 17
         return r + sig_fors + sig_ht
@@ -164,17 +157,17 @@ class SLHDSA(SignatureBase):
             return False
         n = p.n
         pk_seed, pk_root = pk[:n], pk[n:]
-        engine = self._engine()
-        hs = Hashes(p, pk_seed) if engine is not None else self._hashes(pk_seed)
         r = sig[:n]
+        engine = self._engine()
+        if engine is not None:  # line 8 on the provider; lines 9-18 in one compiled call
+            digest = hashes.h_msg(p, hashes.message_provider(p), pk_seed, r, pk_root, m)
+            root = engine.slhdsa_verify_digest(p, pk_seed, sig[n:], digest)
+            return hmac.compare_digest(root, pk_root)
+        hs = self._hashes(pk_seed)
         sig_fors = sig[n : n + p.length_fors_signature]
         sig_ht = sig[n + p.length_fors_signature :]
         digest = hs.h_msg(r, pk_root, m)  # line 8
         md, idx_tree, idx_leaf = self._digest_indices(digest)
-        if engine is not None:  # lines 17-18: the implied root in one compiled call
-            path = self._engine_path(md, idx_tree, idx_leaf)
-            root = engine.slhdsa_verify_root(p, pk_seed, sig[n:], **path)
-            return hmac.compare_digest(root, pk_root)
         pk_fors = fors_pk_from_sig(hs, sig_fors, md, idx_tree, idx_leaf)  # line 17
         return ht_verify(hs, pk_fors, sig_ht, idx_tree, idx_leaf, pk_root)  # line 18
 

@@ -41,7 +41,7 @@ from pqkit.common.providers import PrefixedHash, Sha2Provider
 from pqkit.slhdsa.adrs import AdrsCodec
 from pqkit.slhdsa.params import Params
 
-__all__ = ["Hashes", "KernelPrefixed", "hmac_sha2", "mgf1_sha2"]
+__all__ = ["Hashes", "KernelPrefixed", "h_msg", "hmac_sha2", "mgf1_sha2", "prf_msg"]
 
 _BLOCK = {"sha256": 64, "sha512": 128}
 
@@ -62,6 +62,37 @@ def hmac_sha2(sha2: Sha2Provider, name: str, key: bytes, message: bytes) -> byte
     k0 = key.ljust(block, b"\x00")
     inner = sha2.sha2(name, bytes(b ^ 0x36 for b in k0) + message)
     return sha2.sha2(name, bytes(b ^ 0x5C for b in k0) + inner)
+
+
+def message_provider(params: Params, backend: str | None = None) -> Any:
+    """The one provider H_msg and PRF_msg of ``params`` run on: SHA-2 for the SHA-2
+    sets, SHA-3 (SHAKE256) for the SHAKE sets."""
+    return common.provider("sha2" if params.is_sha2 else "sha3", backend)
+
+
+def h_msg(
+    params: Params, sha: Any, pk_seed: bytes, r: bytes, pk_root: bytes, message: bytes
+) -> bytes:
+    """H_msg(R, PK.seed, PK.root, M): m bytes (§11.1; §11.2: MGF1 over SHA-256 for
+    n = 16, SHA-512 otherwise). ``sha`` is :func:`message_provider`'s provider."""
+    m = params.m
+    if not params.is_sha2:
+        digest: bytes = sha.shake_digest(256, r + pk_seed + pk_root + message, m)
+        return digest
+    name = "sha256" if params.n == 16 else "sha512"
+    inner = sha.sha2(name, r + pk_seed + pk_root + message)
+    return mgf1_sha2(sha, name, r + pk_seed + inner, m)
+
+
+def prf_msg(params: Params, sha: Any, sk_prf: bytes, opt_rand: bytes, message: bytes) -> bytes:
+    """PRF_msg(SK.prf, opt_rand, M): n bytes (§11.1; §11.2: HMAC over SHA-256 for
+    n = 16, SHA-512 otherwise). ``sha`` is :func:`message_provider`'s provider."""
+    n = params.n
+    if not params.is_sha2:
+        digest: bytes = sha.shake_digest(256, sk_prf + opt_rand + message, n)
+        return digest
+    name = "sha256" if n == 16 else "sha512"
+    return hmac_sha2(sha, name, sk_prf, opt_rand + message)[:n]
 
 
 class KernelPrefixed:
@@ -174,16 +205,11 @@ class Hashes:
     # --- the message functions ----------------------------------------------------------
 
     def h_msg(self, r: bytes, pk_root: bytes, message: bytes) -> bytes:
-        """H_msg(R, PK.seed, PK.root, M): m bytes (§11.1 / §11.2)."""
-        m = self.params.m
-        if self._sha2 is None:
-            return self._sha3.shake_digest(256, r + self.pk_seed + pk_root + message, m)
-        name = self._big_name
-        inner = self._sha2.sha2(name, r + self.pk_seed + pk_root + message)
-        return mgf1_sha2(self._sha2, name, r + self.pk_seed + inner, m)
+        """H_msg(R, PK.seed, PK.root, M): m bytes (:func:`h_msg`)."""
+        sha = self._sha3 if self._sha2 is None else self._sha2
+        return h_msg(self.params, sha, self.pk_seed, r, pk_root, message)
 
     def prf_msg(self, sk_prf: bytes, opt_rand: bytes, message: bytes) -> bytes:
-        """PRF_msg(SK.prf, opt_rand, M): n bytes (§11.1 / §11.2)."""
-        if self._sha2 is None:
-            return self._sha3.shake_digest(256, sk_prf + opt_rand + message, self.n)
-        return hmac_sha2(self._sha2, self._big_name, sk_prf, opt_rand + message)[: self.n]
+        """PRF_msg(SK.prf, opt_rand, M): n bytes (:func:`prf_msg`)."""
+        sha = self._sha3 if self._sha2 is None else self._sha2
+        return prf_msg(self.params, sha, sk_prf, opt_rand, message)
