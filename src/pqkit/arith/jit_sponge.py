@@ -21,11 +21,15 @@ from pqkit.arith.jit_hash import _keccak_x8
 
 __all__: list[str] = []
 
-SHA3_PAD = 0x06  # FIPS 202 §6.1: M || 01, then pad10*1
-SHAKE_PAD = 0x1F  # FIPS 202 §6.2: M || 1111, then pad10*1
-RATE_128 = 168
-RATE_256 = 136
-RATE_512 = 72
+# NOTE: NumPy integers, not Python ints: Numba types a Python int constant passed to
+# a compiled function as its value (``Literal[int]``) and compiles the function
+# once per value, each time with the Keccak code it links; an np.int64 is typed
+# int64 (the value is still a constant where it is used directly).
+SHA3_PAD = np.int64(0x06)  # FIPS 202 §6.1: M || 01, then pad10*1
+SHAKE_PAD = np.int64(0x1F)  # FIPS 202 §6.2: M || 1111, then pad10*1
+RATE_128 = np.int64(168)
+RATE_256 = np.int64(136)
+RATE_512 = np.int64(72)
 
 
 @jit
