@@ -20,8 +20,8 @@ __all__ = ["ORDER", "steps"]
 ORDER: tuple[str, ...] = ("hash", "mlkem", "mldsa", "mlkem-batch", "mldsa-batch")
 """Every kernel family (the switch to ``jit`` is per family; the background warm-up
 runs them in request order), longest to compile first, so that ``pqkit compile``'s
-processes finish close together: ``hash`` holds the SLH-DSA engine (about 50 s on
-an empty cache here), ``mlkem`` about 30 s, the others about 20 s.
+processes finish close together: ``hash`` holds the SLH-DSA engine (about 30 s on
+an empty cache here), the others about 20 s each.
 ``mlkem-batch`` and ``mldsa-batch`` are the batch views' compiled operations
 (:mod:`pqkit.arith.jit_mlkem_batch`, :mod:`pqkit.arith.jit_mldsa_batch`), apart from
 the single operations: they take about as long to compile, and the single
