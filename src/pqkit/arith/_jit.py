@@ -106,8 +106,7 @@ def as_bytes(b: Any, width: int | None = None) -> tuple[npt.NDArray[np.uint8], t
         if arr.dtype.kind not in "iub":
             raise ValueError(f"expected an integer array, got dtype {arr.dtype}")
         arr = np.ascontiguousarray(arr, dtype=np.uint8)
-    if not arr.flags.writeable:
-        arr = arr.copy()
+    arr = kernel_array(arr)
     shape = arr.shape
     if not shape or (width is not None and shape[-1] != width):
         raise ValueError(f"expected a uint8 array of shape (..., {width}), got {shape}")

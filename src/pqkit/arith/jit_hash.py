@@ -70,7 +70,11 @@ from pqkit.arith._hash import (
     rows_u8,
     states_u64,
 )
-from pqkit.arith._jit import jit  # imports Numba (ModuleNotFoundError: unavailable)
+from pqkit.arith._jit import (
+    jit,
+    kernel_array,
+    kernel_bytes,
+)  # imports Numba (ModuleNotFoundError: unavailable)
 
 __all__ = ["HASHLIB_MAX_ROWS", "KERNELS", "PARALLEL_MIN_ROWS", "set_workers", "workers"]
 
@@ -135,12 +139,6 @@ def _helpers() -> ThreadPoolExecutor:
         if _pool is None:
             _pool = ThreadPoolExecutor(thread_name_prefix="pqkit-hash")
         return _pool
-
-
-def _writable(a: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """``a``, copied if read-only (``np.frombuffer`` arrays): Numba would compile and
-    dispatch a separate, slower specialisation for read-only arrays."""
-    return a if a.flags.writeable else a.copy()
 
 
 def _run(kernel: Any, rows: int, *args: Any) -> None:
@@ -419,12 +417,12 @@ def shake_many(
     data = as_prefix(prefix)
     if rows.shape[0] <= HASHLIB_MAX_ROWS:
         return numpy_hash.shake_rows(checked, rows, lead, n, data)
-    rows = _writable(rows)
+    rows = kernel_array(rows)
     full = len(data) - len(data) % rate
     init = np.zeros(25, dtype=np.uint64)
     if full:  # the prefix's whole blocks, once: little-endian lanes (FIPS 202 §B.1)
         _absorb_blocks(init, np.frombuffer(data[:full], dtype="<u8").astype(np.uint64), rate)
-    tail = np.frombuffer(bytearray(data[full:]), dtype=np.uint8)
+    tail = kernel_bytes(data[full:])
     out = np.empty((rows.shape[0], n), dtype=np.uint8)
     _run(_shake_rows, rows.shape[0], init, tail, rows, rate, out)
     return out.reshape(*lead, n)
@@ -544,7 +542,7 @@ def sha256_compress(
     states: npt.NDArray[np.uint32], blocks: npt.NDArray[np.uint8]
 ) -> npt.NDArray[np.uint32]:
     s, b, lead = compress_args(states, blocks, np.uint32, 64)
-    b = _writable(b)
+    b = kernel_array(b)
     h = s.astype(np.uint64)
     _run(_compress_rows, h.shape[0], h, b, False)
     return h.astype(np.uint32).reshape(*lead, 8)
@@ -554,7 +552,7 @@ def sha512_compress(
     states: npt.NDArray[np.uint64], blocks: npt.NDArray[np.uint8]
 ) -> npt.NDArray[np.uint64]:
     s, b, lead = compress_args(states, blocks, np.uint64, 128)
-    b = _writable(b)
+    b = kernel_array(b)
     _run(_compress_rows, s.shape[0], s, b, True)
     return s.reshape(*lead, 8)
 
@@ -608,16 +606,16 @@ def _sha2_many(inputs: npt.NDArray[np.uint8], prefix: bytes, wide: bool) -> npt.
     data = as_prefix(prefix)
     if rows.shape[0] <= HASHLIB_MAX_ROWS:
         return numpy_hash.sha2_rows("sha512" if wide else "sha256", rows, lead, data)
-    rows = _writable(rows)
+    rows = kernel_array(rows)
     block = 128 if wide else 64
     full = len(data) - len(data) % block
     init = np.array(H512 if wide else H256, dtype=np.uint64)
     if full:
-        blocks = np.frombuffer(bytearray(data[:full]), dtype=np.uint8).reshape(-1, block)
+        blocks = kernel_bytes(data[:full]).reshape(-1, block)
         one = init.reshape(1, 8)
         for blk in blocks:
             _compress_rows(one, blk.reshape(1, block), wide, 0, 1)
-    tail = np.frombuffer(bytearray(data[full:]), dtype=np.uint8)
+    tail = kernel_bytes(data[full:])
     size = 64 if wide else 32
     out = np.empty((rows.shape[0], size), dtype=np.uint8)
     _run(_sha2_rows, rows.shape[0], init, tail, rows, full, wide, out)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit
+from pqkit.arith._jit import jit, kernel_bytes
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
 from pqkit.arith._jit import writable_u8 as _c
@@ -281,7 +281,7 @@ def messages_flat(m_primes: list[bytes]) -> tuple[U8, npt.NDArray[np.int64]]:
     """The M' of every row concatenated, and the offsets (m + 1,) of each."""
     offsets = np.zeros(len(m_primes) + 1, dtype=np.int64)
     np.cumsum([len(x) for x in m_primes], out=offsets[1:])
-    flat = np.frombuffer(bytearray(b"".join(m_primes)), dtype=np.uint8)
+    flat = kernel_bytes(b"".join(m_primes))
     return flat, offsets
 
 

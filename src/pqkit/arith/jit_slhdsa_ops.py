@@ -42,7 +42,7 @@ from numba.extending import intrinsic  # type: ignore[import-not-found, unused-i
 from numba.np.numpy_support import carray  # type: ignore[import-not-found, unused-ignore]
 
 from pqkit.arith._hash import H256, H512, K256, K512
-from pqkit.arith._jit import jit
+from pqkit.arith._jit import jit, kernel_bytes
 from pqkit.arith._jit import jit_inline as _inline
 from pqkit.arith.jit_sponge import _permute
 
@@ -1247,9 +1247,7 @@ def _operation(
 # --- the Python entry points ---------------------------------------------------------
 
 
-def _u8(data: bytes) -> npt.NDArray[np.uint8]:
-    """A writable uint8 copy (read-only arrays would compile a second specialization)."""
-    return np.frombuffer(bytearray(data), dtype=np.uint8)
+_u8 = kernel_bytes
 
 
 _NONE_U8 = np.zeros(0, dtype=np.uint8)
