@@ -108,6 +108,21 @@ def test_engine_keeps_verify_contract(name: str) -> None:
     assert compiled.public_key_from_secret(sk) == pk
 
 
+def test_sha_ni_follows_numba_target_features(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SHA-NI is chosen from the features Numba compiles for: a NUMBA_CPU_FEATURES
+    list without +sha (a cache built for other machines) selects the portable rounds,
+    one with it selects SHA-NI."""
+    pytest.importorskip("numba")
+    from numba.core import config
+
+    from pqkit.arith import jit_slhdsa_ops as ops
+
+    monkeypatch.setattr(config, "CPU_FEATURES", "+sse2,+avx2,-sha")
+    assert ops._sha_ni_available() is False
+    monkeypatch.setattr(config, "CPU_FEATURES", "+sse2,+sha")
+    assert ops._sha_ni_available() is True
+
+
 def test_one_state_sha256_compressions_agree() -> None:
     """The SHA-NI rounds (where the CPU has them) and the portable rounds give the
     same state, and the selected one is what the engine runs."""

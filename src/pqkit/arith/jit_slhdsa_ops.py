@@ -270,11 +270,17 @@ def _sha256_1_words(h: Any, w: Any) -> None:
 
 
 def _sha_ni_available() -> bool:
-    """Whether this CPU has the SHA extensions (x86 SHA-NI, whose SHA256RNDS2 runs
-    two SHA-256 rounds per instruction, in constant time)."""
+    """Whether the CPU Numba compiles for has the SHA extensions (x86 SHA-NI, whose
+    SHA256RNDS2 runs two SHA-256 rounds per instruction, in constant time): the
+    features of ``NUMBA_CPU_FEATURES`` when set (a cache built for other machines),
+    else this CPU's."""
     try:
         from llvmlite import binding
+        from numba.core import config  # type: ignore[import-not-found, unused-ignore]
 
+        features = getattr(config, "CPU_FEATURES", None)  # set at Numba's import
+        if features is not None:
+            return "+sha" in str(features).split(",")
         return bool(binding.get_host_cpu_features().get("sha", False))
     except Exception:  # pragma: no cover - no feature list: the portable rounds
         return False
