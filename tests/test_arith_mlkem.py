@@ -56,3 +56,39 @@ def test_ntt_stage_split_is_exact() -> None:
     for h in range(16):
         rows = low[16 * h : 16 * h + 16]
         assert not np.delete(rows, np.arange(16 * h, 16 * h + 16), axis=1).any()
+
+
+def test_fused_compress_encode_exact_for_every_residue() -> None:
+    """The float Compress_10 / Compress_4 + ByteEncode of the numpy K-PKE.Encrypt
+    (nudged reciprocal, mod 2^d by a 0/1 factor) on every x in [0, q), against
+    the kernel table's own compress and byte_encode (checked against ref by the
+    differential suite)."""
+    K = arith.kernels("mlkem", "numpy")
+    k = 3
+    x = np.arange(4 * 16 * (k + 1) * 16, dtype=np.int64) % Q  # 4096 values: every residue
+    for block in x.reshape(4, 16 * (k + 1) * 16):
+        h_major = block.reshape(16, k + 1, 16).astype(np.float64)
+        got = numpy_mlkem._compress_encode_10_4(h_major.copy(), k)
+        natural = block.reshape(16, k + 1, 16).transpose(1, 0, 2).reshape(k + 1, 256)
+        want = np.concatenate(
+            [
+                K.byte_encode(K.compress(natural[:k], 10), 10).reshape(-1),
+                K.byte_encode(K.compress(natural[k], 4), 4),
+            ]
+        )
+        assert np.array_equal(got, want)
+
+
+def test_decrypt_compress1_of_unreduced_sums() -> None:
+    """The numpy K-PKE.Decrypt takes Compress_1 of x = w + 2 j q without reducing
+    it: floor((4 x + q) / (2 q)) mod 2 by the nudged reciprocal, exact on all of
+    [0, 2^28) (checked here in strides, and on every residue near both ends)."""
+    inv = numpy_mlkem._INV2Q_NUDGED
+    x = np.concatenate(
+        [np.arange(0, 4 * Q), np.arange(0, 2**28, 997), np.arange(2**28 - 4 * Q, 2**28)]
+    )
+    t = x.astype(np.float64) * (4 * inv)
+    t += Q * inv
+    assert np.array_equal(t.astype(np.int64) & 1, ((4 * x + Q) // (2 * Q)) & 1)
+    w = np.arange(Q)
+    assert np.array_equal(((4 * w + Q) // (2 * Q)) & 1, (w >= 833) & (w <= 2496))

@@ -217,6 +217,15 @@ def basemul_acc(a_hat: Poly, b_hat: Poly, cache: Any = None) -> Poly:
 _PAD = np.zeros(8, dtype=np.uint8)
 
 
+_ROW_OFFSETS = np.arange(N)
+
+
+@functools.cache
+def _row_bounds(rows: int, width: int) -> npt.NDArray[np.int64]:
+    """Where each of ``rows`` rows of ``width`` candidates begins, and the end."""
+    return np.arange(rows + 1) * width
+
+
 def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
     raw = np.ascontiguousarray(_as_bytes(buf))
     lead = raw.shape[:-1]
@@ -230,28 +239,25 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
         return np.zeros(out_shape, dtype=I64), np.zeros(lead, dtype=I64)
     # Little-endian 16-bit reads at bytes 3i and 3i + 1 of every triple (strided
     # views of the input): C[0] + 256 C[1] and C[1] + 256 C[2].
-    low = np.ndarray((rows, m), dtype="<u2", buffer=raw, offset=0, strides=(n, 3))
-    high = np.ndarray((rows, m), dtype="<u2", buffer=raw, offset=1, strides=(n, 3))
-    cand3 = np.empty((rows, m, 2), dtype=np.uint16)
-    np.bitwise_and(low, 0xFFF, out=cand3[..., 0])  # d1 = C[0] + 256 (C[1] mod 16)
-    np.right_shift(high, 4, out=cand3[..., 1])  # d2 = floor(C[1] / 16) + 16 C[2]
-    cand = cand3.reshape(rows, 2 * m)
-    accept = cand < Q
-    position = np.cumsum(accept, axis=-1)
-    counts = np.minimum(position[:, -1], N).astype(I64)
-    keep = accept & (position <= N)
-    if counts.min() == N:
-        # Public data: every row has exactly 256 kept entries, in row-major order.
-        out = cand[keep].astype(I64).reshape(rows, N)
+    flat = raw.reshape(-1)
+    low = np.ndarray((rows * m,), dtype="<u2", buffer=flat, offset=0, strides=(3,))
+    high = np.ndarray((rows * m,), dtype="<u2", buffer=flat, offset=1, strides=(3,))
+    cand3 = np.empty((rows * m, 2), dtype=np.uint16)
+    np.bitwise_and(low, 0xFFF, out=cand3[:, 0])  # d1 = C[0] + 256 (C[1] mod 16)
+    np.right_shift(high, 4, out=cand3[:, 1])  # d2 = floor(C[1] / 16) + 16 C[2]
+    cand = cand3.reshape(-1)
+    # Public data: the positions of the accepted values, and where each row's begin.
+    accepted = (cand < Q).nonzero()[0]
+    starts = accepted.searchsorted(_row_bounds(rows, 2 * m))
+    counts = np.minimum(starts[1:] - starts[:-1], N)
+    if counts.min() == N:  # every row has its 256 values: take each row's first 256
+        out = cand.take(accepted.take(starts[:-1, None] + _ROW_OFFSETS)).astype(I64)
     else:
         out = np.zeros((rows, N), dtype=I64)
-        r, c = np.nonzero(keep)
-        out[r, position[r, c] - 1] = cand[r, c]
+        for r in range(rows):
+            got = accepted[starts[r] : starts[r] + counts[r]]
+            out[r, : counts[r]] = cand[got]
     return out.reshape(out_shape), counts.reshape(lead)
-
-
-_U32_257, _U32_8, _U32_24, _U32_255 = (np.uint32(v) for v in (257, 8, 24, 255))
-_U64_10101, _U64_16, _U64_40, _U64_255 = (np.uint64(v) for v in (0x10101, 16, 40, 255))
 
 
 def _strided_u64(raw: npt.NDArray[np.uint8], group: int) -> npt.NDArray[np.uint64]:
@@ -265,35 +271,42 @@ def _strided_u64(raw: npt.NDArray[np.uint8], group: int) -> npt.NDArray[np.uint6
     return words
 
 
+# SamplePolyCBD_eta on the bits one per byte (unpackbits): the 2 eta bits of a
+# coefficient are the bytes of one little-endian word v (4 bytes for eta = 2, the
+# first 6 of an 8-byte read for eta = 3). XOR with _CBD_FLIP turns the last eta bits
+# b into 1 - b, so the byte sum of v is x + eta with x = (sum of the first eta bits) -
+# (sum of the last eta bits), in [0, 2 eta]; times _CBD_SUM that sum lands in byte
+# 2 eta - 1 (each partial sum is at most 2 eta: no carries; bytes read past the 2 eta
+# reach only higher bytes).
+_CBD_FLIP = {2: np.uint32(0x01010000), 3: np.uint64(0x010101000000)}
+_CBD_SUM = {2: np.uint32(0x01010101), 3: np.uint64(0x010101010101)}
+_CBD_SHIFT = {2: np.uint32(24), 3: np.uint64(40)}
+_CBD_BYTE = {2: np.uint32(0xFF), 3: np.uint64(0xFF)}
+
+
 def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
+    if eta not in _CBD_FLIP:
+        raise ValueError(f"eta must be 2 or 3, got {eta}")
     raw = _as_bytes(buf, 64 * eta)
     lead = raw.shape[:-1]
     flat = raw.reshape(-1, 64 * eta)
+    rows = flat.shape[0]
+    bits = np.unpackbits(flat, axis=-1, bitorder="little")
     if eta == 2:
-        # One bit per byte (unpackbits), so each coefficient's 4 bits b0..b3 are the
-        # bytes of one little-endian 32-bit word v; v * 257 holds b0 + b1 in byte 1
-        # and b2 + b3 in byte 3 (no carries: each sum is at most 2).
-        v = np.unpackbits(flat, axis=-1, bitorder="little").view("<u4")
-        p = v * _U32_257
-        f = np.subtract((p >> _U32_8) & _U32_255, p >> _U32_24, dtype=I64)
-        f += (f >> 63) & Q  # + q where negative: a sign mask, no branch
-        out: Poly = f.reshape(*lead, N)
-        return out
+        v = bits.view("<u4")
+    else:  # 8-byte reads at stride 6 over the bits padded by 8 bytes
+        padded = np.concatenate([bits.reshape(-1), _PAD])
+        v = np.ndarray((rows, N), dtype="<u8", buffer=padded, offset=0, strides=(6 * N, 6))
+    v = v ^ _CBD_FLIP[eta]
+    v *= _CBD_SUM[eta]
+    v >>= _CBD_SHIFT[eta]
     if eta == 3:
-        # One bit per byte again; each coefficient's 6 bits b0..b5 start a
-        # little-endian 64-bit read (a strided view, stride 6, over the bits padded
-        # by 8 bytes); times 0x10101 it holds b0 + b1 + b2 in byte 2 and b3 + b4 + b5
-        # in byte 5 (no carries: each sum is at most 3; the two bytes read past the
-        # six reach only bytes 6 and up).
-        rows = flat.shape[0]
-        bits = np.concatenate([np.unpackbits(flat, axis=-1, bitorder="little").reshape(-1), _PAD])
-        v = np.ndarray((rows, N), dtype="<u8", buffer=bits, offset=0, strides=(6 * N, 6))
-        p3 = v * _U64_10101
-        f = np.subtract((p3 >> _U64_16) & _U64_255, (p3 >> _U64_40) & _U64_255, dtype=I64)
-        f += (f >> 63) & Q  # + q where negative: a sign mask, no branch
-        out3: Poly = f.reshape(*lead, N)
-        return out3
-    raise ValueError(f"eta must be 2 or 3, got {eta}")
+        v &= _CBD_BYTE[eta]
+    # x = (x + eta) - eta, then + q where negative: a sign mask, no branch.
+    f = np.subtract(v, eta, dtype=I64)
+    f += (f >> 63) & Q
+    out: Poly = f.reshape(*lead, N)
+    return out
 
 
 def _group(d: int) -> int:
@@ -551,37 +564,51 @@ def _ct_layout(k: int, du: int, dv: int) -> tuple[npt.NDArray[Any], ...]:
 _MU_ONE = np.int64((Q + 1) // 2)  # Decompress_1(1) = round(q / 2) = 1665
 
 
-# Compress_d(x) = floor((2^(d+1) x + q) / (2 q)) mod 2^d, the floor by a nudged
-# reciprocal as in _QINV: exact for numerators below 2^43 (here below 2^24).
-_INV2Q = (1.0 / (2 * Q)) * (1.0 + 2.0**-46)
+# Compress_d(x) = floor((2^(d+1) x + q) / (2 q)) mod 2^d = floor(x S + B) mod 2^d with
+# S = 2^(d+1) c and B = q c, c = fl(1/(2q)) nudged up by a relative 2^-40. Scaling by a
+# power of two is exact, and the product, B and the sum round by less than a relative
+# 2^-51 together (every term is positive), far below the nudge: so the computed value
+# is never below the true V = (2^(d+1) x + q) / (2q), and above it by less than
+# V 2^-39.9, below 2^-12.9 for V < 2^27, while V is either an integer or at least
+# 1/(2q) > 2^-12.8 below the next one: its floor is exactly floor(V).
+_INV2Q_NUDGED = (1.0 / (2 * Q)) * (1.0 + 2.0**-40)
 _GROUP4 = np.kron(np.eye(4), np.ones((4, 1)))  # (16, 4): sums of 4 neighbours
 
 
 @functools.cache
-def _encode_10_4(k: int) -> tuple[npt.NDArray[np.float64], ...]:
-    """Per row of the h-major (16, k + 1, 16) block (d = 10 for u, 4 for v): 2^(d+1),
-    2^d, and the weight 2^(d (l mod 4)) of coefficient 16 h + l in its group of 4."""
+def _encode_10_4(k: int) -> tuple[npt.NDArray[Any], ...]:
+    """Constants of :func:`_compress_encode_10_4` for the h-major (16, k + 1, 16)
+    block (d = 10 for the k rows of u, 4 for v), full size so that every elementwise
+    step is one flat loop: S = 2^(d+1) c, 2^d, the weight 2^(d (l mod 4)) of
+    coefficient 16 h + l in its group of 4; and the byte positions of c1 || c2 in the
+    little-endian 64-bit group values (5 of each u group's 8 bytes, 2 of v's)."""
     d = np.array([10] * k + [4], dtype=F64)[None, :, None]
-    weights = 2.0 ** (d * (np.arange(16) % 4))
-    return 2.0 ** (d + 1), 2.0**d, weights
+    shape = (16, k + 1, 16)
+    scale = np.broadcast_to(2.0 ** (d + 1) * _INV2Q_NUDGED, shape).copy()
+    top = np.broadcast_to(2.0**d, shape).copy()
+    weights = np.broadcast_to(2.0 ** (d * (np.arange(16) % 4)), shape).copy()
+    group = 8 * np.arange(64)[:, None]
+    rows = [(512 * r + group + np.arange(5)).reshape(-1) for r in range(k)]
+    take = np.concatenate([*rows, (512 * k + group + np.arange(2)).reshape(-1)])
+    return scale, top, weights, take
 
 
 def _compress_encode_10_4(x: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.uint8]:
     """ByteEncode_10(Compress_10(u)) || ByteEncode_4(Compress_4(v)) (FIPS 203,
-    Algorithm 14 lines 22-24) of canonical h-major float64 x (16, k + 1, 16), in
-    place: 4 coefficients make 5 bytes (d = 10) or 2 bytes (d = 4), the
-    little-endian bytes of the group's value t0 + 2^d t1 + 2^(2d) t2 + 2^(3d) t3."""
-    scale, top, weights = _encode_10_4(k)
-    x *= scale
-    x += _Q_F
-    x *= _INV2Q
-    np.floor(x, out=x)  # in [0, 2^d]: then mod 2^d by a 0/1 mask
-    x -= (x >= top) * top
-    x *= weights
-    groups = np.matmul(x.reshape(-1, 16), _GROUP4).reshape(16, k + 1, 4)  # < 2^40
-    words = np.ascontiguousarray(groups.transpose(1, 0, 2), dtype=np.uint64)
-    b = words.view(np.uint8).reshape(k + 1, 64, 8)
-    return np.concatenate([b[:k, :, :5].reshape(-1), b[k, :, :2].reshape(-1)])
+    Algorithm 14 lines 22-24) of canonical h-major float64 x (16, k + 1, 16): 4
+    coefficients make 5 bytes (d = 10) or 2 bytes (d = 4), the little-endian bytes of
+    the group's value t0 + 2^d t1 + 2^(2d) t2 + 2^(3d) t3."""
+    scale, top, weights, take = _encode_10_4(k)
+    t = x * scale
+    t += Q * _INV2Q_NUDGED
+    np.floor(t, out=t)  # in [0, 2^d]: then mod 2^d by a 0/1 factor
+    t *= t < top
+    t *= weights
+    # Sum each group of 4 (< 2^40), written in natural order [row, 4 h + group].
+    groups = np.empty((k + 1, 16, 4))
+    np.matmul(t, _GROUP4, out=groups.transpose(1, 0, 2))
+    encoded: npt.NDArray[np.uint8] = groups.astype(np.uint64).view(np.uint8).reshape(-1).take(take)
+    return encoded
 
 
 def kpke_decrypt(
@@ -606,16 +633,17 @@ def kpke_decrypt(
     np.floor(x, out=x)
     u_prime = x[: 256 * k].reshape(16, k, 16)
     # line 6: w = v' - NTT^-1(s_hat^T o NTT(u')); r < 2^27.4 < 2^16 q, so
-    # v' + 2^16 q - r is w plus a multiple of q, in [0, 2^28).
+    # x = v' + 2^16 q - r is w plus an even multiple of q, in [0, 2^28).
     r = _mul_known(u_prime, s_cache)
-    v_w: npt.NDArray[np.float64] = x[256 * k :] + float(Q << 16)
-    v_w -= r.reshape(N)
-    w = _mod_f64(v_w)
-    # line 7: Compress_1(w) = round(2 w / q) mod 2 is 1 exactly for 833 <= w <= 2496
-    # (q / 4 = 832.25, 3 q / 4 = 2496.75): a comparison, no branch.
-    w -= 1664.5
-    bits = np.abs(w, out=w) <= 831.5
-    return np.packbits(bits, bitorder="little")
+    x_w: npt.NDArray[np.float64] = x[256 * k :] + float(Q << 16)
+    x_w -= r.reshape(N)
+    # line 7: Compress_1(w) = floor((4 w + q) / (2 q)) mod 2, and for x = w + 2 j q the
+    # quotient only grows by 2 j: so it is that of x, with no reduction mod q. The
+    # quotient (below 2^17.3) by the nudged reciprocal, as in Compress_d above; it is
+    # positive, so truncation to an integer is its floor.
+    t = x_w * (4 * _INV2Q_NUDGED)
+    t += Q * _INV2Q_NUDGED
+    return np.packbits(t.astype(I64) & 1, bitorder="little")
 
 
 def kpke_encrypt(
@@ -653,36 +681,43 @@ def kpke_encrypt(
     return np.concatenate([c1.reshape(-1), c2])  # line 24
 
 
-# The weights (1, gamma_i) of plane 0 of Algorithm 12, (s0, s1 gamma_i), per pair i.
-_PLANE_W0 = np.stack([np.ones(128), _GAMMAS.astype(F64)], axis=-1)
+# Plane 0 of Algorithm 12 is (s0, s1 gamma_i) per pair i: these are its weights.
+_PLANE_W0 = np.stack([np.ones(128), _GAMMAS.astype(F64)], axis=-1).reshape(N)
 _ENC12_W = np.array([1.0, 4096.0])
+
+
+@functools.cache
+def _encode12_take(rows: int) -> npt.NDArray[np.int64]:
+    """The 3 low bytes of each little-endian 32-bit word of (rows, 128) words."""
+    return (4 * np.arange(rows * 128)[:, None] + np.arange(3)).reshape(-1)
 
 
 def kpke_keygen(A_hat: Poly, se: Poly) -> npt.NDArray[np.uint8]:
     """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 16-20; see the contract. float64
-    throughout: the NTT in h-major layout as in :func:`kpke_encrypt`, the rest in
-    natural order."""
+    throughout, in natural order: each NTT stage is one matrix product (the second
+    with per-block matrices, read and written through transposed views)."""
     k, a, x = kpke_keygen_args(A_hat, se)
     # Lines 16-17: NTT of s and e (the two stages of :func:`ntt`), reduced.
-    xh = np.ascontiguousarray(x.reshape(2 * k, 16, 16).transpose(1, 0, 2), dtype=F64)
-    y = np.matmul(_NTT_HIGH, xh.reshape(16, -1))  # < 2^27.5
-    se_hat = _mod_f64(np.matmul(y.reshape(16, 2 * k, 16), _NTT_LOW_T))  # < 2^43.2 in
-    se_n = np.ascontiguousarray(se_hat.transpose(1, 0, 2)).reshape(2 * k, 128, 2)
+    y = np.matmul(_NTT_HIGH, x.reshape(2 * k, 16, 16).astype(F64))  # < 2^27.5
+    z = np.empty((2 * k, 16, 16))
+    np.matmul(y.transpose(1, 0, 2), _NTT_LOW_T, out=z.transpose(1, 0, 2))  # < 2^43.2
+    se_hat = _mod_f64(z).reshape(2 * k, N)
+    s_hat = se_hat[:k]
     # Line 18, A_hat o s_hat (Algorithm 12 per pair, summed over j) without reducing
     # the factors: the planes are below q^2, each product below q^3, and the 2 k <= 8
     # terms of a coefficient sum to < 2^38.2 (exact).
-    planes = np.empty((k, 2, 128, 2))  # [j, plane, pair, c]
-    np.multiply(se_n[:k], _PLANE_W0, out=planes[:, 0])
-    planes[:, 1] = se_n[:k, :, ::-1]
-    prod = (a[:, :, None] * planes.reshape(k, 2, N)).sum(axis=1)  # (i, plane, 256)
+    planes = np.empty((2, k, N))  # [plane, j, coefficient]
+    np.multiply(s_hat, _PLANE_W0, out=planes[0])
+    planes[1].reshape(k, 128, 2)[...] = s_hat.reshape(k, 128, 2)[..., ::-1]
+    prod = np.einsum("ijc,ojc->ioc", a, planes)  # (i, plane, 256)
     pairs = prod[..., 0::2] + prod[..., 1::2]  # (i, plane, pair): c0, c1 of each pair
-    ts = np.empty((2 * k, 128, 2))
-    np.add(pairs.transpose(0, 2, 1), se_n[k:], out=ts[:k])  # + e_hat
-    ts[k:] = se_n[:k]
-    ts = _mod_f64(ts)  # t_hat, then s_hat (reduced already)
+    ts = np.empty((2 * k, 128, 2))  # t_hat (+ e_hat), then s_hat, in pairs
+    np.add(pairs.transpose(0, 2, 1), se_hat[k:].reshape(k, 128, 2), out=ts[:k])
+    ts[:k] = _mod_f64(ts[:k])
+    ts[k:] = s_hat.reshape(k, 128, 2)
     # Lines 19-20: ByteEncode_12, two coefficients c0 + 4096 c1 to three bytes.
     words = np.matmul(ts, _ENC12_W).astype("<u4")  # (2 k, 128), < 2^24
-    out: npt.NDArray[np.uint8] = words.view(np.uint8).reshape(2 * k, 128, 4)[..., :3]
+    out: npt.NDArray[np.uint8] = words.view(np.uint8).reshape(-1).take(_encode12_take(2 * k))
     return out.reshape(2 * k, 384)
 
 
