@@ -104,14 +104,13 @@ def provider(family: Family, backend: str | None = None) -> Any:
     backends when the chosen one does not exist or cannot serve the family.
     """
     name = _chosen(family, backend)
-    available = _available(family)
-    if name is None:
-        if not available:  # pragma: no cover - the python backend serves every family
-            raise UnknownBackend(family, "<default>", available)
-        name = available[0]
-    if not isinstance(name, str) or name not in available:
-        raise UnknownBackend(family, str(name), available)
-    return getattr(_module(name), _ATTRIBUTE[family])
+    attribute = _ATTRIBUTE[family]
+    # The first backend that serves the family, or the one chosen if it does.
+    for candidate in BACKEND_ORDER if name is None else (name,) if name in BACKEND_ORDER else ():
+        served = getattr(_module(candidate), attribute)
+        if served is not None:
+            return served
+    raise UnknownBackend(family, "<default>" if name is None else str(name), _available(family))
 
 
 @contextlib.contextmanager

@@ -37,7 +37,7 @@ def expand_matrix(ops: SuiteOps, K: MLKEMKernels, rho: bytes, k: int) -> Poly:
     """
     buf = ops.xof_matrix(rho, k, ops.xof_bytes)
     a_hat, counts = K.rej_uniform(buf)
-    if counts.min() < 256:
+    if min(counts.tolist()) < 256:
         # NOTE: SampleNTT reads the XOF until 256 values are accepted; here a short
         # entry is re-sampled from a longer prefix of the same XOF stream, which
         # gives the same values.

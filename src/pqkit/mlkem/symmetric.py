@@ -1,7 +1,8 @@
 """Symmetric suites: the hash functions, PRF and XOF a K-PKE scheme plugs in.
 
 A suite is bound once per operation (:meth:`Suite.bind`), which resolves
-the :mod:`pqkit.common` providers once instead of per hash call.
+the :mod:`pqkit.common` providers once instead of per hash call (the bound,
+stateless object is made once per provider and reused).
 
 - ``FIPS203``: FIPS 203 §4.1: H = SHA3-256, G = SHA3-512, J = SHAKE256(., 32),
   PRF_eta(s, b) = SHAKE256(s || b, 64 eta), XOF = SHAKE128. Round-3 Kyber uses
@@ -17,6 +18,7 @@ the :mod:`pqkit.common` providers once instead of per hash call.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -26,6 +28,7 @@ import numpy.typing as npt
 
 from pqkit import common
 from pqkit.common.ctr import NONCE_BYTES, ctr_keystreams
+from pqkit.common.providers import AesProvider, Sha2Provider, Sha3Provider
 
 __all__ = ["FIPS203", "KYBER90S", "SHAKE128_XOF_BYTES", "Suite", "SuiteOps"]
 
@@ -77,6 +80,12 @@ for 256 values (expected 364 accepted; fewer than 256 has probability below 2^-1
 per entry)."""
 
 
+_BYTES = tuple(bytes([b]) for b in range(256))
+"""Every one-byte string (the PRF nonces N)."""
+_MATRIX_SUFFIXES = {k: tuple(bytes([j, i]) for i in range(k) for j in range(k)) for k in range(1, 5)}
+"""Per k: the XOF input suffixes j || i of the matrix entries, in row order i * k + j."""
+
+
 class _Sha3Ops:
     """FIPS 203 §4.1 on the active SHA-3 provider."""
 
@@ -84,8 +93,8 @@ class _Sha3Ops:
 
     xof_bytes = SHAKE128_XOF_BYTES
 
-    def __init__(self) -> None:
-        self._p = common.provider("sha3")
+    def __init__(self, p: Sha3Provider) -> None:
+        self._p = p
 
     def H(self, data: bytes) -> bytes:
         return self._p.sha3(256, data)
@@ -98,16 +107,22 @@ class _Sha3Ops:
         return self._p.shake_digest(256, data, 32)
 
     def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
-        return self._p.shake_many(256, [s + bytes([b]) for b in nonces], 64 * eta)
+        return self._p.shake_many(256, [s + _BYTES[b] for b in nonces], 64 * eta)
 
     def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
-        return self._p.shake_many(128, [rho + bytes([j, i]) for i in range(k) for j in range(k)], n)
+        return self._p.shake_many(128, [rho + ji for ji in _MATRIX_SUFFIXES[k]], n)
 
     def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
         return np.frombuffer(self._p.shake_digest(128, rho + bytes([j, i]), n), dtype=np.uint8)
 
 
-FIPS203 = Suite("FIPS 203 (SHA-3/SHAKE)", _Sha3Ops)
+@functools.cache
+def _sha3_ops(p: Sha3Provider) -> _Sha3Ops:
+    """One (stateless) bound suite per provider object, made once."""
+    return _Sha3Ops(p)
+
+
+FIPS203 = Suite("FIPS 203 (SHA-3/SHAKE)", lambda: _sha3_ops(common.provider("sha3")))
 
 
 class _Kyber90sOps:
@@ -120,9 +135,9 @@ class _Kyber90sOps:
     # entry (about 0.8 %) is extended.
     xof_bytes = 504
 
-    def __init__(self) -> None:
-        self._sha2 = common.provider("sha2")
-        self._aes = common.provider("aes")
+    def __init__(self, sha2: Sha2Provider, aes: AesProvider) -> None:
+        self._sha2 = sha2
+        self._aes = aes
 
     def H(self, data: bytes) -> bytes:
         return self._sha2.sha2("sha256", data)
@@ -152,4 +167,13 @@ class _Kyber90sOps:
         return row
 
 
-KYBER90S = Suite("Kyber-90s (SHA-2/AES-256-CTR)", _Kyber90sOps)
+@functools.cache
+def _kyber90s_ops(sha2: Sha2Provider, aes: AesProvider) -> _Kyber90sOps:
+    """One (stateless) bound suite per pair of provider objects, made once."""
+    return _Kyber90sOps(sha2, aes)
+
+
+KYBER90S = Suite(
+    "Kyber-90s (SHA-2/AES-256-CTR)",
+    lambda: _kyber90s_ops(common.provider("sha2"), common.provider("aes")),
+)
