@@ -1,8 +1,9 @@
 """The composite K-PKE kernels (``kpke_decrypt``, ``kpke_encrypt``) of every installed
 backend (its own fused copy, or the one :mod:`pqkit.arith.compose` builds over its
 primitives) against the step-by-step composition of the ``ref`` kernels written
-out here (FIPS 203, Algorithm 15 lines 1-7 and Algorithm 14 lines 18-24), for the
-three ML-KEM parameter sets, on edge and random inputs and with Hypothesis."""
+out here (FIPS 203, Algorithm 15 lines 1-7, Algorithm 14 lines 9-24 and Algorithm 13
+lines 8-20), for the three ML-KEM parameter sets, on edge and random inputs and with
+Hypothesis."""
 
 from __future__ import annotations
 
@@ -37,14 +38,15 @@ def steps_decrypt(dk: U8, c: U8, p: Params) -> U8:
     return out
 
 
-def steps_encrypt(t_hat: I64, a_hat: I64, y: I64, e1: I64, e2: I64, m: U8, p: Params) -> U8:
-    """Algorithm 14 lines 18-24, one ``ref`` kernel at a time (A_hat^T written out)."""
+def steps_encrypt(t_hat: I64, a_hat: I64, prf_y: U8, prf_e: U8, m: U8, p: Params) -> U8:
+    """Algorithm 14 lines 9-24, one ``ref`` kernel at a time (A_hat^T written out)."""
     k = p.k
-    y_hat = REF.ntt(y)
+    y_hat = REF.ntt(REF.cbd(prf_y, p.eta1))
+    e = REF.cbd(prf_e, p.eta2)
     a_t = np.array([[a_hat[j, i] for j in range(k)] for i in range(k)])
-    u = (REF.intt(REF.basemul_acc(a_t, y_hat)) + e1) % Q
+    u = (REF.intt(REF.basemul_acc(a_t, y_hat)) + e[:k]) % Q
     mu = REF.decompress(REF.byte_decode(m, 1), 1)
-    v = (REF.intt(REF.basemul_acc(t_hat, y_hat)) + e2 + mu) % Q
+    v = (REF.intt(REF.basemul_acc(t_hat, y_hat)) + e[k] + mu) % Q
     c1 = REF.byte_encode(REF.compress(u, p.du), p.du).reshape(-1)
     c2 = REF.byte_encode(REF.compress(v, p.dv), p.dv)
     return np.concatenate([c1, c2])
@@ -55,28 +57,29 @@ def _small(rng: np.random.Generator, shape: tuple[int, ...], eta: int) -> I64:
     return rng.integers(-eta, eta + 1, shape) % Q
 
 
-def _encrypt_inputs(p: Params, kind: str) -> tuple[I64, I64, I64, I64, I64, U8]:
+def _prf(rng: np.random.Generator, rows: int, eta: int, kind: str) -> U8:
+    """PRF output (rows, 64 eta) of a given kind: all zero bits (noise 0), all one
+    bits (noise 0 with the largest representative the fused kernels see), 0xC3
+    bytes (for eta = 2: noise +2 and -2 in turn), or random."""
+    fill = {"zeros": 0x00, "max": 0xFF, "signs": 0xC3}.get(kind)
+    if fill is not None:
+        return np.full((rows, 64 * eta), fill, np.uint8)
+    return rng.integers(0, 256, (rows, 64 * eta), dtype=np.uint8)
+
+
+def _encrypt_inputs(p: Params, kind: str) -> tuple[I64, I64, U8, U8, U8]:
     k = p.k
     rng = np.random.default_rng([k, len(kind)])
+    prf_y, prf_e = _prf(rng, k, p.eta1, kind), _prf(rng, k + 1, p.eta2, kind)
     if kind == "zeros":
         z = np.zeros((k + 1, k, 256), dtype=np.int64)
-        return z[0], z[1:], z[0], z[0], z[0, 0], np.zeros(32, np.uint8)
+        return z[0], z[1:], prf_y, prf_e, np.zeros(32, np.uint8)
     if kind == "max":  # every coefficient q - 1, m all ones: the largest lazy sums
         f = np.full((k + 1, k, 256), Q - 1, dtype=np.int64)
-        return f[0], f[1:], f[0], f[0], f[0, 0], np.full(32, 0xFF, np.uint8)
-    if kind == "full-random":  # any canonical values, not only small noise
-        t, a, y, e1 = (rng.integers(0, Q, s) for s in ((k, 256), (k, k, 256), (k, 256), (k, 256)))
-        return t, a, y, e1, rng.integers(0, Q, 256), rng.integers(0, 256, 32, dtype=np.uint8)
+        return f[0], f[1:], prf_y, prf_e, np.full(32, 0xFF, np.uint8)
     t = rng.integers(0, Q, (k, 256))
     a = rng.integers(0, Q, (k, k, 256))
-    return (
-        t,
-        a,
-        _small(rng, (k, 256), p.eta1),
-        _small(rng, (k, 256), p.eta2),
-        _small(rng, (256,), p.eta2),
-        rng.integers(0, 256, 32, dtype=np.uint8),
-    )
+    return t, a, prf_y, prf_e, rng.integers(0, 256, 32, dtype=np.uint8)
 
 
 def _decrypt_inputs(p: Params, kind: str) -> tuple[U8, U8]:
@@ -90,7 +93,7 @@ def _decrypt_inputs(p: Params, kind: str) -> tuple[U8, U8]:
     return dk, rng.integers(0, 256, n_c, dtype=np.uint8)
 
 
-KINDS = ["zeros", "max", "random", "full-random"]
+KINDS = ["zeros", "max", "random", "signs"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -144,10 +147,8 @@ def test_kpke_roundtrip(arith_backend: str) -> None:
         e_hat = K.ntt(_small(rng, (p.k, 256), p.eta1))
         t_hat = (K.basemul_acc(a_hat, s_hat) + e_hat) % Q
         m = rng.integers(0, 256, 32, dtype=np.uint8)
-        y = _small(rng, (p.k, 256), p.eta1)
-        e1 = _small(rng, (p.k, 256), p.eta2)
-        e2 = _small(rng, (256,), p.eta2)
-        c = K.kpke_encrypt(t_hat, a_hat, y, e1, e2, m, p.du, p.dv)
+        prf_y, prf_e = _prf(rng, p.k, p.eta1, "random"), _prf(rng, p.k + 1, p.eta2, "random")
+        c = K.kpke_encrypt(t_hat, a_hat, prf_y, prf_e, m, p.du, p.dv)
         dk = K.byte_encode(s_hat, 12).reshape(-1)
         assert np.array_equal(K.kpke_decrypt(dk, c, p.k, p.du, p.dv), m)
 
@@ -155,6 +156,7 @@ def test_kpke_roundtrip(arith_backend: str) -> None:
 def test_kpke_bad_arguments(arith_backend: str) -> None:
     K = arith.kernels("mlkem", arith_backend)
     p = MLKEM_768
+    k = p.k
     dk, c = _decrypt_inputs(p, "random")
     with pytest.raises(ValueError):
         K.kpke_decrypt(dk[:-1], c, p.k, p.du, p.dv)
@@ -164,19 +166,21 @@ def test_kpke_bad_arguments(arith_backend: str) -> None:
         K.kpke_decrypt(dk, c, p.k, 12, p.dv)
     with pytest.raises(ValueError):
         K.kpke_decrypt(np.zeros(384 * 5, np.uint8), np.zeros(32 * 5 * 11 + 160, np.uint8), 5, 11, 5)
-    t, a, y, e1, e2, m = _encrypt_inputs(p, "random")
+    t, a, py, pe, m = _encrypt_inputs(p, "random")
     for bad in (
-        (t[:2], a, y, e1, e2, m),
-        (t, a[:, :2], y, e1, e2, m),
-        (t, a, y[:2], e1, e2, m),
-        (t, a, y, e1[:, :255], e2, m),
-        (t, a, y, e1, e2[None], m),
-        (t, a, y, e1, e2, m[:31]),
+        (t[:2], a, py, pe, m),
+        (t, a[:, :2], py, pe, m),
+        (t, a, py[:2], pe, m),  # k - 1 rows of y
+        (t, a, py, pe[:k], m),  # e2 missing
+        (t, a, py[:, :127], pe, m),  # not 64 eta bytes
+        (t, a, np.zeros((k, 256), np.uint8), pe, m),  # eta = 4
+        (t, a, py, pe[:, :64], m),  # eta = 1
+        (t, a, py, pe, m[:31]),
     ):
         with pytest.raises(ValueError):
             K.kpke_encrypt(*bad, p.du, p.dv)
     with pytest.raises(ValueError):
-        K.kpke_encrypt(t, a, y, e1, e2, m, 0, p.dv)
+        K.kpke_encrypt(t, a, py, pe, m, 0, p.dv)
 
 
 @settings(max_examples=6, deadline=None)
@@ -196,9 +200,8 @@ def test_kpke_hypothesis(backend: str, pname: str, seed: int, m: bytes) -> None:
     args = (
         rng.integers(0, Q, (p.k, 256)),
         rng.integers(0, Q, (p.k, p.k, 256)),
-        _small(rng, (p.k, 256), p.eta1),
-        _small(rng, (p.k, 256), p.eta2),
-        _small(rng, (256,), p.eta2),
+        _prf(rng, p.k, p.eta1, "random"),
+        _prf(rng, p.k + 1, p.eta2, "random"),
         np.frombuffer(m, np.uint8),
     )
     assert np.array_equal(K.kpke_encrypt(*args, p.du, p.dv), steps_encrypt(*args, p))
@@ -207,14 +210,16 @@ def test_kpke_hypothesis(backend: str, pname: str, seed: int, m: bytes) -> None:
 def test_kpke_scalar_arguments(arith_backend: str) -> None:
     K = arith.kernels("mlkem", arith_backend)
     z = np.zeros(256, dtype=np.int64)
+    b = np.zeros(128, dtype=np.uint8)
     with pytest.raises(ValueError):
-        K.kpke_encrypt(np.int64(0), z, z, z, z, np.zeros(32, np.uint8), 10, 4)
+        K.kpke_encrypt(np.int64(0), z, b, b, np.zeros(32, np.uint8), 10, 4)
     with pytest.raises(ValueError):
         K.kpke_decrypt(np.uint8(0), np.uint8(0), 2, 10, 4)
 
 
-def steps_keygen(a_hat: I64, se: I64, k: int) -> U8:
-    """Algorithm 13 lines 16-20 (without rho), one ``ref`` kernel at a time."""
+def steps_keygen(a_hat: I64, prf: U8, k: int, eta: int) -> U8:
+    """Algorithm 13 lines 8-20 (without rho), one ``ref`` kernel at a time."""
+    se = REF.cbd(prf, eta)
     s_hat, e_hat = REF.ntt(se[:k]), REF.ntt(se[k:])
     t_hat = (REF.basemul_acc(a_hat, s_hat) + e_hat) % Q
     out: U8 = np.concatenate([REF.byte_encode(t_hat, 12), REF.byte_encode(s_hat, 12)])
@@ -224,31 +229,40 @@ def steps_keygen(a_hat: I64, se: I64, k: int) -> U8:
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("pname", list(PARAMS))
 def test_kpke_keygen_matches_steps(arith_backend: str, pname: str, kind: str) -> None:
-    k = PARAMS[pname].k
+    p = PARAMS[pname]
+    k = p.k
     rng = np.random.default_rng([k, len(kind), 2])
     if kind == "zeros":
-        a_hat, se = np.zeros((k, k, 256), np.int64), np.zeros((2 * k, 256), np.int64)
+        a_hat = np.zeros((k, k, 256), np.int64)
     elif kind == "max":  # every coefficient q - 1: the largest unreduced sums
-        a_hat, se = np.full((k, k, 256), Q - 1), np.full((2 * k, 256), Q - 1)
-    elif kind == "full-random":
-        a_hat, se = rng.integers(0, Q, (k, k, 256)), rng.integers(0, Q, (2 * k, 256))
+        a_hat = np.full((k, k, 256), Q - 1)
     else:
-        a_hat, se = rng.integers(0, Q, (k, k, 256)), _small(rng, (2 * k, 256), 3)
-    keep = (a_hat.copy(), se.copy())
+        a_hat = rng.integers(0, Q, (k, k, 256))
     K = arith.kernels("mlkem", arith_backend)
-    got = K.kpke_keygen(a_hat, se)
-    assert got.dtype == np.uint8 and got.shape == (2 * k, 384)
-    assert np.array_equal(got, steps_keygen(a_hat, se, k))
-    assert np.array_equal(keep[0], a_hat) and np.array_equal(keep[1], se)  # inputs kept
-    ro = [np.frombuffer(x.tobytes(), np.int64).reshape(x.shape) for x in (a_hat, se)]
-    assert np.array_equal(K.kpke_keygen(*ro), got)  # read-only inputs
+    for eta in (2, 3):  # the parameter sets' eta1, and the other
+        prf = _prf(rng, 2 * k, eta, kind)
+        keep = (a_hat.copy(), prf.copy())
+        got = K.kpke_keygen(a_hat, prf)
+        assert got.dtype == np.uint8 and got.shape == (2 * k, 384)
+        assert np.array_equal(got, steps_keygen(a_hat, prf, k, eta))
+        assert np.array_equal(keep[0], a_hat) and np.array_equal(keep[1], prf)  # inputs kept
+        ro_a = np.frombuffer(a_hat.tobytes(), np.int64).reshape(a_hat.shape)
+        ro_prf = np.frombuffer(prf.tobytes(), np.uint8).reshape(prf.shape)
+        assert np.array_equal(K.kpke_keygen(ro_a, ro_prf), got)  # read-only inputs
 
 
 def test_kpke_keygen_bad_arguments(arith_backend: str) -> None:
     K = arith.kernels("mlkem", arith_backend)
-    a, se = np.zeros((3, 3, 256), np.int64), np.zeros((6, 256), np.int64)
-    for bad in ((a[:2], se), (a, se[:5]), (a[:, :2], se), (a, se[:, :255]), (np.int64(0), se)):
+    a, prf = np.zeros((3, 3, 256), np.int64), np.zeros((6, 128), np.uint8)
+    for bad in (
+        (a[:2], prf),
+        (a, prf[:5]),
+        (a[:, :2], prf),
+        (a, prf[:, :127]),
+        (a, np.zeros((6, 256), np.uint8)),  # eta = 4
+        (np.int64(0), prf),
+    ):
         with pytest.raises(ValueError):
             K.kpke_keygen(*bad)
     with pytest.raises(ValueError):
-        K.kpke_keygen(np.zeros((5, 5, 256), np.int64), np.zeros((10, 256), np.int64))
+        K.kpke_keygen(np.zeros((5, 5, 256), np.int64), np.zeros((10, 128), np.uint8))

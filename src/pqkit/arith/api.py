@@ -172,32 +172,36 @@ class MLKEMKernels(Protocol):
         self,
         t_hat: Poly,
         A_hat: Poly,
-        y: Poly,
-        e1: Poly,
-        e2: Poly,
+        prf_y: npt.NDArray[np.uint8],
+        prf_e: npt.NDArray[np.uint8],
         m: npt.NDArray[np.uint8],
         du: int,
         dv: int,
         rows: Poly | None = None,
         rows_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
-        """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24, after the sampling:
+        """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 9-24, after the hashing:
         t_hat (k, 256) and A_hat (k, k, 256) canonical, NTT domain, with A_hat[i, j]
-        as Algorithm 13 builds it (line 19 uses its transpose); y, e1 (k, 256) and
-        e2 (256,) canonical; m uint8 (32,) -> c = c1 || c2, uint8 (32 (du k + dv),).
-        Secret inputs: y, e1, e2, m. ``rows`` (A_hat^T stacked on t_hat^T, (k + 1, k,
-        256): :func:`pqkit.arith.compose.encrypt_rows`) and ``rows_cache``
-        (``kpke_cache(rows)``), when given, are that public data prepared already.
-        ValueError on wrong shapes or parameters."""
+        as Algorithm 13 builds it (line 19 uses its transpose); the PRF outputs
+        prf_y, uint8 (k, 64 eta1), of nonces 0 .. k - 1 (y, lines 9-12) and prf_e,
+        uint8 (k + 1, 64 eta2), of nonces k .. 2k (e1, then e2, lines 13-17), with
+        eta1 and eta2 in {2, 3} read from their widths; m uint8 (32,) -> c = c1 ||
+        c2, uint8 (32 (du k + dv),). Secret inputs: prf_y, prf_e, m. ``rows`` (A_hat^T
+        stacked on t_hat^T, (k + 1, k, 256): :func:`pqkit.arith.compose.encrypt_rows`)
+        and ``rows_cache`` (``kpke_cache(rows)``), when given, are that public data
+        prepared already. Default (composed): cbd, then ntt, basemul_acc, intt,
+        byte_decode, decompress, compress, byte_encode. ValueError on wrong shapes or
+        parameters."""
         ...
 
-    def kpke_keygen(self, A_hat: Poly, se: Poly) -> npt.NDArray[np.uint8]:
-        """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 16-20, after the sampling:
-        A_hat (k, k, 256) canonical, NTT domain (line 6's A_hat[i, j]), and s stacked
-        on e, se (2 k, 256) canonical (lines 8-15) -> uint8 (2 k, 384): rows 0..k-1
+    def kpke_keygen(self, A_hat: Poly, prf: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 8-20, after the hashing:
+        A_hat (k, k, 256) canonical, NTT domain (line 6's A_hat[i, j]), and the PRF
+        outputs prf, uint8 (2 k, 64 eta) with eta in {2, 3} read from its width, of
+        nonces 0 .. 2k - 1 (s, then e: lines 8-15) -> uint8 (2 k, 384): rows 0..k-1
         ByteEncode_12(t_hat) with t_hat = A_hat o NTT(s) + NTT(e), rows k..2k-1
-        ByteEncode_12(NTT(s)). Secret inputs: se (and the result). Default
-        (composed): ntt, mulcache, basemul_acc, add, byte_encode. ValueError on
+        ByteEncode_12(NTT(s)). Secret inputs: prf (and the result). Default
+        (composed): cbd, ntt, mulcache, basemul_acc, add, byte_encode. ValueError on
         wrong shapes."""
         ...
 
@@ -341,36 +345,50 @@ def kpke_decrypt_args(
     return dk, ct
 
 
-_ENCRYPT_NAMES = ("t_hat", "A_hat", "y", "e1", "e2", "m")
+_ENCRYPT_NAMES = ("t_hat", "A_hat", "prf_y", "prf_e", "m")
+
+
+def cbd_eta(prf: npt.NDArray[Any]) -> int:
+    """eta of PRF_eta output ``prf`` (..., 64 eta): 2 or 3, read from the width; 0
+    for any other width (the shape check then names the argument)."""
+    width = prf.shape[-1] if prf.ndim else 0
+    return width // 64 if width in (128, 192) else 0
 
 
 def kpke_encrypt_args(
-    t_hat: Any, A_hat: Any, y: Any, e1: Any, e2: Any, m: Any, du: int, dv: int
-) -> tuple[int, tuple[npt.NDArray[Any], ...]]:
-    """k and the arguments of a fused ``kpke_encrypt`` as arrays, checked
-    (:func:`kpke_check`)."""
-    args = tuple(np.asarray(x) for x in (t_hat, A_hat, y, e1, e2, m))
-    t = args[0]
+    t_hat: Any, A_hat: Any, prf_y: Any, prf_e: Any, m: Any, du: int, dv: int
+) -> tuple[int, int, int, tuple[npt.NDArray[Any], ...]]:
+    """k, eta1, eta2 and the arguments of a fused ``kpke_encrypt`` as arrays (the
+    PRF outputs and m as uint8), checked (:func:`kpke_check`; eta1 and eta2 must be 2
+    or 3)."""
+    t = np.asarray(t_hat)
+    a = np.asarray(A_hat)
+    py, pe, mb = (np.asarray(x, dtype=np.uint8) for x in (prf_y, prf_e, m))
     k = t.shape[0] if t.ndim else 0
+    eta1, eta2 = cbd_eta(py), cbd_eta(pe)
     kpke_check(
         k,
         du,
         dv,
         _ENCRYPT_NAMES,
-        tuple(a.shape for a in args),
-        ((k, N), (k, k, N), (k, N), (k, N), (N,), (32,)),
+        (t.shape, a.shape, py.shape, pe.shape, mb.shape),
+        ((k, N), (k, k, N), (k, 64 * (eta1 or 2)), (k + 1, 64 * (eta2 or 2)), (32,)),
     )
-    return k, args
+    return k, eta1, eta2, (t, a, py, pe, mb)
 
 
-def kpke_keygen_args(A_hat: Any, se: Any) -> tuple[int, npt.NDArray[Any], npt.NDArray[Any]]:
-    """k and the arguments of a fused ``kpke_keygen`` as arrays, checked: k in 1..4,
-    A_hat (k, k, 256) and se (2 k, 256). ValueError otherwise."""
+def kpke_keygen_args(
+    A_hat: Any, prf: Any
+) -> tuple[int, int, npt.NDArray[Any], npt.NDArray[np.uint8]]:
+    """k, eta and the arguments of a fused ``kpke_keygen`` as arrays, checked: k in
+    1..4, A_hat (k, k, 256) and prf uint8 (2 k, 64 eta), eta 2 or 3. ValueError
+    otherwise."""
     a = np.asarray(A_hat)
-    x = np.asarray(se)
+    x = np.asarray(prf, dtype=np.uint8)
     k = a.shape[0] if a.ndim else 0
-    kpke_check(k, 1, 1, ("A_hat", "se"), (a.shape, x.shape), ((k, k, N), (2 * k, N)))
-    return k, a, x
+    eta = cbd_eta(x)
+    kpke_check(k, 1, 1, ("A_hat", "prf"), (a.shape, x.shape), ((k, k, N), (2 * k, 64 * (eta or 2))))
+    return k, eta, a, x
 
 
 def kernel_names(contract: type[Any]) -> list[str]:

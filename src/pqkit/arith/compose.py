@@ -73,24 +73,24 @@ def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
 
 
 def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24 over ``K``'s primitives."""
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 9-24 over ``K``'s primitives."""
     byte_decode, decompress, ntt, intt = K.byte_decode, K.decompress, K.ntt, K.intt
-    basemul_acc, compress, byte_encode = K.basemul_acc, K.compress, K.byte_encode
+    basemul_acc, compress, byte_encode, cbd = K.basemul_acc, K.compress, K.byte_encode, K.cbd
 
     def kpke_encrypt(
         t_hat: Poly,
         A_hat: Poly,
-        y: Poly,
-        e1: Poly,
-        e2: Poly,
+        prf_y: npt.NDArray[np.uint8],
+        prf_e: npt.NDArray[np.uint8],
         m: npt.NDArray[np.uint8],
         du: int,
         dv: int,
         rows: Poly | None = None,
         rows_cache: Any = None,
     ) -> npt.NDArray[np.uint8]:
-        k, (t, a, y_, e1_, e2_, mb) = kpke_encrypt_args(t_hat, A_hat, y, e1, e2, m, du, dv)
-        y_hat = ntt(y_)  # line 18
+        k, eta1, eta2, (t, a, py, pe, mb) = kpke_encrypt_args(t_hat, A_hat, prf_y, prf_e, m, du, dv)
+        y_hat = ntt(cbd(py, eta1))  # lines 9-12 and 18
+        e = cbd(pe, eta2)  # lines 13-17: e1, then e2
         # Lines 19 and 21 in one basemul and one NTT^-1: the rows of A_hat^T
         # (A_hat^T[i, j] = A_hat[j, i]) and t_hat^T, each dotted with y_hat.
         # ``rows`` and ``rows_cache`` (= kpke_cache(rows)) may come with the decoded ek
@@ -102,10 +102,9 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         mu = decompress(byte_decode(mb, 1), 1)  # line 20
         # u and v are sums of canonical terms, below 3q: Compress_d takes them mod q.
         # (In place: w is this call's own array.)
+        w += e  # lines 19 and 21: u = w[:k] + e1, v = w[k] + e2 (+ mu)
         u = w[:k]
-        u += e1_  # line 19
         v = w[k]
-        v += e2_
         v += mu  # line 21
         c1 = byte_encode(compress(u, du), du)  # line 22
         c2 = byte_encode(compress(v, dv), dv)  # line 23
@@ -115,13 +114,13 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
 
 
 def kpke_keygen(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
-    """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 16-20 over ``K``'s primitives."""
-    ntt, mulcache, basemul_acc = K.ntt, K.mulcache, K.basemul_acc
+    """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 8-20 over ``K``'s primitives."""
+    ntt, mulcache, basemul_acc, cbd = K.ntt, K.mulcache, K.basemul_acc, K.cbd
     add, byte_encode = K.add, K.byte_encode
 
-    def kpke_keygen(A_hat: Poly, se: Poly) -> npt.NDArray[np.uint8]:
-        k, a, x = kpke_keygen_args(A_hat, se)
-        se_hat = ntt(x)  # lines 16-17
+    def kpke_keygen(A_hat: Poly, prf: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        k, eta, a, x = kpke_keygen_args(A_hat, prf)
+        se_hat = ntt(cbd(x, eta))  # lines 8-17: s, then e
         s_hat, e_hat = se_hat[:k], se_hat[k:]
         t_hat = add(basemul_acc(a, s_hat, mulcache(s_hat)), e_hat)  # line 18
         out: npt.NDArray[np.uint8] = byte_encode(np.concatenate([t_hat, s_hat]), 12)

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, check_width, jit, pack_le, unpack_le
-from pqkit.arith.api import Poly, kpke_check
+from pqkit.arith.api import Poly, cbd_eta, kpke_check
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.arith.tables import MLKEM_N_INV as _N_INV
 from pqkit.arith.tables import MLKEM_Q as Q
@@ -637,9 +637,8 @@ def kpke_decrypt(
 def kpke_encrypt(
     t_hat: Poly,
     A_hat: Poly,
-    y: Poly,
-    e1: Poly,
-    e2: Poly,
+    prf_y: npt.NDArray[np.uint8],
+    prf_e: npt.NDArray[np.uint8],
     m: npt.NDArray[np.uint8],
     du: int,
     dv: int,
@@ -650,20 +649,21 @@ def kpke_encrypt(
     t, lead = as_polys(t_hat)
     k = lead[0] if len(lead) == 1 else 0
     a, lead_a = as_polys(A_hat)
-    y2, lead_y = as_polys(y)
-    e1_2, lead_e1 = as_polys(e1)
-    e2_2, lead_e2 = as_polys(e2)
+    py, lead_y = as_bytes(prf_y)
+    pe, lead_e = as_bytes(prf_e)
     mb, lead_m = as_bytes(m)
+    eta1, eta2 = cbd_eta(py), cbd_eta(pe)
     kpke_check(
         k,
         du,
         dv,
-        ("t_hat (leading axes)", "A_hat (leading axes)", "y", "e1", "e2", "m"),
-        (lead, lead_a, lead_y, lead_e1, lead_e2, (*lead_m, mb.shape[-1])),
-        ((k,), (k, k), (k,), (k,), (), (32,)),
+        ("t_hat (leading axes)", "A_hat (leading axes)", "prf_y", "prf_e", "m"),
+        (lead, lead_a, (*lead_y, py.shape[-1]), (*lead_e, pe.shape[-1]), (*lead_m, mb.shape[-1])),
+        ((k,), (k, k), (k, 64 * (eta1 or 2)), (k + 1, 64 * (eta2 or 2)), (32,)),
     )
+    e = _cbd(pe, eta2)  # Algorithm 14 lines 13-17: e1, then e2
     out: npt.NDArray[np.uint8] = _kpke_encrypt(
-        t, a.reshape(k, k, N), y2, e1_2, e2_2[0], mb[0], du, dv
+        t, a.reshape(k, k, N), _cbd(py, eta1), e[:k], e[k], mb[0], du, dv
     )
     return out
 

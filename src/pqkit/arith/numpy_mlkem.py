@@ -511,19 +511,19 @@ def _mul_known(
     x: npt.NDArray[np.float64], cache: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
     """NTT^-1(sum over j of MultiplyNTTs(NTT(x)[j], b_hat[r, j])) for every row r, with
-    x canonical h-major (16, k, 16) in the normal domain and cache = kpke_cache(b_hat)
-    (either form; which one is public): h-major float64 (16, rows, 16), below 2^27.4
-    (not reduced)."""
-    # NTT layers len 128..16 (Algorithm 9): 16 terms below q^2, < 2^27.5.
+    x h-major (16, k, 16) in the normal domain, any representatives 0 <= x <= 3 q, and
+    cache = kpke_cache(b_hat) (either form; which one is public): h-major float64
+    (16, rows, 16), below 2^27.4 (not reduced)."""
+    # NTT layers len 128..16 (Algorithm 9): 16 terms below 3 q^2, < 2^29.1.
     y = np.matmul(_NTT_HIGH, x.reshape(16, -1))
     if cache.ndim == 3:  # the folded form
         rows = cache.shape[-1] // 16
         # NTT layers len 8..2, base multiplication, pair sums, NTT^-1 layers len
-        # 2..8: one product per block, 16 k <= 64 terms below 2^27.5 q: < 2^45.2.
+        # 2..8: one product per block, 16 k <= 64 terms below 2^29.1 q: < 2^46.8.
         z = _mod_f64(np.matmul(y.reshape(16, 1, -1), cache))
     else:
         rows = cache.shape[2]
-        # NTT layers len 8..2: < 2^43.2; then the products with the planes (< q^2,
+        # NTT layers len 8..2: < 2^44.8; then the products with the planes (< q^2,
         # summed over k <= 4: < 2^25.4); pair sums and NTT^-1 layers len 2..8: 32
         # terms, < 2^25.4 q 32 < 2^42.2.
         a = _mod_f64(np.matmul(y.reshape(x.shape), _NTT_LOW_T))
@@ -646,31 +646,58 @@ def kpke_decrypt(
     return np.packbits(t.astype(I64) & 1, bitorder="little")
 
 
+# SamplePolyCBD_eta (FIPS 203, Algorithm 8) in float64 for the fused kernels: with the
+# bits one per byte, each coefficient is (sum of its first eta bits) - (sum of its
+# last eta bits), taken here as the representative (sum of the first) + (q - 1) (sum
+# of the last), in [0, eta q]: one product of the bits with these weights. The NTT
+# is linear, so it can take any representatives; its bounds allow them below 3 q.
+_CBD_WEIGHTS = {eta: np.array([1.0] * eta + [Q - 1.0] * eta) for eta in (2, 3)}
+
+
+def _cbd_f64(prf: npt.NDArray[np.uint8], eta: int) -> npt.NDArray[np.float64]:
+    """SamplePolyCBD_eta of each row of prf (r, 64 eta): float64 (r, 256), each
+    coefficient a representative in [0, eta q] (no branch, no table)."""
+    bits = np.unpackbits(prf, axis=-1, bitorder="little").reshape(-1, N, 2 * eta)
+    out: npt.NDArray[np.float64] = np.matmul(bits, _CBD_WEIGHTS[eta])
+    return out
+
+
+def _cbd_f64_h(prf: npt.NDArray[np.uint8], eta: int) -> npt.NDArray[np.float64]:
+    """:func:`_cbd_f64` written h-major: (16, r, 16), coefficient 16 h + l of row r
+    at [h, r, l] (the product reads the bits through a transposed view)."""
+    bits = np.unpackbits(prf, axis=-1, bitorder="little").reshape(-1, 16, 16, 2 * eta)
+    out: npt.NDArray[np.float64] = np.matmul(bits.transpose(1, 0, 2, 3), _CBD_WEIGHTS[eta])
+    return out
+
+
 def kpke_encrypt(
     t_hat: Poly,
     A_hat: Poly,
-    y: Poly,
-    e1: Poly,
-    e2: Poly,
+    prf_y: npt.NDArray[np.uint8],
+    prf_e: npt.NDArray[np.uint8],
     m: npt.NDArray[np.uint8],
     du: int,
     dv: int,
     rows: Poly | None = None,
     rows_cache: Any = None,
 ) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 18-24; see the contract.
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 9-24; see the contract.
     ``rows_cache`` is :func:`kpke_cache` of the rows here."""
-    k, (t, a, y_, e1_, e2_, mb) = kpke_encrypt_args(t_hat, A_hat, y, e1, e2, m, du, dv)
+    k, eta1, eta2, (t, a, py, pe, mb) = kpke_encrypt_args(t_hat, A_hat, prf_y, prf_e, m, du, dv)
     if rows_cache is None:
         rows_cache = kpke_cache(encrypt_rows(t, a) if rows is None else rows)
+    # Lines 9-17: y, then e1 and e2, h-major, as representatives below eta q.
+    if eta1 == eta2:
+        noise = _cbd_f64_h(np.concatenate([py, pe]), eta1)
+        y_h, e_h = noise[:, :k], noise[:, k:]
+    else:
+        y_h, e_h = _cbd_f64_h(py, eta1), _cbd_f64_h(pe, eta2)
     # Lines 18, 19 and 21: NTT(y), then A_hat^T o y_hat and t_hat^T o y_hat with one
-    # NTT^-1 for all k + 1 rows, h-major.
-    y_h = np.ascontiguousarray(y_.reshape(k, 16, 16).transpose(1, 0, 2), dtype=F64)
+    # NTT^-1 for all k + 1 rows, h-major; + e1 and e2 (below 2^27.5).
     w = _mul_known(y_h, rows_cache)  # (16, k + 1, 16)
-    w[:, :k] += e1_.reshape(k, 16, 16).transpose(1, 0, 2)  # line 19 (below 2^27.5)
+    w += e_h
     # line 21, with line 20: mu = Decompress_1(ByteDecode_1(m)) = 1665 per set bit.
-    mu = np.unpackbits(mb.astype(np.uint8, copy=False), bitorder="little") * _MU_ONE
-    mu += e2_
+    mu = np.unpackbits(mb, bitorder="little") * _MU_ONE
     w[:, k] += mu.reshape(16, 16)
     x = _mod_f64(w)
     if (du, dv) == (10, 4):  # ML-KEM-512 and -768: lines 22-24 in float64, below
@@ -692,15 +719,17 @@ def _encode12_take(rows: int) -> npt.NDArray[np.int64]:
     return (4 * np.arange(rows * 128)[:, None] + np.arange(3)).reshape(-1)
 
 
-def kpke_keygen(A_hat: Poly, se: Poly) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 16-20; see the contract. float64
+def kpke_keygen(A_hat: Poly, prf: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 8-20; see the contract. float64
     throughout, in natural order: each NTT stage is one matrix product (the second
     with per-block matrices, read and written through transposed views)."""
-    k, a, x = kpke_keygen_args(A_hat, se)
-    # Lines 16-17: NTT of s and e (the two stages of :func:`ntt`), reduced.
-    y = np.matmul(_NTT_HIGH, x.reshape(2 * k, 16, 16).astype(F64))  # < 2^27.5
+    k, eta, a, x = kpke_keygen_args(A_hat, prf)
+    # Lines 8-17: s and e (representatives below eta q <= 3 q), then their NTTs (the
+    # two stages of :func:`ntt`), reduced.
+    se = _cbd_f64(x, eta).reshape(2 * k, 16, 16)
+    y = np.matmul(_NTT_HIGH, se)  # < 2^29.1
     z = np.empty((2 * k, 16, 16))
-    np.matmul(y.transpose(1, 0, 2), _NTT_LOW_T, out=z.transpose(1, 0, 2))  # < 2^43.2
+    np.matmul(y.transpose(1, 0, 2), _NTT_LOW_T, out=z.transpose(1, 0, 2))  # < 2^44.8
     se_hat = _mod_f64(z).reshape(2 * k, N)
     s_hat = se_hat[:k]
     # Line 18, A_hat o s_hat (Algorithm 12 per pair, summed over j) without reducing

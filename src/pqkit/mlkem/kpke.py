@@ -17,7 +17,7 @@ from pqkit.arith.api import MLKEMKernels, Poly
 from pqkit.mlkem.params import Params
 from pqkit.mlkem.symmetric import SHAKE128_XOF_BYTES, SuiteOps
 
-__all__ = ["XOF_BYTES", "decrypt", "encrypt", "expand_matrix", "keygen", "sample_noise"]
+__all__ = ["XOF_BYTES", "decrypt", "encrypt", "encrypt_prf", "expand_matrix", "keygen"]
 
 XOF_BYTES = SHAKE128_XOF_BYTES
 """The first XOF read per matrix entry of ML-KEM and Kyber (SHAKE128), for tools that
@@ -54,20 +54,16 @@ def expand_matrix(ops: SuiteOps, K: MLKEMKernels, rho: bytes, k: int) -> Poly:
     return a_hat.reshape(k, k, 256)
 
 
-def sample_noise(ops: SuiteOps, K: MLKEMKernels, seed: bytes, etas: list[tuple[int, int]]) -> Poly:
-    """SamplePolyCBD_eta(PRF_eta(seed, N)) for N = 0, 1, ...: ``etas`` lists (eta,
-    count) runs in order; the result stacks all polynomials, (sum of counts, 256).
-    One PRF call and one CBD call per run of equal eta."""
-    runs: list[tuple[int, int, int]] = []  # (eta, first nonce, count)
-    nonce = 0
-    for eta, count in etas:
-        if runs and runs[-1][0] == eta:
-            runs[-1] = (eta, runs[-1][1], runs[-1][2] + count)
-        else:
-            runs.append((eta, nonce, count))
-        nonce += count
-    polys = [K.cbd(ops.prf_many(eta, seed, range(first, first + n)), eta) for eta, first, n in runs]
-    return polys[0] if len(polys) == 1 else np.concatenate(polys)
+def encrypt_prf(
+    ops: SuiteOps, r: bytes, eta1: int, eta2: int, k: int
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """FIPS 203, Algorithm 14 lines 9-17, the PRF calls: PRF_eta1(r, N) for N = 0 ..
+    k - 1 (y) and PRF_eta2(r, N) for N = k .. 2k (e1, then e2), as uint8 (k, 64 eta1)
+    and (k + 1, 64 eta2) arrays (views of one batched call when eta1 = eta2)."""
+    if eta1 == eta2:
+        block = ops.prf_many(eta1, r, range(2 * k + 1))
+        return block[:k], block[k:]
+    return ops.prf_many(eta1, r, range(k)), ops.prf_many(eta2, r, range(k, 2 * k + 1))
 
 
 def keygen(
@@ -80,10 +76,11 @@ def keygen(
     k = params.k
     rho, sigma = ops.G(d + bytes([k]) if append_k else d)  # line 1
     A_hat = expand_matrix(ops, K, rho, k)  # lines 3-7
-    se = sample_noise(ops, K, sigma, [(params.eta1, 2 * k)])  # lines 8-15: s, then e
-    # Lines 16-20 in one kernel call: s_hat = NTT(s), e_hat = NTT(e),
-    # t_hat = A_hat o s_hat + e_hat; ByteEncode_12 of t_hat (then rho) and of s_hat.
-    encoded = K.kpke_keygen(A_hat, se)
+    prf = ops.prf_many(params.eta1, sigma, range(2 * k))  # lines 8-15: s, then e
+    # Lines 8-20 in one kernel call: s, e = SamplePolyCBD(prf); s_hat = NTT(s),
+    # e_hat = NTT(e), t_hat = A_hat o s_hat + e_hat; ByteEncode_12 of t_hat (then
+    # rho) and of s_hat.
+    encoded = K.kpke_keygen(A_hat, prf)
     ek = encoded[:k].tobytes() + rho  # line 19
     dk = encoded[k:].tobytes()  # line 20
     return ek, dk
@@ -111,14 +108,14 @@ def encrypt(
     if A_hat is None:
         rho = ek[384 * k :]  # line 3
         A_hat = expand_matrix(ops, K, rho, k)  # lines 4-8
-    # Lines 9-17: y (eta1), e1 (eta2), e2 (eta2) with nonces 0 .. 2k.
-    noise = sample_noise(ops, K, r, [(params.eta1, k), (params.eta2, k + 1)])
-    y, e1, e2 = noise[:k], noise[k : 2 * k], noise[2 * k]
-    # Lines 18-24 in one kernel call: y_hat = NTT(y); u = NTT^-1(A_hat^T o y_hat) + e1;
-    # mu = Decompress_1(ByteDecode_1(m)); v = NTT^-1(t_hat^T o y_hat) + e2 + mu;
-    # c1 = ByteEncode_du(Compress_du(u)); c2 = ByteEncode_dv(Compress_dv(v)).
+    # Lines 9-17: the PRF outputs for y (eta1) and for e1, e2 (eta2), nonces 0 .. 2k.
+    prf_y, prf_e = encrypt_prf(ops, r, params.eta1, params.eta2, k)
+    # Lines 9-24 in one kernel call: y, e1, e2 = SamplePolyCBD(.); y_hat = NTT(y);
+    # u = NTT^-1(A_hat^T o y_hat) + e1; mu = Decompress_1(ByteDecode_1(m));
+    # v = NTT^-1(t_hat^T o y_hat) + e2 + mu; c1 = ByteEncode_du(Compress_du(u));
+    # c2 = ByteEncode_dv(Compress_dv(v)).
     rows_, rows_cache = rows if rows is not None else (None, None)
-    c = K.kpke_encrypt(t_hat, A_hat, y, e1, e2, _u8(m), params.du, params.dv, rows_, rows_cache)
+    c = K.kpke_encrypt(t_hat, A_hat, prf_y, prf_e, _u8(m), params.du, params.dv, rows_, rows_cache)
     return c.tobytes()  # line 24: c1 || c2
 
 

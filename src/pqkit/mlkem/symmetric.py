@@ -18,7 +18,6 @@ stateless object is made once per provider and reused).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -82,7 +81,9 @@ per entry)."""
 
 _BYTES = tuple(bytes([b]) for b in range(256))
 """Every one-byte string (the PRF nonces N)."""
-_MATRIX_SUFFIXES = {k: tuple(bytes([j, i]) for i in range(k) for j in range(k)) for k in range(1, 5)}
+_MATRIX_SUFFIXES = {
+    k: tuple(bytes([j, i]) for i in range(k) for j in range(k)) for k in range(1, 5)
+}
 """Per k: the XOF input suffixes j || i of the matrix entries, in row order i * k + j."""
 
 
@@ -116,10 +117,15 @@ class _Sha3Ops:
         return np.frombuffer(self._p.shake_digest(128, rho + bytes([j, i]), n), dtype=np.uint8)
 
 
-@functools.cache
+_SHA3_OPS: dict[object, _Sha3Ops] = {}
+
+
 def _sha3_ops(p: Sha3Provider) -> _Sha3Ops:
     """One (stateless) bound suite per provider object, made once."""
-    return _Sha3Ops(p)
+    ops = _SHA3_OPS.get(p)
+    if ops is None:
+        ops = _SHA3_OPS[p] = _Sha3Ops(p)
+    return ops
 
 
 FIPS203 = Suite("FIPS 203 (SHA-3/SHAKE)", lambda: _sha3_ops(common.provider("sha3")))
@@ -167,10 +173,15 @@ class _Kyber90sOps:
         return row
 
 
-@functools.cache
+_KYBER90S_OPS: dict[tuple[object, object], _Kyber90sOps] = {}
+
+
 def _kyber90s_ops(sha2: Sha2Provider, aes: AesProvider) -> _Kyber90sOps:
     """One (stateless) bound suite per pair of provider objects, made once."""
-    return _Kyber90sOps(sha2, aes)
+    ops = _KYBER90S_OPS.get((sha2, aes))
+    if ops is None:
+        ops = _KYBER90S_OPS[(sha2, aes)] = _Kyber90sOps(sha2, aes)
+    return ops
 
 
 KYBER90S = Suite(
