@@ -198,12 +198,15 @@ class MLKEM(KpkeKem):
         c = kpke.encrypt(p, ops, K, ek, m, r, st.t_hat, st.A_hat, st.encrypt_rows(K))  # line 2
         return Encapsulation(K_, c)
 
-    def _decaps_internal(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
-        """FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal)."""
+    def _decaps_internal(
+        self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes, state: Any = None
+    ) -> bytes:
+        """FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal); ``state`` is the
+        :class:`PublicState` of the ek inside dk (from the hash check)."""
         p = self.params
         k = p.k
         ek_pke = dk[384 * k : 768 * k + 32]  # line 2
-        st = self._public_state(ek_pke, ops, K)
+        st: PublicState = state if state is not None else self._public_state(ek_pke, ops, K)
         fast = operations("mlkem", K.backend)
         if fast is not None:
             return bytes(
@@ -248,7 +251,7 @@ class MLKEM(KpkeKem):
             )
         return state
 
-    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps, K: MLKEMKernels) -> None:
+    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps, K: MLKEMKernels) -> PublicState:
         """FIPS 203 §7.3, check 3 (hash check): H(dk[384k : 768k + 32]) must equal
         dk[768k + 32 : 768k + 64] (the type checks, lengths, are done by the caller).
         H(ek) comes with the decoded ek (:class:`PublicState`, cached by ek)."""
@@ -259,6 +262,7 @@ class MLKEM(KpkeKem):
                 "FIPS 203 §7.3 hash check failed: H(ek) stored in the decapsulation key "
                 "does not match the encapsulation key inside it"
             )
+        return state
 
 
 SCHEMES: dict[str, MLKEM] = {a.name: MLKEM(a) for a in CATALOG if a.family == "ML-KEM"}

@@ -48,7 +48,9 @@ class KyberR3(KpkeKem):
         c = kpke.encrypt(self.params, ops, K, ek, m, r)
         return Encapsulation(ops.J(K_bar + ops.H(c)), c)
 
-    def _decaps_internal(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+    def _decaps_internal(
+        self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes, state: Any = None
+    ) -> bytes:
         """Kyber.CCAKEM.Dec: implicit rejection with KDF(z || H(c))."""
         k = self.params.k
         sk_pke = dk[: 384 * k]

@@ -30,7 +30,10 @@ def masked_select(equal: bool, if_equal: bytes, otherwise: bytes) -> bytes:
     mask = np.uint8((-int(equal)) & 0xFF)
     a = np.frombuffer(if_equal, dtype=np.uint8)
     b = np.frombuffer(otherwise, dtype=np.uint8)
-    return bytes(((a & mask) | (b & ~mask)).tobytes())
+    diff = a ^ b
+    diff &= mask
+    diff ^= b  # b ^ ((a ^ b) & mask): a where the mask is 0xFF, b where it is 0
+    return diff.tobytes()
 
 
 def bytes_equal(a: bytes, b: bytes) -> bool:
@@ -90,7 +93,9 @@ class KpkeKem(KemBase):
     ) -> Encapsulation:
         raise NotImplementedError
 
-    def _decaps_internal(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+    def _decaps_internal(
+        self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes, state: Any = None
+    ) -> bytes:
         raise NotImplementedError
 
     def _check_encapsulation_key(self, ek: bytes, ops: SuiteOps, K: MLKEMKernels) -> Any:
@@ -98,8 +103,10 @@ class KpkeKem(KemBase):
         decoded key (a variant's own state), which encapsulation then reuses."""
         return None
 
-    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps, K: MLKEMKernels) -> None:
-        """Input checks on dk beyond its length (none by default)."""
+    def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps, K: MLKEMKernels) -> Any:
+        """Input checks on dk beyond its length (none by default). May return the
+        decoded key (a variant's own state), which decapsulation then reuses."""
+        return None
 
     # --- public API ----------------------------------------------------------------
 
@@ -137,8 +144,8 @@ class KpkeKem(KemBase):
         c = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
         dk = as_bytes_len(secret_key, "secret key", self.length_secret_key)
         ops, K = self._tools()
-        self._check_decapsulation_key(dk, ops, K)
-        return self._decaps_internal(ops, K, dk, c)
+        state = self._check_decapsulation_key(dk, ops, K)
+        return self._decaps_internal(ops, K, dk, c, state)
 
     def _checked_public_key(
         self, public_key: bytes, ops: SuiteOps, K: MLKEMKernels
