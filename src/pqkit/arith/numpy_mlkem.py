@@ -24,6 +24,7 @@ by its accept mask.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from typing import Any
 
@@ -217,9 +218,6 @@ def basemul_acc(a_hat: Poly, b_hat: Poly, cache: Any = None) -> Poly:
 _PAD = np.zeros(8, dtype=np.uint8)
 
 
-_ROW_OFFSETS = np.arange(N)
-
-
 @functools.cache
 def _row_bounds(rows: int, width: int) -> npt.NDArray[np.int64]:
     """Where each of ``rows`` rows of ``width`` candidates begins, and the end."""
@@ -237,27 +235,26 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
     out_shape = (*lead, N)
     if rows == 0 or m == 0:
         return np.zeros(out_shape, dtype=I64), np.zeros(lead, dtype=I64)
-    # Little-endian 16-bit reads at bytes 3i and 3i + 1 of every triple (strided
-    # views of the input): C[0] + 256 C[1] and C[1] + 256 C[2].
-    flat = raw.reshape(-1)
-    low = np.ndarray((rows * m,), dtype="<u2", buffer=flat, offset=0, strides=(3,))
-    high = np.ndarray((rows * m,), dtype="<u2", buffer=flat, offset=1, strides=(3,))
+    # Little-endian 16-bit reads at bytes 3i and 3i + 1 of every triple (one strided
+    # view of the input): C[0] + 256 C[1] and C[1] + 256 C[2].
+    pairs = np.ndarray((rows * m, 2), dtype="<u2", buffer=raw.reshape(-1), strides=(3, 1))
     cand3 = np.empty((rows * m, 2), dtype=np.uint16)
-    np.bitwise_and(low, 0xFFF, out=cand3[:, 0])  # d1 = C[0] + 256 (C[1] mod 16)
-    np.right_shift(high, 4, out=cand3[:, 1])  # d2 = floor(C[1] / 16) + 16 C[2]
+    np.bitwise_and(pairs[:, 0], 0xFFF, out=cand3[:, 0])  # d1 = C[0] + 256 (C[1] mod 16)
+    np.right_shift(pairs[:, 1], 4, out=cand3[:, 1])  # d2 = floor(C[1] / 16) + 16 C[2]
     cand = cand3.reshape(-1)
-    # Public data: the positions of the accepted values, and where each row's begin.
+    # Public data: the positions of the accepted values, and where each row's begin
+    # (a few Python ints).
     accepted = (cand < Q).nonzero()[0]
-    starts = accepted.searchsorted(_row_bounds(rows, 2 * m))
-    counts = np.minimum(starts[1:] - starts[:-1], N)
-    if counts.min() == N:  # every row has its 256 values: take each row's first 256
-        out = cand.take(accepted.take(starts[:-1, None] + _ROW_OFFSETS)).astype(I64)
+    starts = accepted.searchsorted(_row_bounds(rows, 2 * m)).tolist()
+    counts = [min(b - a, N) for a, b in itertools.pairwise(starts)]
+    if min(counts) == N:  # every row has its 256 values: take each row's first 256
+        first = np.concatenate([accepted[a : a + N] for a in starts[:-1]])
+        out = cand.take(first).astype(I64)
     else:
         out = np.zeros((rows, N), dtype=I64)
-        for r in range(rows):
-            got = accepted[starts[r] : starts[r] + counts[r]]
-            out[r, : counts[r]] = cand[got]
-    return out.reshape(out_shape), counts.reshape(lead)
+        for r, (a, count) in enumerate(zip(starts, counts, strict=False)):
+            out[r, :count] = cand[accepted[a : a + count]]
+    return out.reshape(out_shape), np.array(counts, dtype=I64).reshape(lead)
 
 
 def _strided_u64(raw: npt.NDArray[np.uint8], group: int) -> npt.NDArray[np.uint64]:
