@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pqkit.arith._numpy import first_accepted
 from pqkit.arith.api import Poly
 from pqkit.arith.tables import MLDSA_DECOMPOSE, MLDSA_N_INV, N
 from pqkit.arith.tables import MLDSA_Q as Q
@@ -272,19 +273,10 @@ def infinity_norm(a: Poly) -> npt.NDArray[np.int64]:
     return out
 
 
-def _compact(
-    values: Poly, accept: npt.NDArray[np.bool_], public: bool = False
-) -> tuple[Poly, npt.NDArray[np.int64]]:
-    """The first 256 accepted values of each row, in order, and how many there were.
-    ``public``: the values are public (RejNTTPoly of the public rho), so boolean-mask
-    indexing may pick them (docs/architecture.md §8 keeps it off secret values)."""
-    if public:
-        position = np.cumsum(accept, axis=-1)
-        if position.size and int(position[..., -1].min()) >= N:
-            # Every row has 256 (the usual case): the kept entries, in row-major
-            # order, are exactly 256 per row.
-            out = values[accept & (position <= N)].reshape(*values.shape[:-1], N)
-            return out, np.full(values.shape[:-1], N, dtype=_I64)
+def _compact(values: Poly, accept: npt.NDArray[np.bool_]) -> tuple[Poly, npt.NDArray[np.int64]]:
+    """The first 256 accepted values of each row, in order, and how many there were
+    (no boolean-mask indexing: docs/architecture.md §8 keeps it off secret values;
+    public data goes through :func:`pqkit.arith._numpy.first_accepted`)."""
     order = np.argsort(~accept, axis=-1, kind="stable")[..., :N]
     out = np.take_along_axis(values, order, axis=-1)
     count = np.minimum(accept.sum(axis=-1, dtype=_I64), N)
@@ -296,13 +288,25 @@ def _compact(
     return out, count
 
 
+_PAD1 = np.zeros(1, dtype=np.uint8)
+
+
 def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
     # FIPS 204, Algorithms 30 and 14: 23-bit little-endian candidates, accept < q
     b = np.asarray(buf, dtype=np.uint8)
     n = b.shape[-1] - b.shape[-1] % 3
-    t = b[..., :n].reshape((*b.shape[:-1], n // 3, 3)).astype(_I64)
-    cand = t[..., 0] | (t[..., 1] << 8) | ((t[..., 2] & 0x7F) << 16)
-    return _compact(cand, cand < Q, public=True)  # ExpandA: public rho
+    lead = b.shape[:-1]
+    rows = math.prod(lead)
+    if not (rows and n):
+        return np.zeros((*lead, N), dtype=_I64), np.zeros(lead, dtype=_I64)
+    # Public data (ExpandA of the public rho): the candidates from little-endian
+    # 32-bit reads at bytes 3i (a strided view over the bytes and one byte of
+    # padding; the fourth byte is masked off), then each row's first 256.
+    flat = np.concatenate([b[..., :n].reshape(-1), _PAD1])
+    words = np.ndarray((rows * (n // 3),), dtype="<u4", buffer=flat, strides=(3,))
+    cand = words & np.uint32(0x7FFFFF)
+    out, counts = first_accepted(cand, cand < Q, rows, n // 3)
+    return out.reshape(*lead, N), np.array(counts, dtype=_I64).reshape(lead)
 
 
 def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray[np.int64]]:

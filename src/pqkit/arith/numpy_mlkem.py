@@ -24,13 +24,13 @@ by its accept mask.
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from pqkit.arith._numpy import first_accepted
 from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args, kpke_keygen_args
 from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
@@ -218,12 +218,6 @@ def basemul_acc(a_hat: Poly, b_hat: Poly, cache: Any = None) -> Poly:
 _PAD = np.zeros(8, dtype=np.uint8)
 
 
-@functools.cache
-def _row_bounds(rows: int, width: int) -> npt.NDArray[np.int64]:
-    """Where each of ``rows`` rows of ``width`` candidates begins, and the end."""
-    return np.arange(rows + 1) * width
-
-
 def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
     raw = np.ascontiguousarray(_as_bytes(buf))
     lead = raw.shape[:-1]
@@ -242,18 +236,8 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
     np.bitwise_and(pairs[:, 0], 0xFFF, out=cand3[:, 0])  # d1 = C[0] + 256 (C[1] mod 16)
     np.right_shift(pairs[:, 1], 4, out=cand3[:, 1])  # d2 = floor(C[1] / 16) + 16 C[2]
     cand = cand3.reshape(-1)
-    # Public data: the positions of the accepted values, and where each row's begin
-    # (a few Python ints).
-    accepted = (cand < Q).nonzero()[0]
-    starts = accepted.searchsorted(_row_bounds(rows, 2 * m)).tolist()
-    counts = [min(b - a, N) for a, b in itertools.pairwise(starts)]
-    if min(counts) == N:  # every row has its 256 values: take each row's first 256
-        first = np.concatenate([accepted[a : a + N] for a in starts[:-1]])
-        out = cand.take(first).astype(I64)
-    else:
-        out = np.zeros((rows, N), dtype=I64)
-        for r, (a, count) in enumerate(zip(starts, counts, strict=False)):
-            out[r, :count] = cand[accepted[a : a + count]]
+    # Public data (SampleNTT of the public rho): each row's first 256 accepted.
+    out, counts = first_accepted(cand, cand < Q, rows, 2 * m)
     return out.reshape(out_shape), np.array(counts, dtype=I64).reshape(lead)
 
 
