@@ -26,7 +26,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, check_width, jit, pack_le, unpack_le
+from pqkit.arith._jit import (
+    as_bytes,
+    as_polys,
+    bcast_rows,
+    check_width,
+    jit,
+    jit_inline,
+    pack_le,
+    unpack_le,
+)
 from pqkit.arith.api import Poly, kpke_check
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.arith.tables import MLKEM_N_INV as _N_INV
@@ -101,6 +110,53 @@ def _from_cols(w: Any, f: int) -> Any:
 
 
 @jit
+def _ntt_cols(w: Any) -> None:
+    """The butterflies of FIPS 203, Algorithm 9 (NTT) on every column of w (256,
+    cols) in place, the columns in lock-step (every butterfly one loop over the
+    columns, which LLVM vectorises whatever its layer's length). Canonical input;
+    lazy reduction as :func:`_ntt`: the results are below 8q, not reduced."""
+    cols = w.shape[1]
+    i = 1
+    length = 128
+    while length >= 2:
+        for start in range(0, 256, 2 * length):
+            zeta = _ZETAS[i]
+            i += 1
+            for j in range(start, start + length):
+                lo = w[j]
+                hi = w[j + length]
+                for r in range(cols):
+                    t = _barrett(zeta * hi[r])
+                    u = lo[r]
+                    hi[r] = u - t + Q
+                    lo[r] = u + t
+        length >>= 1
+
+
+@jit
+def _intt_cols(w: Any) -> None:
+    """The butterflies of FIPS 203, Algorithm 10 (NTT^-1) on every column of w (256,
+    cols) in place, in lock-step as :func:`_ntt_cols`: canonical in, canonical out,
+    without the factor 128^-1 (the caller's)."""
+    cols = w.shape[1]
+    i = 127
+    length = 2
+    while length <= 128:
+        for start in range(0, 256, 2 * length):
+            zeta = _ZETAS[i]
+            i -= 1
+            for j in range(start, start + length):
+                lo = w[j]
+                hi = w[j + length]
+                for r in range(cols):
+                    t = lo[r]
+                    u = hi[r]
+                    lo[r] = _csub(t + u)
+                    hi[r] = _barrett(zeta * (u - t + Q))  # u - t + q in [1, 2q)
+        length <<= 1
+
+
+@jit
 def _ntt(a: Any) -> Any:
     """FIPS 203, Algorithm 9 (NTT) on every row of a canonical (rows, 256) array.
 
@@ -115,21 +171,7 @@ def _ntt(a: Any) -> Any:
     rows = a.shape[0]
     if rows >= _LOCKSTEP:
         w = _to_cols(a)
-        i = 1
-        length = 128
-        while length >= 2:
-            for start in range(0, 256, 2 * length):
-                zeta = _ZETAS[i]
-                i += 1
-                for j in range(start, start + length):
-                    lo = w[j]
-                    hi = w[j + length]
-                    for r in range(rows):
-                        t = _barrett(zeta * hi[r])
-                        u = lo[r]
-                        hi[r] = u - t + Q
-                        lo[r] = u + t
-            length >>= 1
+        _ntt_cols(w)
         return _from_cols(w, 1)
     out = a.copy()
     for r in range(rows):
@@ -158,21 +200,7 @@ def _intt(a: Any) -> Any:
     rows = a.shape[0]
     if rows >= _LOCKSTEP:
         w = _to_cols(a)
-        i = 127
-        length = 2
-        while length <= 128:
-            for start in range(0, 256, 2 * length):
-                zeta = _ZETAS[i]
-                i -= 1
-                for j in range(start, start + length):
-                    lo = w[j]
-                    hi = w[j + length]
-                    for r in range(rows):
-                        t = lo[r]
-                        u = hi[r]
-                        lo[r] = _csub(t + u)
-                        hi[r] = _barrett(zeta * (u - t + Q))  # u - t + q in [1, 2q)
-            length <<= 1
+        _intt_cols(w)
         return _from_cols(w, _N_INV)
     out = a.copy()
     for r in range(rows):
@@ -490,21 +518,26 @@ def _basemul_into(acc: Any, x: Any, y: Any, z: Any) -> None:
         acc[2 * p + 1] += a0 * y[2 * p + 1] + a1 * b0
 
 
-@jit
-def _decrypt_u(c: Any, k: int, du: int) -> Any:
-    """FIPS 203, Algorithm 15 lines 1 and 3: u' = Decompress_du(ByteDecode_du(c1)),
-    (k, 256), in one pass: coefficient i is bits [i du, i du + du) of c (public),
+@jit_inline
+def _u_coef(c: Any, base: int, i: int, du: int) -> Any:
+    """Coefficient i of u' = Decompress_du(ByteDecode_du(c1)) (FIPS 203, Algorithm 15
+    lines 1 and 3), c1 starting at c[base]: bits [i du, i du + du) of c1 (public),
     read from the 3 bytes from (i du) >> 3 (du <= 11 bits after a shift of at most
     7; the last reads stay inside c2), then rounded as :func:`_decompress`."""
+    off = i * du
+    b = base + (off >> 3)
+    word = np.int64(c[b]) | (np.int64(c[b + 1]) << 8) | (np.int64(c[b + 2]) << 16)
+    y = (word >> (off & 7)) & ((1 << du) - 1)
+    return (y * (2 * Q) + (1 << du)) >> (du + 1)
+
+
+@jit
+def _decrypt_u(c: Any, k: int, du: int) -> Any:
+    """FIPS 203, Algorithm 15 lines 1 and 3: u' (k, 256) in one pass
+    (:func:`_u_coef`)."""
     out = np.empty((k, 256), dtype=np.int64)
-    mask = (1 << du) - 1
-    half = 1 << du
     for i in range(256 * k):
-        off = i * du
-        b = off >> 3
-        word = np.int64(c[b]) | (np.int64(c[b + 1]) << 8) | (np.int64(c[b + 2]) << 16)
-        y = (word >> (off & 7)) & mask
-        out[i >> 8, i & 255] = (y * (2 * Q) + half) >> (du + 1)
+        out[i >> 8, i & 255] = _u_coef(c, 0, i, du)
     return out
 
 
@@ -524,13 +557,68 @@ def _decrypt_dot(dk: Any, u_hat: Any, k: int) -> Any:
 
 
 @jit
-def _decrypt_message(c: Any, x: Any, k: int, du: int, dv: int) -> Any:
+def _decrypt_cols_put(
+    dks: Any, row: int, cs: Any, c_row: int, c_base: int, s: Any, u: Any, col: int, k: int, du: int
+) -> None:
+    """One item's K-PKE.Decrypt inputs in column layout (FIPS 203, Algorithm 15 lines
+    1, 3 and 5): column j g + col of s (256, g k) is s_hat[j] = ByteDecode_12 of
+    dk_PKE = dks[row, :384 k] (each value reduced mod q, as :func:`_byte_decode`),
+    of u (256, g k) u'[j] (:func:`_u_coef`, c1 from cs[c_row, c_base]); g =
+    s.shape[1] // k items per call, the k polynomials of an item g columns apart."""
+    g = s.shape[1] // k
+    for j in range(k):
+        c = j * g + col
+        for p in range(128):
+            b0 = np.int64(dks[row, 384 * j + 3 * p])
+            b1 = np.int64(dks[row, 384 * j + 3 * p + 1])
+            b2 = np.int64(dks[row, 384 * j + 3 * p + 2])
+            s[2 * p, c] = _csub(b0 | ((b1 & 15) << 8))
+            s[2 * p + 1, c] = _csub((b1 >> 4) | (b2 << 4))
+    cr = cs[c_row]
+    for i in range(256 * k):
+        u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, du)
+
+
+@jit
+def _decrypt_cols(s: Any, u: Any, x: Any, k: int) -> None:
+    """FIPS 203, Algorithm 15 lines 5-6 for the g = x.shape[1] items of
+    :func:`_decrypt_cols_put`'s columns, in lock-step: NTT(u') (:func:`_ntt_cols`,
+    then each value reduced), s_hat^T o NTT(u') as :func:`_basemul_acc` (terms below
+    q^2, at most 8 summed, one Barrett step), the inverse NTT
+    (:func:`_intt_cols`) and its factor 128^-1: x (256, g), column i item i's
+    NTT^-1(s_hat^T o NTT(u')), canonical."""
+    g = x.shape[1]
+    _ntt_cols(u)
+    x[:] = 0
+    for j in range(k):
+        for p in range(128):
+            gamma = _GAMMAS[p]
+            for i in range(g):
+                c = j * g + i
+                b0 = _barrett(u[2 * p, c])
+                b1 = _barrett(u[2 * p + 1, c])
+                a0 = s[2 * p, c]
+                a1 = s[2 * p + 1, c]
+                x[2 * p, i] += a0 * b0 + a1 * _barrett(b1 * gamma)
+                x[2 * p + 1, i] += a0 * b1 + a1 * b0
+    for p in range(256):
+        for i in range(g):
+            x[p, i] = _barrett(x[p, i])
+    _intt_cols(x)
+    for p in range(256):
+        for i in range(g):
+            x[p, i] = _barrett(x[p, i] * _N_INV)
+
+
+@jit
+def _decrypt_message(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 15 lines 4, 6 and 7 from x = NTT^-1(s_hat^T o NTT(u'))
-    (256,): m = ByteEncode_1(Compress_1(v' - x)), 32 bytes, in one pass. v'_i is
-    read from c2 (public: bits [i dv, i dv + dv), at most 2 bytes; the second is
-    needed only where it exists) and decompressed as :func:`_decompress`; v' - x +
-    q is in [1, 2q) and Compress_1 is :func:`_compress`'s multiply-and-shift; the
-    bits are packed by shifts (no branch on them)."""
+    (column ``col`` of x (256, cols)): m = ByteEncode_1(Compress_1(v' - x)), 32
+    bytes, in one pass. v'_i is read from c2 (public: bits [i dv, i dv + dv), at
+    most 2 bytes; the second is needed only where it exists) and decompressed as
+    :func:`_decompress`; v' - x + q is in [1, 2q) and Compress_1 is
+    :func:`_compress`'s multiply-and-shift; the bits are packed by shifts (no
+    branch on them)."""
     base = 32 * du * k
     last = c.shape[0] - 1
     mask = (1 << dv) - 1
@@ -543,7 +631,7 @@ def _decrypt_message(c: Any, x: Any, k: int, du: int, dv: int) -> Any:
             b = base + (off >> 3)
             word = np.int64(c[b]) | (np.int64(c[min(b + 1, last)]) << 8)
             v = ((((word >> (off & 7)) & mask) * (2 * Q)) + half) >> (dv + 1)
-            w = v - x[8 * byte + t] + Q
+            w = v - x[8 * byte + t, col] + Q
             acc |= ((((w << 2) + Q) * _COMPRESS_M) >> 40 & 1) << t
         out[byte] = acc
     return out
@@ -553,7 +641,7 @@ def _decrypt_message(c: Any, x: Any, k: int, du: int, dv: int) -> Any:
 def _kpke_decrypt(dk: Any, c: Any, k: int, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 15 lines 1-7 (the ``ref`` twin names the variables)."""
     x = _intt(_decrypt_dot(dk, _ntt(_decrypt_u(c, k, du)), k))
-    return _decrypt_message(c, x[0], k, du, dv)
+    return _decrypt_message(c, x.reshape(256, 1), 0, k, du, dv)
 
 
 @jit

@@ -39,9 +39,9 @@ from pqkit.arith.jit_mlkem import (
     _byte_decode,
     _byte_encode,
     _cbd,
-    _decrypt_dot,
+    _decrypt_cols,
+    _decrypt_cols_put,
     _decrypt_message,
-    _decrypt_u,
     _encrypt_products,
     _encrypt_tail,
     _intt,
@@ -240,6 +240,9 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     if single:
         t_hats, a_hats, _ = _states(dks[:1, 384 * k : 384 * k + n_ek].copy(), k, False)
     eta = max(eta1, eta2)
+    s_cols = np.empty((256, _G * k), dtype=np.int64)
+    u_cols = np.empty((256, _G * k), dtype=np.int64)
+    x = np.empty((256, _G), dtype=np.int64)
     for g in range(0, m, _G):
         b = min(_G, m - g)
         if not single:
@@ -251,19 +254,15 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
             zc[i, :32] = dk[384 * k + n_ek + 32 :]  # line 4: z
             zc[i, 32:] = cs[0 if cs.shape[0] == 1 else g + i]
             mh[i, 32:] = dk[384 * k + n_ek : 384 * k + n_ek + 32]  # line 3: h
-        # Line 5: m' = K-PKE.Decrypt(dk_PKE, c) (Algorithm 15), the b k NTTs and the b
-        # inverse NTTs in lock-step.
-        u = np.empty((b * k, 256), dtype=np.int64)
+        # Line 5: m' = K-PKE.Decrypt(dk_PKE, c) (Algorithm 15) in column layout: the
+        # items' NTTs, products and inverse NTTs in lock-step without transposes
+        # (a short last group repeats its last item in the spare columns).
+        for i in range(_G):
+            r = min(i, b - 1)
+            _decrypt_cols_put(dks, 0 if single else g + r, zc, r, 32, s_cols, u_cols, i, k, du)
+        _decrypt_cols(s_cols, u_cols, x, k)
         for i in range(b):
-            u[i * k : (i + 1) * k] = _decrypt_u(zc[i, 32:].copy(), k, du)
-        u_hat = _ntt(u)
-        dots = np.empty((b, 256), dtype=np.int64)
-        for i in range(b):
-            dk = dks[0 if single else g + i]
-            dots[i] = _decrypt_dot(dk[: 384 * k].copy(), u_hat[i * k : (i + 1) * k], k)[0]
-        x = _intt(dots)
-        for i in range(b):
-            mh[i, :32] = _decrypt_message(zc[i, 32:].copy(), x[i], k, du, dv)
+            mh[i, :32] = _decrypt_message(zc[i, 32:].copy(), x, i, k, du, dv)
         kr = _sponge_rows(mh, RATE_512, SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
         k_bar = _sponge_rows(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
         buf = _prf_rows(kr[:, 32:].copy(), 2 * k + 1, 64 * eta)
