@@ -348,37 +348,63 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
 # --- FIPS 203, Algorithm 8 (SamplePolyCBD) -------------------------------------------
 
 
+@jit_inline
+def _cbd_sums(row: Any, w: int, eta: int) -> Any:
+    """Word w of a CBD input row, bit-sliced: the sum of the eta bits of every
+    eta-bit field. eta = 2: bytes 4w .. 4w + 3 (8 coefficients); eta = 3: bytes
+    3w .. 3w + 2 (4 coefficients)."""
+    if eta == 2:
+        t = (
+            np.int64(row[4 * w])
+            | (np.int64(row[4 * w + 1]) << 8)
+            | (np.int64(row[4 * w + 2]) << 16)
+            | (np.int64(row[4 * w + 3]) << 24)
+        )
+        return (t & 0x55555555) + ((t >> 1) & 0x55555555)
+    t = np.int64(row[3 * w]) | (np.int64(row[3 * w + 1]) << 8) | (np.int64(row[3 * w + 2]) << 16)
+    return (t & 0x249249) + ((t >> 1) & 0x249249) + ((t >> 2) & 0x249249)
+
+
+@jit_inline
+def _cbd_coef(s: Any, m: int, eta: int) -> Any:
+    """Coefficient m of the word with field sums s (:func:`_cbd_sums`): x - y mod q
+    (sign mask, no branch)."""
+    mask = (1 << eta) - 1
+    f = ((s >> (2 * eta * m)) & mask) - ((s >> (2 * eta * m + eta)) & mask)
+    return f + ((f >> 63) & Q)
+
+
 @jit
 def _cbd(buf: Any, eta: int) -> Any:
-    """Bit-sliced: add the eta bits of every field of a word, then read x - y per
-    coefficient. eta = 2: 4 bytes give 8 coefficients; eta = 3: 3 bytes give 4."""
+    """FIPS 203, Algorithm 8 on every row, bit-sliced (:func:`_cbd_sums`): eta = 2:
+    4 bytes give 8 coefficients; eta = 3: 3 bytes give 4."""
     rows = buf.shape[0]
+    per = 8 if eta == 2 else 4
     out = np.empty((rows, 256), dtype=np.int64)
     for r in range(rows):
-        if eta == 2:
-            for w in range(32):
-                t = (
-                    np.int64(buf[r, 4 * w])
-                    | (np.int64(buf[r, 4 * w + 1]) << 8)
-                    | (np.int64(buf[r, 4 * w + 2]) << 16)
-                    | (np.int64(buf[r, 4 * w + 3]) << 24)
-                )
-                s = (t & 0x55555555) + ((t >> 1) & 0x55555555)
-                for m in range(8):
-                    f = ((s >> (4 * m)) & 3) - ((s >> (4 * m + 2)) & 3)
-                    out[r, 8 * w + m] = f + ((f >> 63) & Q)
-        else:
-            for w in range(64):
-                t = (
-                    np.int64(buf[r, 3 * w])
-                    | (np.int64(buf[r, 3 * w + 1]) << 8)
-                    | (np.int64(buf[r, 3 * w + 2]) << 16)
-                )
-                s = (t & 0x249249) + ((t >> 1) & 0x249249) + ((t >> 2) & 0x249249)
-                for m in range(4):
-                    f = ((s >> (6 * m)) & 7) - ((s >> (6 * m + 3)) & 7)
-                    out[r, 4 * w + m] = f + ((f >> 63) & Q)
+        for w in range(256 // per):
+            s = _cbd_sums(buf[r], w, eta)
+            for m in range(per):
+                out[r, per * w + m] = _cbd_coef(s, m, eta)
     return out
+
+
+@jit_inline
+def _cbd_cols(buf: Any, first: int, count: int, eta: int, out: Any, sj: int, si: int) -> None:
+    """:func:`_cbd` in column layout: column j sj + i si of out (256, .) is
+    SamplePolyCBD_eta(buf[i, first + j]) for j < count and the g = out.shape[1] //
+    count items i of buf (b, ., >= 64 eta); a column i >= b repeats item b - 1."""
+    g = out.shape[1] // count
+    b = buf.shape[0]
+    per = 8 if eta == 2 else 4
+    for i in range(g):
+        src = min(i, b - 1)
+        for j in range(count):
+            col = j * sj + i * si
+            for w in range(256 // per):
+                s = _cbd_sums(buf[src, first + j], w, eta)
+                for m in range(per):
+                    out[per * w + m, col] = _cbd_coef(s, m, eta)
 
 
 def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:

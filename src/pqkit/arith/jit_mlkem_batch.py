@@ -36,16 +36,21 @@ import numpy.typing as npt
 from pqkit.arith._jit import jit
 from pqkit.arith._jit import writable_u8 as _c
 from pqkit.arith.jit_mlkem import (
+    _COMPRESS_M,
+    _barrett,
     _byte_decode,
     _byte_encode,
     _cbd,
+    _cbd_cols,
     _decrypt_cols,
     _decrypt_cols_put,
     _decrypt_message,
     _encrypt_products,
-    _encrypt_tail,
-    _intt,
+    _from_cols,
+    _intt_cols,
     _ntt,
+    _ntt_cols,
+    _to_cols,
 )
 from pqkit.arith.jit_mlkem_ops import (
     _keygen_body,
@@ -61,6 +66,8 @@ from pqkit.arith.jit_sponge import (
     _shake_x8,
     _sponge_rows,
 )
+from pqkit.arith.tables import MLKEM_N_INV as _N_INV
+from pqkit.arith.tables import MLKEM_Q as Q
 
 __all__ = ["BATCH_OPERATIONS"]
 
@@ -123,42 +130,61 @@ def _states(eks: Any, k: int, with_h: bool) -> Any:
 def _encrypt_rows(
     t_hats: Any, a_hats: Any, ms: Any, buf: Any, eta1: int, eta2: int, du: int, dv: int
 ) -> Any:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b items: t_hats (b or 1, k, 256),
-    a_hats (b or 1, k, k, 256) (one key broadcasts), ms (b, 32) and the PRF outputs
-    buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines 9-17 -> ciphertexts (b, 32 (du k
-    + dv)). The arithmetic of :func:`pqkit.arith.jit_mlkem._kpke_encrypt`, with the
-    NTTs of the b items' y (b k rows) and the inverse NTTs (b (k + 1) rows) each
-    one call, so that they run in lock-step."""
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b <= 8 items: t_hats (b or 1, k,
+    256), a_hats (b or 1, k, k, 256) (one key broadcasts), ms (b, 32) and the PRF
+    outputs buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines 9-17 -> ciphertexts (b,
+    32 (du k + dv)). The arithmetic of :func:`pqkit.arith.jit_mlkem._kpke_encrypt`
+    with the polynomials of 8 items in column layout (spare columns repeat the last
+    item): y sampled into columns and transformed in lock-step, A_hat^T y_hat and
+    t_hat^T y_hat per item (:func:`_encrypt_products`), the inverse NTTs in
+    lock-step, and the noise, mu and compression read straight from the columns."""
     b = ms.shape[0]
     k = t_hats.shape[1]
     single = t_hats.shape[0] == 1
-    y_bytes = np.empty((b * k, 64 * eta1), dtype=np.uint8)
-    e_bytes = np.empty((b * (k + 1), 64 * eta2), dtype=np.uint8)
-    for i in range(b):
-        for j in range(k):
-            y_bytes[i * k + j] = buf[i, j, : 64 * eta1]
+    y = np.empty((256, _G * k), dtype=np.int64)  # column i k + j: y[j] of item i
+    e = np.empty((256, _G * (k + 1)), dtype=np.int64)  # column j 8 + i: e1[j], e2 (j = k)
+    _cbd_cols(buf, 0, k, eta1, y, 1, k)  # lines 9-12
+    _cbd_cols(buf, k, k + 1, eta2, e, _G, 1)  # lines 13-17
+    _ntt_cols(y)  # line 18
+    y_hat = _from_cols(y, 1)  # row i k + j, reduced
+    w_hat = np.empty((_G * (k + 1), 256), dtype=np.int64)  # row j 8 + i
+    for i in range(_G):
+        s = 0 if single else min(i, b - 1)
+        prod = _encrypt_products(t_hats[s], a_hats[s], y_hat[i * k : (i + 1) * k])
         for j in range(k + 1):
-            e_bytes[i * (k + 1) + j] = buf[i, k + j, : 64 * eta2]
-    y_hat = _ntt(_cbd(y_bytes, eta1))  # lines 9-12 and 18
-    e = _cbd(e_bytes, eta2)  # lines 13-17
-    w_hat = np.empty((b * (k + 1), 256), dtype=np.int64)
+            w_hat[j * _G + i] = prod[j]
+    w = _to_cols(w_hat)
+    _intt_cols(w)  # lines 19 and 21: NTT^-1, canonical, without 128^-1
+    return _encrypt_tail_cols(w, e, ms, du, dv)
+
+
+@jit
+def _encrypt_tail_cols(w: Any, e: Any, ms: Any, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 14 lines 19-24 from the columns of :func:`_encrypt_rows`
+    (column j 8 + i: item i's row j): u = 128^-1 w[:k] + e1 and v = 128^-1 w[k] + e2
+    + mu, as :func:`pqkit.arith.jit_mlkem._encrypt_tail` (the sums below 3q, mu by a
+    mask), compressed in lock-step into rows and encoded -> (b, 32 (du k + dv))."""
+    b = ms.shape[0]
+    k = w.shape[1] // _G - 1
+    yu = np.empty((_G * k, 256), dtype=np.int64)  # row i k + j: Compress_du(u[j])
+    yv = np.empty((_G, 256), dtype=np.int64)  # row i: Compress_dv(v)
+    for j in range(k):
+        for p in range(256):
+            for i in range(_G):
+                x = _barrett(w[p, j * _G + i] * _N_INV) + e[p, j * _G + i]
+                yu[i * k + j, p] = ((((x << (du + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << du) - 1)
+    for p in range(256):
+        for i in range(_G):
+            bit = (np.int64(ms[min(i, b - 1), p >> 3]) >> (p & 7)) & 1
+            x = _barrett(w[p, k * _G + i] * _N_INV) + e[p, k * _G + i] + (-bit & 1665)
+            yv[i, p] = ((((x << (dv + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << dv) - 1)
+    cu = _byte_encode(yu, du)
+    cv = _byte_encode(yv, dv)
+    n1 = 32 * du * k
+    out = np.empty((b, n1 + 32 * dv), dtype=np.uint8)
     for i in range(b):
-        s = 0 if single else i
-        w_hat[i * (k + 1) : (i + 1) * (k + 1)] = _encrypt_products(
-            t_hats[s], a_hats[s], y_hat[i * k : (i + 1) * k]
-        )
-    w = _intt(w_hat)
-    out = np.empty((b, 32 * (du * k + dv)), dtype=np.uint8)
-    for i in range(b):
-        base = i * (k + 1)
-        out[i] = _encrypt_tail(
-            w[base : base + k + 1],
-            e[base : base + k],
-            e[base + k],
-            ms[i].copy(),
-            du,
-            dv,
-        )
+        out[i, :n1] = cu[i * k : (i + 1) * k].reshape(-1)
+        out[i, n1:] = cv[i]
     return out
 
 
