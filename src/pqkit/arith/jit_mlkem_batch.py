@@ -37,7 +37,9 @@ from pqkit.arith._jit import jit
 from pqkit.arith._jit import writable_u8 as _c
 from pqkit.arith.jit_mlkem import (
     _COMPRESS_M,
+    _GAMMAS,
     _barrett,
+    _basemul_into,
     _byte_decode,
     _byte_encode,
     _cbd,
@@ -45,7 +47,6 @@ from pqkit.arith.jit_mlkem import (
     _decrypt_cols,
     _decrypt_cols_put,
     _decrypt_message,
-    _encrypt_products,
     _from_cols,
     _intt_cols,
     _ntt,
@@ -136,7 +137,7 @@ def _encrypt_rows(
     32 (du k + dv)). The arithmetic of :func:`pqkit.arith.jit_mlkem._kpke_encrypt`
     with the polynomials of 8 items in column layout (spare columns repeat the last
     item): y sampled into columns and transformed in lock-step, A_hat^T y_hat and
-    t_hat^T y_hat per item (:func:`_encrypt_products`), the inverse NTTs in
+    t_hat^T y_hat per item (as :func:`pqkit.arith.jit_mlkem._encrypt_products`), the inverse NTTs in
     lock-step, and the noise, mu and compression read straight from the columns."""
     b = ms.shape[0]
     k = t_hats.shape[1]
@@ -147,12 +148,23 @@ def _encrypt_rows(
     _cbd_cols(buf, k, k + 1, eta2, e, _G, 1)  # lines 13-17
     _ntt_cols(y)  # line 18
     y_hat = _from_cols(y, 1)  # row i k + j, reduced
-    w_hat = np.empty((_G * (k + 1), 256), dtype=np.int64)  # row j 8 + i
+    # Lines 19 and 21 in the NTT domain, as _encrypt_products: row j 8 + i of w_hat is
+    # item i's (A_hat^T y_hat)[j] (j < k) or t_hat^T y_hat (j = k), at most 2k
+    # BaseCaseMultiply terms below q^2 summed, one Barrett step.
+    w_hat = np.zeros((_G * (k + 1), 256), dtype=np.int64)
+    z = np.empty((k, 128), dtype=np.int64)  # the mulcache of item i's y_hat
     for i in range(_G):
         s = 0 if single else min(i, b - 1)
-        prod = _encrypt_products(t_hats[s], a_hats[s], y_hat[i * k : (i + 1) * k])
-        for j in range(k + 1):
-            w_hat[j * _G + i] = prod[j]
+        for j in range(k):
+            for p in range(128):
+                z[j, p] = _barrett(y_hat[i * k + j, 2 * p + 1] * _GAMMAS[p])
+        for o in range(k + 1):
+            acc = w_hat[o * _G + i]
+            for j in range(k):
+                x = t_hats[s, j] if o == k else a_hats[s, j, o]
+                _basemul_into(acc, x, y_hat[i * k + j], z[j])
+            for p in range(256):
+                acc[p] = _barrett(acc[p])
     w = _to_cols(w_hat)
     _intt_cols(w)  # lines 19 and 21: NTT^-1, canonical, without 128^-1
     return _encrypt_tail_cols(w, e, ms, du, dv)
