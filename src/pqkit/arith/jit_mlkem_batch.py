@@ -116,11 +116,13 @@ def _states(eks: Any, k: int, with_h: bool) -> Any:
     A_hat (b, k, k, 256) (FIPS 203, Algorithm 14 lines 2-8) and, with ``with_h``,
     H(ek) (b, 32) (else zeros)."""
     b = eks.shape[0]
-    t_hats = np.empty((b, k, 256), dtype=np.int64)
+    t_bytes = np.empty((b * k, 384), dtype=np.uint8)
     rhos = np.empty((b, 32), dtype=np.uint8)
     for i in range(b):
-        t_hats[i] = _byte_decode(eks[i, : 384 * k].copy().reshape(k, 384), 12)
+        for j in range(k):
+            t_bytes[i * k + j] = eks[i, 384 * j : 384 * (j + 1)]
         rhos[i] = eks[i, 384 * k :]
+    t_hats = _byte_decode(t_bytes, 12).reshape(b, k, 256)  # one call for the b k rows
     hs = np.zeros((b, 32), dtype=np.uint8)
     if with_h:
         hs = _sponge_rows(eks, RATE_256, SHA3_PAD, 32)
@@ -313,17 +315,20 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
 @jit
 def _ek_modulus_bad(eks: Any, k: int) -> Any:
     """FIPS 203 §7.2 modulus check on every row: True where ByteEncode_12 of
-    ByteDecode_12(ek[:384 k]) differs from those bytes (public keys: branches
-    allowed)."""
+    ByteDecode_12(ek[:384 k]) differs from those bytes. ByteDecode_12 reduces each
+    12-bit value mod q and ByteEncode_12 writes it back in the same 12 bits, so the
+    bytes differ exactly where some value is q or more: that is what is tested, a
+    comparison per value and no temporaries (public keys)."""
     m = eks.shape[0]
     bad = np.zeros(m, dtype=np.bool_)
     for r in range(m):
-        t = eks[r, : 384 * k].copy().reshape(k, 384)
-        again = _byte_encode(_byte_decode(t, 12), 12)
-        for i in range(k):
-            for j in range(384):
-                if again[i, j] != t[i, j]:
-                    bad[r] = True
+        high = 0
+        for i in range(128 * k):
+            b0 = np.int64(eks[r, 3 * i])
+            b1 = np.int64(eks[r, 3 * i + 1])
+            b2 = np.int64(eks[r, 3 * i + 2])
+            high |= np.int64((b0 | ((b1 & 15) << 8)) >= Q) | np.int64(((b1 >> 4) | (b2 << 4)) >= Q)
+        bad[r] = high != 0
     return bad
 
 
