@@ -601,8 +601,17 @@ def _decrypt_cols_put(
             s[2 * p, c] = _csub(b0 | ((b1 & 15) << 8))
             s[2 * p + 1, c] = _csub((b1 >> 4) | (b2 << 4))
     cr = cs[c_row]
-    for i in range(256 * k):
-        u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, du)
+    # The widths of FIPS 203 spelled out (du = 10 for ML-KEM-512 and -768, 11 for
+    # -1024): with a constant width the bit positions fold (2x the speed).
+    if du == 10:
+        for i in range(256 * k):
+            u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, 10)
+    elif du == 11:
+        for i in range(256 * k):
+            u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, 11)
+    else:
+        for i in range(256 * k):
+            u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, du)
 
 
 @jit
