@@ -136,12 +136,14 @@ def _ntt_cols(w: Any) -> None:
 @jit
 def _intt_cols(w: Any) -> None:
     """The butterflies of FIPS 203, Algorithm 10 (NTT^-1) on every column of w (256,
-    cols) in place, in lock-step as :func:`_ntt_cols`: canonical in, canonical out,
-    without the factor 128^-1 (the caller's)."""
+    cols) in place, in lock-step as :func:`_ntt_cols`, with the factor 128^-1 folded
+    into the last layer (its sums t + u < 2q times 128^-1, and its zeta times
+    128^-1 mod q: products below 2^24, one Barrett step each): canonical in,
+    canonical out."""
     cols = w.shape[1]
     i = 127
     length = 2
-    while length <= 128:
+    while length <= 64:
         for start in range(0, 256, 2 * length):
             zeta = _ZETAS[i]
             i -= 1
@@ -154,6 +156,15 @@ def _intt_cols(w: Any) -> None:
                     lo[r] = _csub(t + u)
                     hi[r] = _barrett(zeta * (u - t + Q))  # u - t + q in [1, 2q)
         length <<= 1
+    zeta = _barrett(_ZETAS[1] * _N_INV)
+    for j in range(128):
+        lo = w[j]
+        hi = w[j + 128]
+        for r in range(cols):
+            t = lo[r]
+            u = hi[r]
+            lo[r] = _barrett((t + u) * _N_INV)
+            hi[r] = _barrett(zeta * (u - t + Q))
 
 
 @jit
@@ -201,7 +212,7 @@ def _intt(a: Any) -> Any:
     if rows >= _LOCKSTEP:
         w = _to_cols(a)
         _intt_cols(w)
-        return _from_cols(w, _N_INV)
+        return _from_cols(w, 1)
     out = a.copy()
     for r in range(rows):
         f = out[r]
@@ -619,8 +630,8 @@ def _decrypt_cols(s: Any, u: Any, x: Any, k: int) -> None:
     """FIPS 203, Algorithm 15 lines 5-6 for the g = x.shape[1] items of
     :func:`_decrypt_cols_put`'s columns, in lock-step: NTT(u') (:func:`_ntt_cols`,
     then each value reduced), s_hat^T o NTT(u') as :func:`_basemul_acc` (terms below
-    q^2, at most 8 summed, one Barrett step), the inverse NTT
-    (:func:`_intt_cols`) and its factor 128^-1: x (256, g), column i item i's
+    q^2, at most 8 summed, one Barrett step) and the inverse NTT with its factor
+    128^-1 (:func:`_intt_cols`): x (256, g), column i item i's
     NTT^-1(s_hat^T o NTT(u')), canonical."""
     g = x.shape[1]
     _ntt_cols(u)
@@ -640,20 +651,11 @@ def _decrypt_cols(s: Any, u: Any, x: Any, k: int) -> None:
         for i in range(g):
             x[p, i] = _barrett(x[p, i])
     _intt_cols(x)
-    for p in range(256):
-        for i in range(g):
-            x[p, i] = _barrett(x[p, i] * _N_INV)
 
 
-@jit
-def _decrypt_message(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
-    """FIPS 203, Algorithm 15 lines 4, 6 and 7 from x = NTT^-1(s_hat^T o NTT(u'))
-    (column ``col`` of x (256, cols)): m = ByteEncode_1(Compress_1(v' - x)), 32
-    bytes, in one pass. v'_i is read from c2 (public: bits [i dv, i dv + dv), at
-    most 2 bytes; the second is needed only where it exists) and decompressed as
-    :func:`_decompress`; v' - x + q is in [1, 2q) and Compress_1 is
-    :func:`_compress`'s multiply-and-shift; the bits are packed by shifts (no
-    branch on them)."""
+@jit_inline
+def _message_bytes(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
+    """The body of :func:`_decrypt_message` (spliced there once per width)."""
     base = 32 * du * k
     last = c.shape[0] - 1
     mask = (1 << dv) - 1
@@ -670,6 +672,23 @@ def _decrypt_message(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
             acc |= ((((w << 2) + Q) * _COMPRESS_M) >> 40 & 1) << t
         out[byte] = acc
     return out
+
+
+@jit
+def _decrypt_message(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 15 lines 4, 6 and 7 from x = NTT^-1(s_hat^T o NTT(u'))
+    (column ``col`` of x (256, cols)): m = ByteEncode_1(Compress_1(v' - x)), 32
+    bytes, in one pass. v'_i is read from c2 (public: bits [i dv, i dv + dv), at
+    most 2 bytes; the second is needed only where it exists) and decompressed as
+    :func:`_decompress`; v' - x + q is in [1, 2q) and Compress_1 is
+    :func:`_compress`'s multiply-and-shift; the bits are packed by shifts (no
+    branch on them). FIPS 203's widths (dv = 4, 5) are spelled out as constants,
+    so that the bit positions fold."""
+    if dv == 4:
+        return _message_bytes(c, x, col, k, du, 4)
+    if dv == 5:
+        return _message_bytes(c, x, col, k, du, 5)
+    return _message_bytes(c, x, col, k, du, dv)
 
 
 @jit

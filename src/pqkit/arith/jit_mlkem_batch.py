@@ -67,7 +67,6 @@ from pqkit.arith.jit_sponge import (
     _shake_x8,
     _sponge_rows,
 )
-from pqkit.arith.tables import MLKEM_N_INV as _N_INV
 from pqkit.arith.tables import MLKEM_Q as Q
 
 __all__ = ["BATCH_OPERATIONS"]
@@ -176,16 +175,17 @@ def _encrypt_rows(
             for p in range(256):
                 acc[p] = _barrett(acc[p])
     w = _to_cols(w_hat)
-    _intt_cols(w)  # lines 19 and 21: NTT^-1, canonical, without 128^-1
+    _intt_cols(w)  # lines 19 and 21: NTT^-1 (with 128^-1), canonical
     return _encrypt_tail_cols(w, e, ms, du, dv)
 
 
 @jit
 def _encrypt_tail_cols(w: Any, e: Any, ms: Any, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 14 lines 19-24 from the columns of :func:`_encrypt_rows`
-    (column j 8 + i: item i's row j): u = 128^-1 w[:k] + e1 and v = 128^-1 w[k] + e2
-    + mu, as :func:`pqkit.arith.jit_mlkem._encrypt_tail` (the sums below 3q, mu by a
-    mask), compressed in lock-step into rows and encoded -> (b, 32 (du k + dv))."""
+    (column j 8 + i: item i's row j; w the inverse NTTs, canonical): u = w[:k] + e1
+    and v = w[k] + e2 + mu, as :func:`pqkit.arith.jit_mlkem._encrypt_tail` (the
+    sums below 3q, mu by a mask), compressed in lock-step into rows and encoded ->
+    (b, 32 (du k + dv))."""
     b = ms.shape[0]
     k = w.shape[1] // _G - 1
     yu = np.empty((_G * k, 256), dtype=np.int64)  # row i k + j: Compress_du(u[j])
@@ -193,12 +193,12 @@ def _encrypt_tail_cols(w: Any, e: Any, ms: Any, du: int, dv: int) -> Any:
     for j in range(k):
         for p in range(256):
             for i in range(_G):
-                x = _barrett(w[p, j * _G + i] * _N_INV) + e[p, j * _G + i]
+                x = w[p, j * _G + i] + e[p, j * _G + i]
                 yu[i * k + j, p] = ((((x << (du + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << du) - 1)
     for p in range(256):
         for i in range(_G):
             bit = (np.int64(ms[min(i, b - 1), p >> 3]) >> (p & 7)) & 1
-            x = _barrett(w[p, k * _G + i] * _N_INV) + e[p, k * _G + i] + (-bit & 1665)
+            x = w[p, k * _G + i] + e[p, k * _G + i] + (-bit & 1665)
             yv[i, p] = ((((x << (dv + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << dv) - 1)
     cu = _byte_encode(yu, du)
     cv = _byte_encode(yv, dv)
