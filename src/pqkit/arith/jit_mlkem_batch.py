@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit
+from pqkit.arith._jit import jit, jit_inline
 from pqkit.arith._jit import writable_u8 as _c
 from pqkit.arith.jit_mlkem import (
     _COMPRESS_M,
@@ -41,7 +41,6 @@ from pqkit.arith.jit_mlkem import (
     _barrett,
     _basemul_into,
     _byte_decode,
-    _byte_encode,
     _cbd,
     _cbd_cols,
     _decrypt_cols,
@@ -179,34 +178,64 @@ def _encrypt_rows(
     return _encrypt_tail_cols(w, e, ms, du, dv)
 
 
+@jit_inline
+def _encode_cols(y: Any, col: int, d: int, out: Any, row: int, off: int) -> None:
+    """ByteEncode_d (d <= 15) of column ``col`` of y (256, .), values below 2^d, into
+    out[row, off : off + 32 d]: :func:`pqkit.arith._jit.pack_le`'s groups of 8
+    values (d bytes, two 64-bit words), read down a column."""
+    half = 4 * d  # bits of 4 values, <= 60
+    for g in range(32):
+        lo_4 = 0
+        hi_4 = 0
+        for t in range(4):
+            lo_4 |= y[8 * g + t, col] << (d * t)
+            hi_4 |= y[8 * g + 4 + t, col] << (d * t)
+        lo = lo_4 | (hi_4 << half)  # bits 0-63 of the group (the top ones drop)
+        hi = hi_4 >> (64 - half)  # bits 64 and up
+        for b in range(d):
+            if b < 8:  # public positions
+                out[row, off + d * g + b] = (lo >> (8 * b)) & 255
+            else:
+                out[row, off + d * g + b] = (hi >> (8 * (b - 8))) & 255
+
+
+@jit_inline
+def _encode_items(y: Any, k: int, du: int, dv: int, out: Any) -> None:
+    """FIPS 203, Algorithm 14 lines 22-23 for the rows of out: c1 || c2 of item i is
+    ByteEncode_du of columns j 8 + i (j < k) of y and ByteEncode_dv of column k 8 + i
+    (:func:`_encode_cols`)."""
+    for i in range(out.shape[0]):
+        for j in range(k):
+            _encode_cols(y, j * _G + i, du, out, i, 32 * du * j)
+        _encode_cols(y, k * _G + i, dv, out, i, 32 * du * k)
+
+
 @jit
 def _encrypt_tail_cols(w: Any, e: Any, ms: Any, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 14 lines 19-24 from the columns of :func:`_encrypt_rows`
     (column j 8 + i: item i's row j; w the inverse NTTs, canonical): u = w[:k] + e1
     and v = w[k] + e2 + mu, as :func:`pqkit.arith.jit_mlkem._encrypt_tail` (the
-    sums below 3q, mu by a mask), compressed in lock-step into rows and encoded ->
-    (b, 32 (du k + dv))."""
+    sums below 3q, mu by a mask), compressed in lock-step in place (w is the
+    caller's scratch) and encoded down the columns -> (b, 32 (du k + dv))."""
     b = ms.shape[0]
     k = w.shape[1] // _G - 1
-    yu = np.empty((_G * k, 256), dtype=np.int64)  # row i k + j: Compress_du(u[j])
-    yv = np.empty((_G, 256), dtype=np.int64)  # row i: Compress_dv(v)
-    for j in range(k):
+    for j in range(k):  # w := Compress_du(u), in place
         for p in range(256):
             for i in range(_G):
                 x = w[p, j * _G + i] + e[p, j * _G + i]
-                yu[i * k + j, p] = ((((x << (du + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << du) - 1)
-    for p in range(256):
+                w[p, j * _G + i] = ((((x << (du + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << du) - 1)
+    for p in range(256):  # Compress_dv(v)
         for i in range(_G):
             bit = (np.int64(ms[min(i, b - 1), p >> 3]) >> (p & 7)) & 1
             x = w[p, k * _G + i] + e[p, k * _G + i] + (-bit & 1665)
-            yv[i, p] = ((((x << (dv + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << dv) - 1)
-    cu = _byte_encode(yu, du)
-    cv = _byte_encode(yv, dv)
-    n1 = 32 * du * k
-    out = np.empty((b, n1 + 32 * dv), dtype=np.uint8)
-    for i in range(b):
-        out[i, :n1] = cu[i * k : (i + 1) * k].reshape(-1)
-        out[i, n1:] = cv[i]
+            w[p, k * _G + i] = ((((x << (dv + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << dv) - 1)
+    out = np.empty((b, 32 * (du * k + dv)), dtype=np.uint8)
+    if du == 10 and dv == 4:  # FIPS 203's widths as constants: the packing loops fold
+        _encode_items(w, k, 10, 4, out)
+    elif du == 11 and dv == 5:
+        _encode_items(w, k, 11, 5, out)
+    else:
+        _encode_items(w, k, du, dv, out)
     return out
 
 
