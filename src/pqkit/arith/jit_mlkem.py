@@ -390,13 +390,18 @@ def _cbd(buf: Any, eta: int) -> Any:
     """FIPS 203, Algorithm 8 on every row, bit-sliced (:func:`_cbd_sums`): eta = 2:
     4 bytes give 8 coefficients; eta = 3: 3 bytes give 4."""
     rows = buf.shape[0]
-    per = 8 if eta == 2 else 4
     out = np.empty((rows, 256), dtype=np.int64)
     for r in range(rows):
-        for w in range(256 // per):
-            s = _cbd_sums(buf[r], w, eta)
-            for m in range(per):
-                out[r, per * w + m] = _cbd_coef(s, m, eta)
+        if eta == 2:  # eta as a constant in each branch: the shifts fold
+            for w in range(32):
+                s = _cbd_sums(buf[r], w, 2)
+                for m in range(8):
+                    out[r, 8 * w + m] = _cbd_coef(s, m, 2)
+        else:
+            for w in range(64):
+                s = _cbd_sums(buf[r], w, 3)
+                for m in range(4):
+                    out[r, 4 * w + m] = _cbd_coef(s, m, 3)
     return out
 
 

@@ -144,10 +144,12 @@ def _encrypt_rows(
     single = t_hats.shape[0] == 1
     y = np.empty((256, _G * k), dtype=np.int64)  # column i k + j: y[j] of item i
     e = np.empty((256, _G * (k + 1)), dtype=np.int64)  # column j 8 + i: e1[j], e2 (j = k)
-    # Lines 9-17; eta = 2 (FIPS 203's eta2, and eta1 but for ML-KEM-512) spelled out
-    # as a constant, so that the field shifts fold (about 1.25x the speed).
+    # Lines 9-17; FIPS 203's eta (eta1 = 3 or 2, eta2 = 2) spelled out as constants,
+    # so that the field shifts fold (about 1.25x the speed).
     if eta1 == 2:
         _cbd_cols(buf, 0, k, 2, y, 1, k)
+    elif eta1 == 3:
+        _cbd_cols(buf, 0, k, 3, y, 1, k)
     else:
         _cbd_cols(buf, 0, k, eta1, y, 1, k)
     if eta2 == 2:
