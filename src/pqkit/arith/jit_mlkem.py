@@ -387,40 +387,52 @@ def _cbd_coef(s: Any, m: int, eta: int) -> Any:
 
 @jit
 def _cbd(buf: Any, eta: int) -> Any:
-    """FIPS 203, Algorithm 8 on every row, bit-sliced (:func:`_cbd_sums`): eta = 2:
-    4 bytes give 8 coefficients; eta = 3: 3 bytes give 4."""
+    """Bit-sliced: add the eta bits of every field of a word, then read x - y per
+    coefficient. eta = 2: 4 bytes give 8 coefficients; eta = 3: 3 bytes give 4."""
     rows = buf.shape[0]
     out = np.empty((rows, 256), dtype=np.int64)
     for r in range(rows):
-        if eta == 2:  # eta as a constant in each branch: the shifts fold
+        if eta == 2:
             for w in range(32):
-                s = _cbd_sums(buf[r], w, 2)
+                t = (
+                    np.int64(buf[r, 4 * w])
+                    | (np.int64(buf[r, 4 * w + 1]) << 8)
+                    | (np.int64(buf[r, 4 * w + 2]) << 16)
+                    | (np.int64(buf[r, 4 * w + 3]) << 24)
+                )
+                s = (t & 0x55555555) + ((t >> 1) & 0x55555555)
                 for m in range(8):
-                    out[r, 8 * w + m] = _cbd_coef(s, m, 2)
+                    f = ((s >> (4 * m)) & 3) - ((s >> (4 * m + 2)) & 3)
+                    out[r, 8 * w + m] = f + ((f >> 63) & Q)
         else:
             for w in range(64):
-                s = _cbd_sums(buf[r], w, 3)
+                t = (
+                    np.int64(buf[r, 3 * w])
+                    | (np.int64(buf[r, 3 * w + 1]) << 8)
+                    | (np.int64(buf[r, 3 * w + 2]) << 16)
+                )
+                s = (t & 0x249249) + ((t >> 1) & 0x249249) + ((t >> 2) & 0x249249)
                 for m in range(4):
-                    out[r, 4 * w + m] = _cbd_coef(s, m, 3)
+                    f = ((s >> (6 * m)) & 7) - ((s >> (6 * m + 3)) & 7)
+                    out[r, 4 * w + m] = f + ((f >> 63) & Q)
     return out
 
 
 @jit_inline
-def _cbd_cols(buf: Any, first: int, count: int, eta: int, out: Any, sj: int, si: int) -> None:
-    """:func:`_cbd` in column layout: column j sj + i si of out (256, .) is
-    SamplePolyCBD_eta(buf[i, first + j]) for j < count and the g = out.shape[1] //
-    count items i of buf (b, ., >= 64 eta); a column i >= b repeats item b - 1."""
-    g = out.shape[1] // count
+def _cbd_cols(buf: Any, first: int, eta: int, out: Any, g: int) -> None:
+    """:func:`_cbd` in column layout: column j g + i of out (256, g count) is
+    SamplePolyCBD_eta(buf[i, first + j]) for the g items i of buf (b, ., >= 64 eta);
+    a column i >= b repeats item b - 1."""
+    count = out.shape[1] // g
     b = buf.shape[0]
     per = 8 if eta == 2 else 4
-    for i in range(g):
-        src = min(i, b - 1)
-        for j in range(count):
-            col = j * sj + i * si
+    for j in range(count):
+        for i in range(g):
+            src = min(i, b - 1)
             for w in range(256 // per):
                 s = _cbd_sums(buf[src, first + j], w, eta)
                 for m in range(per):
-                    out[per * w + m, col] = _cbd_coef(s, m, eta)
+                    out[per * w + m, j * g + i] = _cbd_coef(s, m, eta)
 
 
 def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
@@ -617,14 +629,11 @@ def _decrypt_cols_put(
             s[2 * p, c] = _csub(b0 | ((b1 & 15) << 8))
             s[2 * p + 1, c] = _csub((b1 >> 4) | (b2 << 4))
     cr = cs[c_row]
-    # The widths of FIPS 203 spelled out (du = 10 for ML-KEM-512 and -768, 11 for
-    # -1024): with a constant width the bit positions fold (2x the speed).
+    # du = 10 (ML-KEM-512 and -768) spelled out: with a constant width the bit
+    # positions fold (2x the speed of the decode).
     if du == 10:
         for i in range(256 * k):
             u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, 10)
-    elif du == 11:
-        for i in range(256 * k):
-            u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, 11)
     else:
         for i in range(256 * k):
             u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, du)
@@ -658,9 +667,15 @@ def _decrypt_cols(s: Any, u: Any, x: Any, k: int) -> None:
     _intt_cols(x)
 
 
-@jit_inline
-def _message_bytes(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
-    """The body of :func:`_decrypt_message` (spliced there once per width)."""
+@jit
+def _decrypt_message(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 15 lines 4, 6 and 7 from x = NTT^-1(s_hat^T o NTT(u'))
+    (column ``col`` of x (256, cols)): m = ByteEncode_1(Compress_1(v' - x)), 32
+    bytes, in one pass. v'_i is read from c2 (public: bits [i dv, i dv + dv), at
+    most 2 bytes; the second is needed only where it exists) and decompressed as
+    :func:`_decompress`; v' - x + q is in [1, 2q) and Compress_1 is
+    :func:`_compress`'s multiply-and-shift; the bits are packed by shifts (no
+    branch on them)."""
     base = 32 * du * k
     last = c.shape[0] - 1
     mask = (1 << dv) - 1
@@ -677,23 +692,6 @@ def _message_bytes(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
             acc |= ((((w << 2) + Q) * _COMPRESS_M) >> 40 & 1) << t
         out[byte] = acc
     return out
-
-
-@jit
-def _decrypt_message(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
-    """FIPS 203, Algorithm 15 lines 4, 6 and 7 from x = NTT^-1(s_hat^T o NTT(u'))
-    (column ``col`` of x (256, cols)): m = ByteEncode_1(Compress_1(v' - x)), 32
-    bytes, in one pass. v'_i is read from c2 (public: bits [i dv, i dv + dv), at
-    most 2 bytes; the second is needed only where it exists) and decompressed as
-    :func:`_decompress`; v' - x + q is in [1, 2q) and Compress_1 is
-    :func:`_compress`'s multiply-and-shift; the bits are packed by shifts (no
-    branch on them). FIPS 203's widths (dv = 4, 5) are spelled out as constants,
-    so that the bit positions fold."""
-    if dv == 4:
-        return _message_bytes(c, x, col, k, du, 4)
-    if dv == 5:
-        return _message_bytes(c, x, col, k, du, 5)
-    return _message_bytes(c, x, col, k, du, dv)
 
 
 @jit
