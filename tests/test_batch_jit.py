@@ -127,6 +127,29 @@ def test_kem_malformed_rows_raise_naming_the_row() -> None:
         kem.batch.decaps(bad_sk, cts)
 
 
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_ek_modulus_check_equals_decode_encode(k: int) -> None:
+    """The compiled §7.2 check (a comparison per 12-bit value) against its
+    definition on the ``ref`` kernels: ByteEncode_12(ByteDecode_12(t)) != t, on
+    rows with one value at q - 1, q, q + 1 or 4095 in either half of a triple."""
+    table = batch_operations("mlkem", "jit")
+    assert table is not None
+    ref = arith.kernels("mlkem", "ref")
+    rng = np.random.default_rng(k)
+    n = 40
+    t = np.zeros((n, 128 * k, 2), dtype=np.int64)
+    t[:] = rng.integers(0, 3329, t.shape)
+    for r in range(n):
+        value = (3328, 3329, 3330, 4095)[r % 4]
+        t[r, rng.integers(128 * k), r // 4 % 2] = value if r % 5 else 0
+    raw = ref.byte_encode(t.reshape(n, k, 256) & 0xFFF, 12).reshape(n, 384 * k)
+    eks = np.concatenate([raw, random_rows(n, 32)], axis=1)
+    again = ref.byte_encode(ref.byte_decode(raw.reshape(n, k, 384), 12), 12)
+    expected = (again.reshape(n, -1) != raw).any(axis=1)
+    assert expected.any() and not expected.all()
+    assert (table.ek_modulus_bad(eks, k) == expected).all()
+
+
 @pytest.mark.parametrize("name", SIGS)
 def test_sig_rows_equal_single_operations(name: str) -> None:
     dsa = _sig(name)

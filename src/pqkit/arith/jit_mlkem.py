@@ -26,7 +26,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, check_width, jit, pack_le, unpack_le
+from pqkit.arith._jit import (
+    as_bytes,
+    as_polys,
+    bcast_rows,
+    check_width,
+    jit,
+    jit_inline,
+    pack_le,
+    unpack_le,
+)
 from pqkit.arith.api import Poly, cbd_eta, kpke_check
 from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.arith.tables import MLKEM_N_INV as _N_INV
@@ -101,6 +110,64 @@ def _from_cols(w: Any, f: int) -> Any:
 
 
 @jit
+def _ntt_cols(w: Any) -> None:
+    """The butterflies of FIPS 203, Algorithm 9 (NTT) on every column of w (256,
+    cols) in place, the columns in lock-step (every butterfly one loop over the
+    columns, which LLVM vectorises whatever its layer's length). Canonical input;
+    lazy reduction as :func:`_ntt`: the results are below 8q, not reduced."""
+    cols = w.shape[1]
+    i = 1
+    length = 128
+    while length >= 2:
+        for start in range(0, 256, 2 * length):
+            zeta = _ZETAS[i]
+            i += 1
+            for j in range(start, start + length):
+                lo = w[j]
+                hi = w[j + length]
+                for r in range(cols):
+                    t = _barrett(zeta * hi[r])
+                    u = lo[r]
+                    hi[r] = u - t + Q
+                    lo[r] = u + t
+        length >>= 1
+
+
+@jit
+def _intt_cols(w: Any) -> None:
+    """The butterflies of FIPS 203, Algorithm 10 (NTT^-1) on every column of w (256,
+    cols) in place, in lock-step as :func:`_ntt_cols`, with the factor 128^-1 folded
+    into the last layer (its sums t + u < 2q times 128^-1, and its zeta times
+    128^-1 mod q: products below 2^24, one Barrett step each): canonical in,
+    canonical out."""
+    cols = w.shape[1]
+    i = 127
+    length = 2
+    while length <= 64:
+        for start in range(0, 256, 2 * length):
+            zeta = _ZETAS[i]
+            i -= 1
+            for j in range(start, start + length):
+                lo = w[j]
+                hi = w[j + length]
+                for r in range(cols):
+                    t = lo[r]
+                    u = hi[r]
+                    lo[r] = _csub(t + u)
+                    hi[r] = _barrett(zeta * (u - t + Q))  # u - t + q in [1, 2q)
+        length <<= 1
+    zeta = _barrett(_ZETAS[1] * _N_INV)
+    for j in range(128):
+        lo = w[j]
+        hi = w[j + 128]
+        for r in range(cols):
+            t = lo[r]
+            u = hi[r]
+            lo[r] = _barrett((t + u) * _N_INV)
+            hi[r] = _barrett(zeta * (u - t + Q))
+
+
+@jit
 def _ntt(a: Any) -> Any:
     """FIPS 203, Algorithm 9 (NTT) on every row of a canonical (rows, 256) array.
 
@@ -115,21 +182,7 @@ def _ntt(a: Any) -> Any:
     rows = a.shape[0]
     if rows >= _LOCKSTEP:
         w = _to_cols(a)
-        i = 1
-        length = 128
-        while length >= 2:
-            for start in range(0, 256, 2 * length):
-                zeta = _ZETAS[i]
-                i += 1
-                for j in range(start, start + length):
-                    lo = w[j]
-                    hi = w[j + length]
-                    for r in range(rows):
-                        t = _barrett(zeta * hi[r])
-                        u = lo[r]
-                        hi[r] = u - t + Q
-                        lo[r] = u + t
-            length >>= 1
+        _ntt_cols(w)
         return _from_cols(w, 1)
     out = a.copy()
     for r in range(rows):
@@ -158,22 +211,8 @@ def _intt(a: Any) -> Any:
     rows = a.shape[0]
     if rows >= _LOCKSTEP:
         w = _to_cols(a)
-        i = 127
-        length = 2
-        while length <= 128:
-            for start in range(0, 256, 2 * length):
-                zeta = _ZETAS[i]
-                i -= 1
-                for j in range(start, start + length):
-                    lo = w[j]
-                    hi = w[j + length]
-                    for r in range(rows):
-                        t = lo[r]
-                        u = hi[r]
-                        lo[r] = _csub(t + u)
-                        hi[r] = _barrett(zeta * (u - t + Q))  # u - t + q in [1, 2q)
-            length <<= 1
-        return _from_cols(w, _N_INV)
+        _intt_cols(w)
+        return _from_cols(w, 1)
     out = a.copy()
     for r in range(rows):
         f = out[r]
@@ -320,6 +359,32 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
 # --- FIPS 203, Algorithm 8 (SamplePolyCBD) -------------------------------------------
 
 
+@jit_inline
+def _cbd_sums(row: Any, w: int, eta: int) -> Any:
+    """Word w of a CBD input row, bit-sliced: the sum of the eta bits of every
+    eta-bit field. eta = 2: bytes 4w .. 4w + 3 (8 coefficients); eta = 3: bytes
+    3w .. 3w + 2 (4 coefficients)."""
+    if eta == 2:
+        t = (
+            np.int64(row[4 * w])
+            | (np.int64(row[4 * w + 1]) << 8)
+            | (np.int64(row[4 * w + 2]) << 16)
+            | (np.int64(row[4 * w + 3]) << 24)
+        )
+        return (t & 0x55555555) + ((t >> 1) & 0x55555555)
+    t = np.int64(row[3 * w]) | (np.int64(row[3 * w + 1]) << 8) | (np.int64(row[3 * w + 2]) << 16)
+    return (t & 0x249249) + ((t >> 1) & 0x249249) + ((t >> 2) & 0x249249)
+
+
+@jit_inline
+def _cbd_coef(s: Any, m: int, eta: int) -> Any:
+    """Coefficient m of the word with field sums s (:func:`_cbd_sums`): x - y mod q
+    (sign mask, no branch)."""
+    mask = (1 << eta) - 1
+    f = ((s >> (2 * eta * m)) & mask) - ((s >> (2 * eta * m + eta)) & mask)
+    return f + ((f >> 63) & Q)
+
+
 @jit
 def _cbd(buf: Any, eta: int) -> Any:
     """Bit-sliced: add the eta bits of every field of a word, then read x - y per
@@ -351,6 +416,23 @@ def _cbd(buf: Any, eta: int) -> Any:
                     f = ((s >> (6 * m)) & 7) - ((s >> (6 * m + 3)) & 7)
                     out[r, 4 * w + m] = f + ((f >> 63) & Q)
     return out
+
+
+@jit_inline
+def _cbd_cols(buf: Any, first: int, eta: int, out: Any, g: int) -> None:
+    """:func:`_cbd` in column layout: column j g + i of out (256, g count) is
+    SamplePolyCBD_eta(buf[i, first + j]) for the g items i of buf (b, ., >= 64 eta);
+    a column i >= b repeats item b - 1."""
+    count = out.shape[1] // g
+    b = buf.shape[0]
+    per = 8 if eta == 2 else 4
+    for j in range(count):
+        for i in range(g):
+            src = min(i, b - 1)
+            for w in range(256 // per):
+                s = _cbd_sums(buf[src, first + j], w, eta)
+                for m in range(per):
+                    out[per * w + m, j * g + i] = _cbd_coef(s, m, eta)
 
 
 def cbd(buf: npt.NDArray[np.uint8], eta: int) -> Poly:
@@ -490,21 +572,26 @@ def _basemul_into(acc: Any, x: Any, y: Any, z: Any) -> None:
         acc[2 * p + 1] += a0 * y[2 * p + 1] + a1 * b0
 
 
-@jit
-def _decrypt_u(c: Any, k: int, du: int) -> Any:
-    """FIPS 203, Algorithm 15 lines 1 and 3: u' = Decompress_du(ByteDecode_du(c1)),
-    (k, 256), in one pass: coefficient i is bits [i du, i du + du) of c (public),
+@jit_inline
+def _u_coef(c: Any, base: int, i: int, du: int) -> Any:
+    """Coefficient i of u' = Decompress_du(ByteDecode_du(c1)) (FIPS 203, Algorithm 15
+    lines 1 and 3), c1 starting at c[base]: bits [i du, i du + du) of c1 (public),
     read from the 3 bytes from (i du) >> 3 (du <= 11 bits after a shift of at most
     7; the last reads stay inside c2), then rounded as :func:`_decompress`."""
+    off = i * du
+    b = base + (off >> 3)
+    word = np.int64(c[b]) | (np.int64(c[b + 1]) << 8) | (np.int64(c[b + 2]) << 16)
+    y = (word >> (off & 7)) & ((1 << du) - 1)
+    return (y * (2 * Q) + (1 << du)) >> (du + 1)
+
+
+@jit
+def _decrypt_u(c: Any, k: int, du: int) -> Any:
+    """FIPS 203, Algorithm 15 lines 1 and 3: u' (k, 256) in one pass
+    (:func:`_u_coef`)."""
     out = np.empty((k, 256), dtype=np.int64)
-    mask = (1 << du) - 1
-    half = 1 << du
     for i in range(256 * k):
-        off = i * du
-        b = off >> 3
-        word = np.int64(c[b]) | (np.int64(c[b + 1]) << 8) | (np.int64(c[b + 2]) << 16)
-        y = (word >> (off & 7)) & mask
-        out[i >> 8, i & 255] = (y * (2 * Q) + half) >> (du + 1)
+        out[i >> 8, i & 255] = _u_coef(c, 0, i, du)
     return out
 
 
@@ -524,13 +611,71 @@ def _decrypt_dot(dk: Any, u_hat: Any, k: int) -> Any:
 
 
 @jit
-def _decrypt_message(c: Any, x: Any, k: int, du: int, dv: int) -> Any:
+def _decrypt_cols_put(
+    dks: Any, row: int, cs: Any, c_row: int, c_base: int, s: Any, u: Any, col: int, k: int, du: int
+) -> None:
+    """One item's K-PKE.Decrypt inputs in column layout (FIPS 203, Algorithm 15 lines
+    1, 3 and 5): column j g + col of s (256, g k) is s_hat[j] = ByteDecode_12 of
+    dk_PKE = dks[row, :384 k] (each value reduced mod q, as :func:`_byte_decode`),
+    of u (256, g k) u'[j] (:func:`_u_coef`, c1 from cs[c_row, c_base]); g =
+    s.shape[1] // k items per call, the k polynomials of an item g columns apart."""
+    g = s.shape[1] // k
+    for j in range(k):
+        c = j * g + col
+        for p in range(128):
+            b0 = np.int64(dks[row, 384 * j + 3 * p])
+            b1 = np.int64(dks[row, 384 * j + 3 * p + 1])
+            b2 = np.int64(dks[row, 384 * j + 3 * p + 2])
+            s[2 * p, c] = _csub(b0 | ((b1 & 15) << 8))
+            s[2 * p + 1, c] = _csub((b1 >> 4) | (b2 << 4))
+    cr = cs[c_row]
+    # du = 10 (ML-KEM-512 and -768) spelled out: with a constant width the bit
+    # positions fold (2x the speed of the decode).
+    if du == 10:
+        for i in range(256 * k):
+            u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, 10)
+    else:
+        for i in range(256 * k):
+            u[i & 255, (i >> 8) * g + col] = _u_coef(cr, c_base, i, du)
+
+
+@jit
+def _decrypt_cols(s: Any, u: Any, x: Any, k: int) -> None:
+    """FIPS 203, Algorithm 15 lines 5-6 for the g = x.shape[1] items of
+    :func:`_decrypt_cols_put`'s columns, in lock-step: NTT(u') (:func:`_ntt_cols`,
+    then each value reduced), s_hat^T o NTT(u') as :func:`_basemul_acc` (terms below
+    q^2, at most 8 summed, one Barrett step) and the inverse NTT with its factor
+    128^-1 (:func:`_intt_cols`): x (256, g), column i item i's
+    NTT^-1(s_hat^T o NTT(u')), canonical."""
+    g = x.shape[1]
+    _ntt_cols(u)
+    x[:] = 0
+    for j in range(k):
+        for p in range(128):
+            gamma = _GAMMAS[p]
+            for i in range(g):
+                c = j * g + i
+                b0 = _barrett(u[2 * p, c])
+                b1 = _barrett(u[2 * p + 1, c])
+                a0 = s[2 * p, c]
+                a1 = s[2 * p + 1, c]
+                x[2 * p, i] += a0 * b0 + a1 * _barrett(b1 * gamma)
+                x[2 * p + 1, i] += a0 * b1 + a1 * b0
+    for p in range(256):
+        for i in range(g):
+            x[p, i] = _barrett(x[p, i])
+    _intt_cols(x)
+
+
+@jit
+def _decrypt_message(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 15 lines 4, 6 and 7 from x = NTT^-1(s_hat^T o NTT(u'))
-    (256,): m = ByteEncode_1(Compress_1(v' - x)), 32 bytes, in one pass. v'_i is
-    read from c2 (public: bits [i dv, i dv + dv), at most 2 bytes; the second is
-    needed only where it exists) and decompressed as :func:`_decompress`; v' - x +
-    q is in [1, 2q) and Compress_1 is :func:`_compress`'s multiply-and-shift; the
-    bits are packed by shifts (no branch on them)."""
+    (column ``col`` of x (256, cols)): m = ByteEncode_1(Compress_1(v' - x)), 32
+    bytes, in one pass. v'_i is read from c2 (public: bits [i dv, i dv + dv), at
+    most 2 bytes; the second is needed only where it exists) and decompressed as
+    :func:`_decompress`; v' - x + q is in [1, 2q) and Compress_1 is
+    :func:`_compress`'s multiply-and-shift; the bits are packed by shifts (no
+    branch on them)."""
     base = 32 * du * k
     last = c.shape[0] - 1
     mask = (1 << dv) - 1
@@ -543,7 +688,7 @@ def _decrypt_message(c: Any, x: Any, k: int, du: int, dv: int) -> Any:
             b = base + (off >> 3)
             word = np.int64(c[b]) | (np.int64(c[min(b + 1, last)]) << 8)
             v = ((((word >> (off & 7)) & mask) * (2 * Q)) + half) >> (dv + 1)
-            w = v - x[8 * byte + t] + Q
+            w = v - x[8 * byte + t, col] + Q
             acc |= ((((w << 2) + Q) * _COMPRESS_M) >> 40 & 1) << t
         out[byte] = acc
     return out
@@ -553,7 +698,7 @@ def _decrypt_message(c: Any, x: Any, k: int, du: int, dv: int) -> Any:
 def _kpke_decrypt(dk: Any, c: Any, k: int, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 15 lines 1-7 (the ``ref`` twin names the variables)."""
     x = _intt(_decrypt_dot(dk, _ntt(_decrypt_u(c, k, du)), k))
-    return _decrypt_message(c, x[0], k, du, dv)
+    return _decrypt_message(c, x.reshape(256, 1), 0, k, du, dv)
 
 
 @jit

@@ -33,19 +33,24 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit
+from pqkit.arith._jit import jit, jit_inline
 from pqkit.arith._jit import writable_u8 as _c
 from pqkit.arith.jit_mlkem import (
+    _COMPRESS_M,
+    _GAMMAS,
+    _barrett,
+    _basemul_into,
     _byte_decode,
-    _byte_encode,
     _cbd,
-    _decrypt_dot,
+    _cbd_cols,
+    _decrypt_cols,
+    _decrypt_cols_put,
     _decrypt_message,
-    _decrypt_u,
-    _encrypt_products,
-    _encrypt_tail,
-    _intt,
+    _from_cols,
+    _intt_cols,
     _ntt,
+    _ntt_cols,
+    _to_cols,
 )
 from pqkit.arith.jit_mlkem_ops import (
     _keygen_body,
@@ -61,6 +66,7 @@ from pqkit.arith.jit_sponge import (
     _shake_x8,
     _sponge_rows,
 )
+from pqkit.arith.tables import MLKEM_Q as Q
 
 __all__ = ["BATCH_OPERATIONS"]
 
@@ -108,11 +114,13 @@ def _states(eks: Any, k: int, with_h: bool) -> Any:
     A_hat (b, k, k, 256) (FIPS 203, Algorithm 14 lines 2-8) and, with ``with_h``,
     H(ek) (b, 32) (else zeros)."""
     b = eks.shape[0]
-    t_hats = np.empty((b, k, 256), dtype=np.int64)
+    t_bytes = np.empty((b * k, 384), dtype=np.uint8)
     rhos = np.empty((b, 32), dtype=np.uint8)
     for i in range(b):
-        t_hats[i] = _byte_decode(eks[i, : 384 * k].copy().reshape(k, 384), 12)
+        for j in range(k):
+            t_bytes[i * k + j] = eks[i, 384 * j : 384 * (j + 1)]
         rhos[i] = eks[i, 384 * k :]
+    t_hats = _byte_decode(t_bytes, 12).reshape(b, k, 256)  # one call for the b k rows
     hs = np.zeros((b, 32), dtype=np.uint8)
     if with_h:
         hs = _sponge_rows(eks, RATE_256, SHA3_PAD, 32)
@@ -123,42 +131,107 @@ def _states(eks: Any, k: int, with_h: bool) -> Any:
 def _encrypt_rows(
     t_hats: Any, a_hats: Any, ms: Any, buf: Any, eta1: int, eta2: int, du: int, dv: int
 ) -> Any:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b items: t_hats (b or 1, k, 256),
-    a_hats (b or 1, k, k, 256) (one key broadcasts), ms (b, 32) and the PRF outputs
-    buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines 9-17 -> ciphertexts (b, 32 (du k
-    + dv)). The arithmetic of :func:`pqkit.arith.jit_mlkem._kpke_encrypt`, with the
-    NTTs of the b items' y (b k rows) and the inverse NTTs (b (k + 1) rows) each
-    one call, so that they run in lock-step."""
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b <= 8 items: t_hats (b or 1, k,
+    256), a_hats (b or 1, k, k, 256) (one key broadcasts), ms (b, 32) and the PRF
+    outputs buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines 9-17 -> ciphertexts (b,
+    32 (du k + dv)). The arithmetic of :func:`pqkit.arith.jit_mlkem._kpke_encrypt`
+    with the polynomials of 8 items in column layout (spare columns repeat the last
+    item): y sampled into columns and transformed in lock-step, A_hat^T y_hat and
+    t_hat^T y_hat per item (as :func:`pqkit.arith.jit_mlkem._encrypt_products`),
+    the inverse NTTs in lock-step, and the noise, mu and compression read straight
+    from the columns. eta is 2 or 3 (FIPS 203)."""
     b = ms.shape[0]
     k = t_hats.shape[1]
     single = t_hats.shape[0] == 1
-    y_bytes = np.empty((b * k, 64 * eta1), dtype=np.uint8)
-    e_bytes = np.empty((b * (k + 1), 64 * eta2), dtype=np.uint8)
-    for i in range(b):
+    y = np.empty((256, _G * k), dtype=np.int64)  # column j 8 + i: y[j] of item i
+    e = np.empty((256, _G * (k + 1)), dtype=np.int64)  # column j 8 + i: e1[j], e2 (j = k)
+    # Lines 9-17, eta spelled out as a constant so that the field shifts fold (about
+    # 1.25x the speed); one loop for y and e keeps to one copy of the code per eta.
+    for part in range(2):
+        dst = y if part == 0 else e
+        eta = eta1 if part == 0 else eta2
+        first = 0 if part == 0 else k
+        if eta == 2:
+            _cbd_cols(buf, first, 2, dst, _G)
+        else:
+            _cbd_cols(buf, first, 3, dst, _G)
+    _ntt_cols(y)  # line 18
+    y_hat = _from_cols(y, 1)  # row j 8 + i, reduced
+    # Lines 19 and 21 in the NTT domain, as _encrypt_products: row j 8 + i of w_hat is
+    # item i's (A_hat^T y_hat)[j] (j < k) or t_hat^T y_hat (j = k), at most 2k
+    # BaseCaseMultiply terms below q^2 summed, one Barrett step.
+    w_hat = np.zeros((_G * (k + 1), 256), dtype=np.int64)
+    z = np.empty((k, 128), dtype=np.int64)  # the mulcache of item i's y_hat
+    for i in range(_G):
+        s = 0 if single else min(i, b - 1)
         for j in range(k):
-            y_bytes[i * k + j] = buf[i, j, : 64 * eta1]
-        for j in range(k + 1):
-            e_bytes[i * (k + 1) + j] = buf[i, k + j, : 64 * eta2]
-    y_hat = _ntt(_cbd(y_bytes, eta1))  # lines 9-12 and 18
-    e = _cbd(e_bytes, eta2)  # lines 13-17
-    w_hat = np.empty((b * (k + 1), 256), dtype=np.int64)
-    for i in range(b):
-        s = 0 if single else i
-        w_hat[i * (k + 1) : (i + 1) * (k + 1)] = _encrypt_products(
-            t_hats[s], a_hats[s], y_hat[i * k : (i + 1) * k]
-        )
-    w = _intt(w_hat)
+            for p in range(128):
+                z[j, p] = _barrett(y_hat[j * _G + i, 2 * p + 1] * _GAMMAS[p])
+        for o in range(k + 1):
+            acc = w_hat[o * _G + i]
+            for j in range(k):
+                x = t_hats[s, j] if o == k else a_hats[s, j, o]
+                _basemul_into(acc, x, y_hat[j * _G + i], z[j])
+            for p in range(256):
+                acc[p] = _barrett(acc[p])
+    w = _to_cols(w_hat)
+    _intt_cols(w)  # lines 19 and 21: NTT^-1 (with 128^-1), canonical
+    return _encrypt_tail_cols(w, e, ms, du, dv)
+
+
+@jit_inline
+def _encode_cols(y: Any, col: int, d: int, out: Any, row: int, off: int) -> None:
+    """ByteEncode_d (d <= 15) of column ``col`` of y (256, .), values below 2^d, into
+    out[row, off : off + 32 d]: :func:`pqkit.arith._jit.pack_le`'s groups of 8
+    values (d bytes, two 64-bit words), read down a column."""
+    half = 4 * d  # bits of 4 values, <= 60
+    for g in range(32):
+        lo_4 = 0
+        hi_4 = 0
+        for t in range(4):
+            lo_4 |= y[8 * g + t, col] << (d * t)
+            hi_4 |= y[8 * g + 4 + t, col] << (d * t)
+        lo = lo_4 | (hi_4 << half)  # bits 0-63 of the group (the top ones drop)
+        hi = hi_4 >> (64 - half)  # bits 64 and up
+        for b in range(d):
+            if b < 8:  # public positions
+                out[row, off + d * g + b] = (lo >> (8 * b)) & 255
+            else:
+                out[row, off + d * g + b] = (hi >> (8 * (b - 8))) & 255
+
+
+@jit_inline
+def _encode_items(y: Any, k: int, du: int, dv: int, out: Any) -> None:
+    """FIPS 203, Algorithm 14 lines 22-23 for the rows of out: c1 || c2 of item i is
+    ByteEncode_du of columns j 8 + i (j < k) of y and ByteEncode_dv of column k 8 + i
+    (:func:`_encode_cols`)."""
+    for i in range(out.shape[0]):
+        for j in range(k):
+            _encode_cols(y, j * _G + i, du, out, i, 32 * du * j)
+        _encode_cols(y, k * _G + i, dv, out, i, 32 * du * k)
+
+
+@jit
+def _encrypt_tail_cols(w: Any, e: Any, ms: Any, du: int, dv: int) -> Any:
+    """FIPS 203, Algorithm 14 lines 19-24 from the columns of :func:`_encrypt_rows`
+    (column j 8 + i: item i's row j; w the inverse NTTs, canonical): u = w[:k] + e1
+    and v = w[k] + e2 + mu, as :func:`pqkit.arith.jit_mlkem._encrypt_tail` (the
+    sums below 3q, mu by a mask), compressed in lock-step in place (w is the
+    caller's scratch) and encoded down the columns -> (b, 32 (du k + dv))."""
+    b = ms.shape[0]
+    k = w.shape[1] // _G - 1
+    for j in range(k):  # w := Compress_du(u), in place
+        for p in range(256):
+            for i in range(_G):
+                x = w[p, j * _G + i] + e[p, j * _G + i]
+                w[p, j * _G + i] = ((((x << (du + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << du) - 1)
+    for p in range(256):  # Compress_dv(v)
+        for i in range(_G):
+            bit = (np.int64(ms[min(i, b - 1), p >> 3]) >> (p & 7)) & 1
+            x = w[p, k * _G + i] + e[p, k * _G + i] + (-bit & 1665)
+            w[p, k * _G + i] = ((((x << (dv + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << dv) - 1)
     out = np.empty((b, 32 * (du * k + dv)), dtype=np.uint8)
-    for i in range(b):
-        base = i * (k + 1)
-        out[i] = _encrypt_tail(
-            w[base : base + k + 1],
-            e[base : base + k],
-            e[base + k],
-            ms[i].copy(),
-            du,
-            dv,
-        )
+    _encode_items(w, k, du, dv, out)
     return out
 
 
@@ -240,6 +313,9 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     if single:
         t_hats, a_hats, _ = _states(dks[:1, 384 * k : 384 * k + n_ek].copy(), k, False)
     eta = max(eta1, eta2)
+    s_cols = np.empty((256, _G * k), dtype=np.int64)
+    u_cols = np.empty((256, _G * k), dtype=np.int64)
+    x = np.empty((256, _G), dtype=np.int64)
     for g in range(0, m, _G):
         b = min(_G, m - g)
         if not single:
@@ -251,19 +327,15 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
             zc[i, :32] = dk[384 * k + n_ek + 32 :]  # line 4: z
             zc[i, 32:] = cs[0 if cs.shape[0] == 1 else g + i]
             mh[i, 32:] = dk[384 * k + n_ek : 384 * k + n_ek + 32]  # line 3: h
-        # Line 5: m' = K-PKE.Decrypt(dk_PKE, c) (Algorithm 15), the b k NTTs and the b
-        # inverse NTTs in lock-step.
-        u = np.empty((b * k, 256), dtype=np.int64)
+        # Line 5: m' = K-PKE.Decrypt(dk_PKE, c) (Algorithm 15) in column layout: the
+        # items' NTTs, products and inverse NTTs in lock-step without transposes
+        # (a short last group repeats its last item in the spare columns).
+        for i in range(_G):
+            r = min(i, b - 1)
+            _decrypt_cols_put(dks, 0 if single else g + r, zc, r, 32, s_cols, u_cols, i, k, du)
+        _decrypt_cols(s_cols, u_cols, x, k)
         for i in range(b):
-            u[i * k : (i + 1) * k] = _decrypt_u(zc[i, 32:].copy(), k, du)
-        u_hat = _ntt(u)
-        dots = np.empty((b, 256), dtype=np.int64)
-        for i in range(b):
-            dk = dks[0 if single else g + i]
-            dots[i] = _decrypt_dot(dk[: 384 * k].copy(), u_hat[i * k : (i + 1) * k], k)[0]
-        x = _intt(dots)
-        for i in range(b):
-            mh[i, :32] = _decrypt_message(zc[i, 32:].copy(), x[i], k, du, dv)
+            mh[i, :32] = _decrypt_message(zc[i, 32:].copy(), x, i, k, du, dv)
         kr = _sponge_rows(mh, RATE_512, SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
         k_bar = _sponge_rows(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
         buf = _prf_rows(kr[:, 32:].copy(), 2 * k + 1, 64 * eta)
@@ -276,17 +348,20 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
 @jit
 def _ek_modulus_bad(eks: Any, k: int) -> Any:
     """FIPS 203 §7.2 modulus check on every row: True where ByteEncode_12 of
-    ByteDecode_12(ek[:384 k]) differs from those bytes (public keys: branches
-    allowed)."""
+    ByteDecode_12(ek[:384 k]) differs from those bytes. ByteDecode_12 reduces each
+    12-bit value mod q and ByteEncode_12 writes it back in the same 12 bits, so the
+    bytes differ exactly where some value is q or more: that is what is tested, a
+    comparison per value and no temporaries (public keys)."""
     m = eks.shape[0]
     bad = np.zeros(m, dtype=np.bool_)
     for r in range(m):
-        t = eks[r, : 384 * k].copy().reshape(k, 384)
-        again = _byte_encode(_byte_decode(t, 12), 12)
-        for i in range(k):
-            for j in range(384):
-                if again[i, j] != t[i, j]:
-                    bad[r] = True
+        high = 0
+        for i in range(128 * k):
+            b0 = np.int64(eks[r, 3 * i])
+            b1 = np.int64(eks[r, 3 * i + 1])
+            b2 = np.int64(eks[r, 3 * i + 2])
+            high |= np.int64((b0 | ((b1 & 15) << 8)) >= Q) | np.int64(((b1 >> 4) | (b2 << 4)) >= Q)
+        bad[r] = high != 0
     return bad
 
 

@@ -104,7 +104,7 @@ def _sample_ntt(msgs: Any) -> Any:
     more than the parsing. Whether a group needs another block is still a
     branch (public)."""
     n = msgs.shape[0]
-    out = np.zeros((n, 256), dtype=np.int64)
+    out = np.empty((n, 256), dtype=np.int64)  # every row is written below
     w = np.zeros(200, dtype=np.uint64)
     counts = np.zeros(8, dtype=np.int64)
     tmp = np.zeros((8, 256 + RATE_128 // 3 * 2), dtype=np.int64)  # + one block

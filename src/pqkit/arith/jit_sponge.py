@@ -130,7 +130,6 @@ def _shake_x8(msgs: Any, rate: int, out_len: int) -> Any:
     n = msgs.shape[0]
     out = np.empty((n, out_len), dtype=np.uint8)
     w = np.zeros(200, dtype=np.uint64)
-    raw = np.empty(rate, dtype=np.int64)
     for g in range(0, n, 8):
         m = min(8, n - g)
         _absorb_x8(w, msgs, g, rate)
@@ -138,9 +137,14 @@ def _shake_x8(msgs: Any, rate: int, out_len: int) -> Any:
         while True:
             take = min(rate, out_len - pos)
             for j in range(m):
-                _lane_bytes(w, j, rate, raw)
-                for b in range(take):
-                    out[g + j, pos + b] = raw[b]
+                # Byte b of the block is byte b & 7 of lane b >> 3 (little-endian,
+                # FIPS 202 §B.1); whole lanes first (LLVM merges their 8 stores).
+                for i in range(take >> 3):
+                    v = w[8 * i + j]
+                    for t in range(8):
+                        out[g + j, pos + 8 * i + t] = (v >> (8 * t)) & 0xFF
+                for b in range(take & ~7, take):
+                    out[g + j, pos + b] = (w[8 * (b >> 3) + j] >> (8 * (b & 7))) & 0xFF
             pos += take
             if pos >= out_len:
                 break
