@@ -22,6 +22,7 @@ kernels are written for few calls (docs/decisions.md, "NumPy fast path").
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -364,16 +365,18 @@ def _ball_accept(idx: npt.NDArray[np.uint8], tau: int) -> npt.NDArray[np.int64]:
     return accept
 
 
-def _first_after(match: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """match (..., T, T) restricted to u > v, then only the first u of each row v."""
-    later = match & _UPPER[: match.shape[-2], : match.shape[-1]]
-    first: npt.NDArray[np.bool_] = later & (np.cumsum(later, axis=-1, dtype=np.int8) == 1)
-    return first
-
-
-_EIGHT = np.arange(8, dtype=_I64)
 _SIXTEEN = np.arange(16, dtype=_I64)
-_UPPER = np.triu(np.ones((64, 64), dtype=np.bool_), k=1)  # [v, u]: u > v (tau <= 60)
+_STEPS = np.arange(64, dtype=_I64)  # step numbers t < tau <= 60
+
+
+@functools.cache
+def _later_weights(tau: int) -> npt.NDArray[np.float32]:
+    """[u, 1, v]: tau - u where u > v, else 0 (public constants). For a 0/1 relation
+    m[u, ., v], the maximum over u of m * W is tau - (the first u > v with m = 1),
+    or 0 where there is none."""
+    u = np.arange(tau)
+    w = np.where(u[:, None] > u[None, :], tau - u[:, None], 0).astype(np.float32)
+    return w[:, None, :]
 
 
 def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.NDArray[np.bool_]]:
@@ -386,9 +389,10 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     # 3. step t (i_t = 256 - tau + t, public) moves the sign at j_t to i_t and puts
     #    sign t at j_t. So sign t, placed at j_t, moves first at the first later
     #    step u with j_u = j_t (to i_u), and from i_v next at the first later step
-    #    u with j_u = i_v: one-hot "next step" matrices, followed to the end by
-    #    repeated squaring (a fixed number of matrix products), give every sign's
-    #    final position; c is then a sum of signed one-hot rows.
+    #    u with j_u = i_v: "first later step" pointers (a masked maximum over public
+    #    weights), followed to the end by repeated squaring (a fixed number of
+    #    one-hot gathers), give every sign's final position; c is then a sum of
+    #    signed one-hot rows.
     # Outputs equal the reference's, including the partial c of a short prefix.
     s = np.asarray(stream, dtype=np.uint8)
     lead = s.shape[:-1]
@@ -399,39 +403,41 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
         return np.zeros((*lead, N), dtype=_I64), ok_empty
     idx = rows[:, 8:]
     accept = _ball_accept(idx, tau)  # 1.
-    rank = np.cumsum(accept, axis=1) - 1
-    # 2. The t-th accepted byte, t = 8 a + b, as one product of one-hot factors:
-    # sum_p [rank_p >> 3 = a] * ([rank_p & 7 = b] accept_p (1, idx_p + 1)) gives
-    # done[t] (1 where step t happened: the first ones) and j_t + 1 (0: no step t).
-    high = (rank[:, None, :] >> 3 == _EIGHT[:, None]).astype(_F64)  # (count, 8, P)
-    low = (rank[:, :, None] & 7 == _EIGHT) & (accept[:, :, None] == 1)  # (count, P, 8)
-    weighted = np.concatenate([low, low * (idx[:, :, None] + 1.0)], axis=2)
-    done_j = np.matmul(high, weighted).astype(_I64)  # (count, 8, 16)
-    done = done_j[:, :, :8].reshape(count, 64)[:, :tau]
-    j_t = done_j[:, :, 8:].reshape(count, 64)[:, :tau] - 1
+    # 2. rank of every accepted byte (-1 for the others); the one-hot of rank = t,
+    # times (1, idx + 1), gives done_t (1 where step t happened) and j_t + 1.
+    rank = np.cumsum(accept, axis=1)
+    rank *= accept
+    rank -= 1
+    onehot = np.empty((count, tau, idx.shape[1]), dtype=np.float32)
+    np.equal(rank[:, None, :], _STEPS[:tau, None], out=onehot, casting="unsafe")
+    values = np.empty((count, idx.shape[1], 2), dtype=np.float32)
+    values[:, :, 0] = 1.0
+    np.add(idx, 1.0, out=values[:, :, 1], casting="unsafe")
+    done_j = np.matmul(onehot, values)  # (count, tau, 2), exact in float32
+    done = done_j[:, :, 0]
+    j_t = done_j[:, :, 1].astype(_I64) - 1  # -1: step t did not happen
     i_t = np.arange(N - tau, N, dtype=_I64)
     slots = np.arange(tau, dtype=np.float32)
-    # 3. Two "first later step" relations, found together: [0] nxt[v], the first
-    # step after v that moves what sits at i_v; [1] the first step after t that
-    # moves sign t from j_t (where step t put it). One-hot rows, exact in float32.
-    first = _first_after(
-        np.stack(
-            [
-                j_t[:, None, :] == i_t[None, :, None],
-                (j_t[:, None, :] == j_t[:, :, None]) & (j_t[:, None, :] >= 0),
-            ]
-        )
-    )
-    moves: npt.NDArray[np.bool_] = np.asarray(first.any(axis=3))  # (2, count, tau)
-    step = np.matmul(first.astype(np.float32), slots)  # (2, count, tau)
+    # 3. Two "first later step" relations, [which, u, row, v] (u outermost, so the
+    # maximum over u is elementwise): [0] the first step u > v that moves what sits
+    # at i_v (j_u = i_v); [1] the first step u > t that moves sign t from j_t.
+    j_u = j_t.T[:, :, None]
+    later = np.empty((2, tau, count, tau), dtype=np.float32)
+    np.equal(j_u, i_t, out=later[0], casting="unsafe")
+    np.equal(j_u, j_t, out=later[1], casting="unsafe")
+    later *= _later_weights(tau)
+    step = tau - later.max(axis=1)  # (2, count, tau); tau where there is none
+    moves = step < tau
+    moves[1] &= j_t >= 0  # a step that did not happen places no sign
     # nxt[v] = v where nothing moves it; followed to the end by repeated composition
     # nxt <- nxt o nxt (each a one-hot masked gather), a fixed number of times.
-    nxt = step[0] + (~moves[0]) * slots
+    nxt = step[0] + (~moves[0]) * (slots - tau)
+    gather = np.empty((count, tau, tau), dtype=np.float32)
     for _ in range((tau - 1).bit_length()):  # 2^steps >= tau - 1 moves: the end
-        gather = (nxt[:, :, None] == slots).astype(np.float32)
+        np.equal(nxt[:, :, None], slots, out=gather, casting="unsafe")
         nxt = np.matmul(gather, nxt[:, :, None])[:, :, 0]
     # Sign t moves first at step[1][t] (to i of that step), then on along nxt.
-    gather = (step[1][:, :, None] == slots).astype(np.float32)
+    np.equal(step[1][:, :, None], slots, out=gather, casting="unsafe")
     end = np.matmul(gather, nxt[:, :, None])[:, :, 0].astype(_I64)
     pos = j_t + moves[1] * (N - tau + end - j_t)  # (count, tau); -1: nowhere
     # sign t = (-1)^(bit t of the first 8 bytes, least significant first)
