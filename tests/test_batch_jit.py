@@ -16,6 +16,7 @@ from batch_cases import random_rows
 import pqkit
 from pqkit import arith
 from pqkit.arith.ops import batch_operations
+from pqkit.mlkem import batch as mlkem_batch
 
 pytestmark = pytest.mark.skipif(
     "jit" not in arith.available("mlkem"), reason="numba (the jit extra) not installed"
@@ -51,7 +52,7 @@ def test_the_jit_views_run_the_compiled_batch_operations(monkeypatch: pytest.Mon
             monkeypatch.setattr(table, name, spy)
     assert batch_operations("mlkem", "numpy") is None
     kem = _kem("ML-KEM-512")
-    pks, sks = kem.batch.keygen(2)
+    pks, sks = kem.batch.keygen(mlkem_batch.FEW)  # fewer rows run the single operations
     _, cts = kem.batch.encaps(pks)
     kem.batch.decaps(sks, cts)
     dsa = _sig()
@@ -59,6 +60,40 @@ def test_the_jit_views_run_the_compiled_batch_operations(monkeypatch: pytest.Mon
     dsa.batch.verify(pks, [b"a", b"b"], dsa.batch.sign(sks, [b"a", b"b"]))
     kem_ops = ["keygen_rows", "encaps_rows", "decaps_rows"]
     assert calls == [*kem_ops, "keygen_rows", "sign_rows", "verify_rows"]
+
+
+@pytest.mark.parametrize("n", range(1, mlkem_batch.FEW + 1))
+def test_kem_few_rows_equal_single_operations(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Below FEW rows encaps / decaps run the single operations (the compiled batch
+    # computes 8 lanes whatever the count); from FEW on the compiled batch. Both give
+    # the single operations' bytes, with one key broadcast or one per row.
+    calls: list[str] = []
+    table = batch_operations("mlkem", "jit")
+    assert table is not None
+    for op in ("encaps_rows", "decaps_rows"):
+        real = getattr(table, op)
+
+        def spy(*args: Any, _real: Any = real, _op: str = op, **kw: Any) -> Any:
+            calls.append(_op)
+            return _real(*args, **kw)
+
+        monkeypatch.setattr(table, op, spy)
+    kem = _kem("ML-KEM-768")
+    seeds = random_rows(n, 64)
+    pks, sks = kem.batch.keygen_derand(seeds)
+    ms = random_rows(n, 32)
+    for keys, secret in ((pks, sks), (pks[0], sks[0])):
+        ss, cts = kem.batch.encaps_derand(keys, ms)
+        bad = cts.copy()
+        bad[0, 3] ^= 0x01  # the first row implicitly rejected
+        out = kem.batch.decaps(secret, bad)
+        for i in range(n):
+            pk = keys.tobytes() if keys.ndim == 1 else keys[i].tobytes()
+            sk = secret.tobytes() if secret.ndim == 1 else secret[i].tobytes()
+            one = kem.encaps_derand(pk, ms[i].tobytes())
+            assert ss[i].tobytes() == one.shared_secret and cts[i].tobytes() == one.ciphertext
+            assert out[i].tobytes() == kem.decaps(sk, bad[i].tobytes())
+    assert calls == ([] if n < mlkem_batch.FEW else ["encaps_rows", "decaps_rows"] * 2)
 
 
 @pytest.mark.parametrize("name", KEMS)
