@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -87,6 +87,20 @@ _MATRIX_SUFFIXES = {
 """Per k: the XOF input suffixes j || i of the matrix entries, in row order i * k + j."""
 
 
+_Ops = TypeVar("_Ops")
+_BOUND: dict[tuple[object, ...], Any] = {}
+
+
+def _bound(ops_class: Callable[..., _Ops], *providers: object) -> _Ops:
+    """The bound suite ``ops_class(*providers)``, made once per class and provider
+    objects and reused (the objects are stateless)."""
+    key = (ops_class, *providers)
+    ops: _Ops | None = _BOUND.get(key)
+    if ops is None:
+        ops = _BOUND[key] = ops_class(*providers)
+    return ops
+
+
 class _Sha3Ops:
     """FIPS 203 §4.1 on the active SHA-3 provider."""
 
@@ -117,18 +131,7 @@ class _Sha3Ops:
         return np.frombuffer(self._p.shake_digest(128, rho + bytes([j, i]), n), dtype=np.uint8)
 
 
-_SHA3_OPS: dict[object, _Sha3Ops] = {}
-
-
-def _sha3_ops(p: Sha3Provider) -> _Sha3Ops:
-    """One (stateless) bound suite per provider object, made once."""
-    ops = _SHA3_OPS.get(p)
-    if ops is None:
-        ops = _SHA3_OPS[p] = _Sha3Ops(p)
-    return ops
-
-
-FIPS203 = Suite("FIPS 203 (SHA-3/SHAKE)", lambda: _sha3_ops(common.provider("sha3")))
+FIPS203 = Suite("FIPS 203 (SHA-3/SHAKE)", lambda: _bound(_Sha3Ops, common.provider("sha3")))
 
 
 class _Kyber90sOps:
@@ -162,29 +165,17 @@ class _Kyber90sOps:
         return ctr_keystreams(self._aes.ecb(key), padded, n)
 
     def prf_many(self, eta: int, s: bytes, nonces: Sequence[int]) -> npt.NDArray[np.uint8]:
-        return self._keystreams(s, tuple(bytes([b]) for b in nonces), 64 * eta)
+        return self._keystreams(s, tuple(_BYTES[b] for b in nonces), 64 * eta)
 
     def xof_matrix(self, rho: bytes, k: int, n: int) -> npt.NDArray[np.uint8]:
-        nonces = tuple(bytes([j, i]) for i in range(k) for j in range(k))
-        return self._keystreams(rho, nonces, n)
+        return self._keystreams(rho, _MATRIX_SUFFIXES[k], n)
 
     def xof_entry(self, rho: bytes, i: int, j: int, n: int) -> npt.NDArray[np.uint8]:
         row: npt.NDArray[np.uint8] = self._keystreams(rho, (bytes([j, i]),), n)[0]
         return row
 
 
-_KYBER90S_OPS: dict[tuple[object, object], _Kyber90sOps] = {}
-
-
-def _kyber90s_ops(sha2: Sha2Provider, aes: AesProvider) -> _Kyber90sOps:
-    """One (stateless) bound suite per pair of provider objects, made once."""
-    ops = _KYBER90S_OPS.get((sha2, aes))
-    if ops is None:
-        ops = _KYBER90S_OPS[(sha2, aes)] = _Kyber90sOps(sha2, aes)
-    return ops
-
-
 KYBER90S = Suite(
     "Kyber-90s (SHA-2/AES-256-CTR)",
-    lambda: _kyber90s_ops(common.provider("sha2"), common.provider("aes")),
+    lambda: _bound(_Kyber90sOps, common.provider("sha2"), common.provider("aes")),
 )
