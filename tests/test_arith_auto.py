@@ -156,10 +156,31 @@ def test_switch_over_with_a_cold_cache(tmp_path: Path) -> None:
 
 @needs_numba
 def test_compile_command(cli: Cli) -> None:
-    out = cli.ok("compile", "--only", "hash", "-v").decode()
+    out = cli.ok("compile", "--only", "hash", "--jobs", "1", "-v").decode()
     assert "compiled the jit kernels of hash in" in out
-    assert "hash kernels" in out
+    assert "hash kernels" in out and "SLH-DSA-SHAKE-128f keygen" in out  # both parts
     assert "cache: " in out
+
+
+@needs_numba
+def test_compile_command_runs_one_part(cli: Cli) -> None:
+    """The hidden ``--part`` the parallel run gives its processes runs that part only."""
+    out = cli.ok("compile", "--part", "hash-kernels", "-v").decode()
+    assert "hash kernels" in out and "SLH-DSA" not in out
+    assert "compiled the jit kernels of hash in" in out
+
+
+def test_warmup_parts_cover_every_family_once() -> None:
+    from pqkit.arith import warmup
+
+    owners = [family for _, family in warmup.PARTS]
+    assert set(owners) == set(warmup.ORDER)
+    assert len({part for part, _ in warmup.PARTS}) == len(warmup.PARTS)
+    assert warmup.parts("hash") == ["slhdsa", "hash-kernels"]
+    with pytest.raises(ValueError, match="unknown kernel family 'nope'"):
+        warmup.parts("nope")
+    with pytest.raises(ValueError, match="unknown warm-up part 'nope'"):
+        warmup.part_steps("nope")
 
 
 @needs_numba

@@ -15,18 +15,33 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ORDER", "steps"]
+__all__ = ["ORDER", "PARTS", "part_steps", "parts", "steps"]
 
 ORDER: tuple[str, ...] = ("hash", "mlkem", "mldsa", "mlkem-batch", "mldsa-batch")
-"""Every kernel family (the switch to ``jit`` is per family; the background warm-up
-runs them in request order), longest to compile first, so that ``pqkit compile``'s
-processes finish close together: ``hash`` holds the SLH-DSA engine (about 30 s on
-an empty cache here), the others about 20 s each.
-``mlkem-batch`` and ``mldsa-batch`` are the batch views' compiled operations
-(:mod:`pqkit.arith.jit_mlkem_batch`, :mod:`pqkit.arith.jit_mldsa_batch`), apart from
-the single operations: they take about as long to compile, and the single
-operations should not wait for them; until they are built the batch views run their
-vectorised path (:func:`pqkit.arith.ops.batch_operations_now`)."""
+"""Every kernel family: the switch to ``jit`` is per family, and the background
+warm-up runs the requested ones in request order. ``hash`` holds the hash kernels
+and the SLH-DSA engine. ``mlkem-batch`` and ``mldsa-batch`` are the batch views'
+compiled operations (:mod:`pqkit.arith.jit_mlkem_batch`,
+:mod:`pqkit.arith.jit_mldsa_batch`), apart from the single operations: they take
+about as long to compile, and the single operations should not wait for them;
+until they are built the batch views run their vectorised path
+(:func:`pqkit.arith.ops.batch_operations_now`)."""
+
+PARTS: tuple[tuple[str, str], ...] = (
+    ("slhdsa", "hash"),
+    ("mlkem", "mlkem"),
+    ("mldsa", "mldsa"),
+    ("mldsa-batch", "mldsa-batch"),
+    ("mlkem-batch", "mlkem-batch"),
+    ("hash-kernels", "hash"),
+)
+"""``pqkit compile``'s units of work as (part, family), one process each, in the
+order the processes start. ``hash`` is split in two because the SLH-DSA engine
+alone takes about 27 s on an empty cache here, the others 7-20 s. The order is
+longest first, so that the two processes of a 2-core machine finish close
+together, except that ``mlkem-batch`` starts after ``mlkem`` (it then loads the
+single operations' kernels it shares instead of compiling them twice); the times
+are in docs/decisions.md."""
 
 Step = tuple[str, Callable[[], object]]
 
@@ -113,7 +128,7 @@ def _sig_batch_steps(name: str) -> list[Step]:
     return [(f"{name} batch", run)]
 
 
-def _hash_steps() -> list[Step]:
+def _hash_kernel_steps() -> list[Step]:
     import numpy as np
 
     from pqkit import arith
@@ -132,28 +147,42 @@ def _hash_steps() -> list[Step]:
         K.sha256_compress(np.zeros((300, 8), np.uint32), np.zeros((300, 64), np.uint8))
         K.sha512_compress(np.zeros((300, 8), np.uint64), np.zeros((300, 128), np.uint8))
 
+    return [("hash kernels", run)]
+
+
+def _slhdsa_steps() -> list[Step]:
     # SLH-DSA on jit runs the compiled engine (pqkit.arith.jit_slhdsa_ops): one
     # compilation serves every set (the hash mode and sizes are runtime arguments);
     # a SHA-2 set with SHA-512 (n > 16) runs the engine's other hash paths once.
-    return [
-        ("hash kernels", run),
-        *_sig_steps("SLH-DSA-SHAKE-128f"),
-        *_sig_steps("SLH-DSA-SHA2-192f"),
-    ]
+    return [*_sig_steps("SLH-DSA-SHAKE-128f"), *_sig_steps("SLH-DSA-SHA2-192f")]
+
+
+def part_steps(part: str) -> list[Step]:
+    """The (label, callable) steps of one part of :data:`PARTS`, in order."""
+    if part == "mlkem":
+        kems = ("ML-KEM-768", "ML-KEM-512", "ML-KEM-1024", "Kyber768", "Kyber768-90s")
+        return [step for name in kems for step in _kem_steps(name)]
+    if part == "mldsa":
+        sigs = ("ML-DSA-65", "ML-DSA-44", "ML-DSA-87", "Dilithium3")
+        return [step for name in sigs for step in _sig_steps(name)]
+    if part == "hash-kernels":
+        return _hash_kernel_steps()
+    if part == "slhdsa":
+        return _slhdsa_steps()
+    if part == "mlkem-batch":
+        return _kem_batch_steps("ML-KEM-768")
+    if part == "mldsa-batch":
+        return _sig_batch_steps("ML-DSA-65")
+    raise ValueError(f"unknown warm-up part {part!r}; known: {', '.join(p for p, _ in PARTS)}")
+
+
+def parts(family: str) -> list[str]:
+    """The parts of one kernel family, in :data:`PARTS` order."""
+    if family not in ORDER:
+        raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(ORDER)}")
+    return [part for part, owner in PARTS if owner == family]
 
 
 def steps(family: str) -> list[Step]:
     """The (label, callable) steps of one kernel family's warm-up, in order."""
-    if family == "mlkem":
-        kems = ("ML-KEM-768", "ML-KEM-512", "ML-KEM-1024", "Kyber768", "Kyber768-90s")
-        return [step for name in kems for step in _kem_steps(name)]
-    if family == "mldsa":
-        sigs = ("ML-DSA-65", "ML-DSA-44", "ML-DSA-87", "Dilithium3")
-        return [step for name in sigs for step in _sig_steps(name)]
-    if family == "hash":
-        return _hash_steps()
-    if family == "mlkem-batch":
-        return _kem_batch_steps("ML-KEM-768")
-    if family == "mldsa-batch":
-        return _sig_batch_steps("ML-DSA-65")
-    raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(ORDER)}")
+    return [step for part in parts(family) for step in part_steps(part)]

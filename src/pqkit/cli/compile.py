@@ -5,8 +5,9 @@ kernel family on the ``jit`` backend) in this process, so that Numba compiles ev
 specialization the library uses and writes it to its on-disk cache; later
 processes then load it (about a second, in the background) instead of compiling.
 For container images and installers, after ``pip install "pqkit[jit]"``. The
-families compile in parallel, one process each (``--jobs``, default one per core;
-the times on a 2-core machine are in docs/decisions.md).
+parts of the work (:data:`pqkit.arith.warmup.PARTS`: the kernel families, the
+SLH-DSA engine apart) compile in parallel, one process each (``--jobs``, default
+one per core; the times on a 2-core machine are in docs/decisions.md).
 
 Where the cache goes is Numba's choice: ``NUMBA_CACHE_DIR`` when set, else the
 ``__pycache__`` folder next to pqkit's sources when writable, else the per-user
@@ -47,15 +48,20 @@ def run(args: argparse.Namespace) -> int:
             'numba is not installed (pip install "pqkit[jit]"): nothing to compile; '
             "the numpy backend needs no compilation"
         )
-    families = list(dict.fromkeys(args.only or warmup.ORDER))
-    jobs = args.jobs if args.jobs is not None else min(len(families), os.cpu_count() or 1)
+    if args.part is not None:  # one part, in a process started by _in_processes
+        families = [dict(warmup.PARTS)[args.part]]
+        parts = [args.part]
+    else:
+        families = list(dict.fromkeys(args.only or warmup.ORDER))
+        parts = [part for part, family in warmup.PARTS if family in families]
+    jobs = args.jobs if args.jobs is not None else min(len(parts), os.cpu_count() or 1)
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
     start = time.perf_counter()
-    if jobs > 1 and len(families) > 1:
-        _in_processes(families, jobs, args.verbose)
+    if jobs > 1 and len(parts) > 1:
+        _in_processes(parts, jobs, args.verbose)
     else:
-        _here(families, args.verbose)
+        _here(parts, args.verbose)
     elapsed = time.perf_counter() - start
     where = cache_dir()
     print(
@@ -65,66 +71,67 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _in_processes(families: list[str], jobs: int, verbose: bool) -> None:
-    """One ``pqkit compile --only FAMILY`` process per family, ``jobs`` at a time.
+def _in_processes(parts: list[str], jobs: int, verbose: bool) -> None:
+    """One ``pqkit compile --part PART`` process per part, ``jobs`` at a time, in
+    :data:`pqkit.arith.warmup.PARTS` order.
 
     NOTE: Numba's compiler holds the GIL for its Python half, so threads would not
     overlap; processes do, and they share the on-disk cache (Numba writes each
-    index and data file whole, by renaming). A kernel two families both use may be
-    compiled twice; the cache keeps one copy."""
+    index and data file whole, by renaming). A kernel two parts both use may be
+    compiled twice when they run at once; the cache keeps one copy."""
     from pqkit.cli.progress import Bar
 
     env = {**os.environ, "PQKIT_JIT_BACKGROUND": "0"}
-    waiting = list(families)
+    waiting = list(parts)
     running: dict[str, subprocess.Popen[str]] = {}
     failed: list[str] = []
-    with Bar(len(families), "compiling", unit="family") as bar:
+    with Bar(len(parts), "compiling", unit="part") as bar:
         while waiting or running:
             while waiting and len(running) < jobs:
-                family = waiting.pop(0)
-                command = [sys.executable, "-m", "pqkit", "compile", "--only", family]
+                part = waiting.pop(0)
+                command = [sys.executable, "-m", "pqkit", "compile", "--part", part]
                 command += ["--jobs", "1", *(["-v"] if verbose else [])]
-                running[family] = subprocess.Popen(
+                running[part] = subprocess.Popen(
                     command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
                 )
             bar.describe(f"compiling {', '.join(running)}")
-            family, process_status = _first_done(running)
-            out, _ = running.pop(family).communicate()
+            part, process_status = _first_done(running)
+            out, _ = running.pop(part).communicate()
             lines = out.strip().splitlines()
             if verbose:
                 print("\n".join(lines[:-1]))
             if process_status != 0:
-                failed.append(f"{family}: {lines[-1] if lines else process_status}")
+                failed.append(f"{part}: {lines[-1] if lines else process_status}")
             bar.update()
     if failed:
         raise ValueError("compiling failed for " + "; ".join(failed))
 
 
 def _first_done(running: dict[str, subprocess.Popen[str]]) -> tuple[str, int]:
-    """The family whose process ends first and its exit status, so that a free core
-    takes the next family at once. The children write a few lines only, so their
+    """The part whose process ends first and its exit status, so that a free core
+    takes the next part at once. The children write a few lines only, so their
     pipes never fill while they wait here."""
     while True:
-        for family, process in running.items():
+        for part, process in running.items():
             status = process.poll()
             if status is not None:
-                return family, status
+                return part, status
         time.sleep(0.05)
 
 
-def _here(families: list[str], verbose: bool) -> None:
-    """Every step of ``families`` in this process, with a progress bar."""
+def _here(parts: list[str], verbose: bool) -> None:
+    """Every step of ``parts`` in this process, with a progress bar."""
     from pqkit.arith import warmup
     from pqkit.cli.progress import Bar
 
-    plan = [(family, label, step) for family in families for label, step in warmup.steps(family)]
+    plan = [(part, label, step) for part in parts for label, step in warmup.part_steps(part)]
     with Bar(len(plan), "compiling", unit="step") as bar:
-        for family, label, step in plan:
+        for part, label, step in plan:
             bar.describe(f"compiling {label}")
             t0 = time.perf_counter()
             step()
             if verbose:
-                print(f"{family:<6} {label:<24} {time.perf_counter() - t0:7.2f} s")
+                print(f"{part:<12} {label:<24} {time.perf_counter() - t0:7.2f} s")
             bar.update()
 
 
@@ -155,7 +162,10 @@ def register(subparsers: Any) -> None:
         "--jobs",
         type=int,
         metavar="N",
-        help="families compiled at once, one process each (default: one per core)",
+        help="parts compiled at once, one process each (default: one per core)",
+    )
+    parser.add_argument(  # the processes _in_processes starts
+        "--part", choices=[part for part, _ in warmup.PARTS], help=argparse.SUPPRESS
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="time every step")
     parser.set_defaults(func=run)
