@@ -39,6 +39,7 @@ __all__ = [
     "jit_inline",
     "kernel_array",
     "kernel_bytes",
+    "put",
     "writable_u8",
 ]
 
@@ -69,6 +70,22 @@ def jit_inline(fn: _F) -> _F:
     there, which can cost more than compiling it once (the SLH-DSA engine's
     ``_put_adrs`` and ``_new_buf``: 34 s of CPU against 23 s for the engine)."""
     return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(fn))
+
+
+@jit_inline
+def put(dst: Any, src: Any) -> None:
+    """``dst[:] = src`` for two 1-D arrays of one length, as a loop (the arrays must
+    not overlap).
+
+    NOTE: for compile time. Numba's assignment of an array to a slice formats its
+    shape-mismatch message with string code that every compiling process builds and
+    every function using it links and optimises again: 4-5 s of CPU in one warm-up
+    part here (docs/decisions.md, "Compile time, third round")."""
+    n = src.shape[0]
+    if dst.shape[0] != n:
+        raise ValueError("put: the arrays differ in length")
+    for i in range(n):
+        dst[i] = src[i]
 
 
 def as_polys(a: Any, width: int = 256) -> tuple[npt.NDArray[np.int64], tuple[int, ...]]:

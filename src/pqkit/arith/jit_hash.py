@@ -74,6 +74,7 @@ from pqkit.arith._jit import (
     jit,
     kernel_array,
     kernel_bytes,
+    put,
 )  # imports Numba (ModuleNotFoundError: unavailable)
 
 __all__ = ["HASHLIB_MAX_ROWS", "KERNELS", "PARALLEL_MIN_ROWS", "set_workers", "workers"]
@@ -360,7 +361,7 @@ def _shake_rows(init: Any, tail: Any, inputs: Any, rate: int, out: Any, lo: int,
     words = np.zeros(W * n_blocks * lanes, dtype=np.uint64)
     buf = words.view(np.uint8)  # W padded messages; little-endian lanes (FIPS 202 §B.1)
     for j in range(W):  # the layout only depends on the lengths: write it once
-        buf[j * span : j * span + p] = tail
+        put(buf[j * span : j * span + p], tail)
         buf[j * span + p + length] = SHAKE_PAD  # M || 1111 || 10*1: domain bits, first 1
         buf[j * span + span - 1] ^= 0x80  # ... and the last 1
     w = np.zeros(25 * W, dtype=np.uint64)
@@ -368,7 +369,7 @@ def _shake_rows(init: Any, tail: Any, inputs: Any, rate: int, out: Any, lo: int,
     for g in range(lo, hi, W):
         m = min(W, hi - g)
         for j in range(m):
-            buf[j * span + p : j * span + p + length] = inputs[g + j]
+            put(buf[j * span + p : j * span + p + length], inputs[g + j])
         for i in range(25):
             for j in range(W):
                 w[i * W + j] = init[i]
@@ -577,7 +578,7 @@ def _sha2_rows(
     buf = np.zeros(W * span, dtype=np.uint8)
     bits = 8 * (done + p + length)
     for j in range(W):  # the layout only depends on the lengths: write it once
-        buf[j * span : j * span + p] = tail
+        put(buf[j * span : j * span + p], tail)
         buf[j * span + p + length] = 0x80  # M || 1 || 0^k || the length in bits
         for k in range(8):  # the low 64 bits of the length; SHA-512's high 64 stay 0
             buf[j * span + span - 1 - k] = (bits >> (8 * k)) & 0xFF
@@ -586,7 +587,7 @@ def _sha2_rows(
     for g in range(lo, hi, W):
         m = min(W, hi - g)
         for j in range(m):
-            buf[j * span + p : j * span + p + length] = inputs[g + j]
+            put(buf[j * span + p : j * span + p + length], inputs[g + j])
         for i in range(8):
             for j in range(W):
                 h[8 * i + j] = init[i]

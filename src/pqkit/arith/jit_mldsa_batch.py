@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit, kernel_bytes
+from pqkit.arith._jit import jit, kernel_bytes, put
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
 from pqkit.arith._jit import writable_u8 as _c
@@ -83,17 +83,18 @@ def _keygen_rows(
         b = min(_G, m - g)
         seeds = np.empty((b, width), dtype=np.uint8)
         for i in range(b):
-            seeds[i, :32] = xis[g + i]
+            put(seeds[i, :32], xis[g + i])
             if domain:
                 seeds[i, 32] = k
                 seeds[i, 33] = l
         ex = _sponge_rows(seeds, RATE_256, SHAKE_PAD, 128)  # line 1: (rho, rho', K)
         for i in range(b):
             pk, sk = _keygen_body(ex[i].copy(), k, l, eta, eta_bits, tr_bytes)  # lines 3-10
-            pks[g + i] = pk
-            sks[g + i] = sk
+            put(pks[g + i], pk)
+            put(sks[g + i], sk)
         trs = _sponge_rows(pks[g : g + b].copy(), RATE_256, SHAKE_PAD, tr_bytes)  # line 9
-        sks[g : g + b, 64 : 64 + tr_bytes] = trs
+        for i in range(b):
+            put(sks[g + i, 64 : 64 + tr_bytes], trs[i])
     return pks, sks
 
 
@@ -128,8 +129,8 @@ def _check_keys(
             for j in range(t0_bytes.shape[0]):
                 diff |= np.int64(t0_bytes[j]) ^ np.int64(sk[off + n_s + j])
             bad[g + i] = diff != 0
-            pks[i, :32] = sk[:32]
-            pks[i, 32:] = _bit_pack(t1.reshape(k, 256), 10).reshape(-1)
+            put(pks[i, :32], sk[:32])
+            put(pks[i, 32:], _bit_pack(t1.reshape(k, 256), 10).reshape(-1))
         trs = _sponge_rows(pks, RATE_256, SHAKE_PAD, tr_bytes)
         for i in range(b):
             diff = 0
@@ -144,8 +145,8 @@ def _mu(tr: Any, mp: Any, lo: int, hi: int) -> Any:
     """mu = H(tr || M', 64) (FIPS 204, Algorithm 7 line 6 / Algorithm 8 line 7) for
     the M' at mp[lo:hi]."""
     data = np.empty(tr.shape[0] + hi - lo, dtype=np.uint8)
-    data[: tr.shape[0]] = tr
-    data[tr.shape[0] :] = mp[lo:hi]
+    put(data[: tr.shape[0]], tr)
+    put(data[tr.shape[0] :], mp[lo:hi])
     return _sponge1(data, RATE_256, SHAKE_PAD, 64)
 
 
@@ -177,7 +178,7 @@ def _sign_rows(
     keys = 1 if single else m
     a_hats = np.empty((keys, k, l, 256), dtype=np.int64)
     for i in range(keys):
-        a_hats[i] = _expand_a(sks[i, :32].copy(), k, l)
+        put(a_hats[i].reshape(-1), _expand_a(sks[i, :32].copy(), k, l).reshape(-1))
     status = np.zeros(m, dtype=np.int64)
     n_sig = ctb + l * 32 * (18 if gamma1 == (1 << 17) else 20) + omega + k
     sigs = np.zeros((m, n_sig), dtype=np.uint8)
@@ -191,9 +192,9 @@ def _sign_rows(
         s = 0 if single else i
         sk = sks[s]
         mu = _mu(sk[64 : 64 + tr_bytes].copy(), mp, offsets[i], offsets[i + 1])  # line 6
-        kr[:32] = sk[32:64]
-        kr[32:64] = rnds[0 if rnds.shape[0] == 1 else i]
-        kr[64:] = mu
+        put(kr[:32], sk[32:64])
+        put(kr[32:64], rnds[0 if rnds.shape[0] == 1 else i])
+        put(kr[64:], mu)
         rho_pp = _sponge1(kr, RATE_256, SHAKE_PAD, 64)  # line 7
         sig = _sign(
             sk.copy(),
@@ -212,7 +213,7 @@ def _sign_rows(
         if sig.shape[0] == 0:
             status[i] = NO_SIGNATURE
         else:
-            sigs[i] = sig
+            put(sigs[i], sig)
     return sigs, status
 
 
@@ -249,7 +250,7 @@ def _verify_rows(
             trs = _sponge_rows(pks[g : g + b].copy(), RATE_256, SHAKE_PAD, tr_bytes)  # line 6
         c_tildes = np.empty((b, ctb), dtype=np.uint8)
         for i in range(b):
-            c_tildes[i] = sigs[0 if sigs.shape[0] == 1 else g + i, :ctb]
+            put(c_tildes[i], sigs[0 if sigs.shape[0] == 1 else g + i, :ctb])
         streams = _sponge_rows(c_tildes, RATE_256, SHAKE_PAD, RATE_256)
         data = np.zeros((b, 64 + w1_len), dtype=np.uint8)  # mu || w1Encode(w'_1)
         ok = np.zeros(b, dtype=np.bool_)
@@ -258,11 +259,11 @@ def _verify_rows(
             pk = pks[0 if single else r]
             if not single:
                 a_hat = _expand_a(pk[:32].copy(), k, l)
-            data[i, :64] = _mu(trs[0 if single else i].copy(), mp, offsets[r], offsets[r + 1])
+            put(data[i, :64], _mu(trs[0 if single else i].copy(), mp, offsets[r], offsets[r + 1]))
             c = _challenge_public(c_tildes[i].copy(), streams[i].copy(), tau)  # line 8
             sig = sigs[0 if sigs.shape[0] == 1 else r].copy()
             ok[i], w1_bytes = _verify_w1(pk.copy(), a_hat, sig, c, gamma1, gamma2, omega, ctb, beta)
-            data[i, 64:] = w1_bytes
+            put(data[i, 64:], w1_bytes)
         again = _sponge_rows(data, RATE_256, SHAKE_PAD, ctb)  # line 12
         for i in range(b):
             diff = 0

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes
+from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes, put
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
 from pqkit.arith.jit_mldsa import (
@@ -144,7 +144,7 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
                 break
             _permute(w, 0)
         for j in range(m):
-            out[g + j] = tmp[j, :256]
+            put(out[g + j], tmp[j, :256])
     return out.reshape(k, l, 256)
 
 
@@ -257,14 +257,15 @@ def _keygen_body(
     s = _expand_s(ex[32:96].copy(), k, l, eta)  # line 4
     t1, t0 = _t_parts(a_hat, s, k, l)  # lines 5-6
     pk = np.empty(32 + 320 * k, dtype=np.uint8)  # line 8: pkEncode
-    pk[:32] = rho
-    pk[32:] = _bit_pack(t1.reshape(k, 256), 10).reshape(-1)
+    put(pk[:32], rho)
+    put(pk[32:], _bit_pack(t1.reshape(k, 256), 10).reshape(-1))
     n_s = (l + k) * 32 * eta_bits
     sk = np.zeros(64 + tr_bytes + n_s + k * 32 * _D, dtype=np.uint8)  # line 10: skEncode
-    sk[:32] = rho
-    sk[32:64] = ex[96:]
-    sk[64 + tr_bytes : 64 + tr_bytes + n_s] = _bit_pack(eta - s, eta_bits).reshape(-1)
-    sk[64 + tr_bytes + n_s :] = _bit_pack(((1 << (_D - 1)) - t0).reshape(k, 256), _D).reshape(-1)
+    put(sk[:32], rho)
+    put(sk[32:64], ex[96:])
+    put(sk[64 + tr_bytes : 64 + tr_bytes + n_s], _bit_pack(eta - s, eta_bits).reshape(-1))
+    t0_bytes = _bit_pack(((1 << (_D - 1)) - t0).reshape(k, 256), _D).reshape(-1)
+    put(sk[64 + tr_bytes + n_s :], t0_bytes)
     return pk, sk
 
 
@@ -282,14 +283,14 @@ def _keygen(
     seed is xi || k || l (FIPS 204) rather than xi alone (round 3)."""
     if domain:
         seed = np.empty(34, dtype=np.uint8)
-        seed[:32] = xi
+        put(seed[:32], xi)
         seed[32] = k
         seed[33] = l
     else:
         seed = xi.copy()
     ex = _h(seed, 128)  # line 1: (rho, rho', K)
     pk, sk = _keygen_body(ex, k, l, eta, eta_bits, tr_bytes)  # lines 3-10
-    sk[64 : 64 + tr_bytes] = _h(pk, tr_bytes)  # line 9
+    put(sk[64 : 64 + tr_bytes], _h(pk, tr_bytes))  # line 9
     return pk, sk
 
 
@@ -326,7 +327,7 @@ def _sign(
     s2_hat = _ntt(s[l:].copy())
     t0_hat = _ntt(t0)
     inputs = np.empty(64 + k * 32 * w1_bits, dtype=np.uint8)  # mu || w1Encode(w1)
-    inputs[:64] = mu
+    put(inputs[:64], mu)
     nonces = np.empty(l, dtype=np.int64)
     kappa = 0
     for _attempt in range(max_attempts):
@@ -336,7 +337,7 @@ def _sign(
         y = gamma1 - _bit_unpack(v, z_bits)
         w = _intt(_mat_vec(a_hat, _ntt(y)))  # line 12
         w1, _ = _decompose(w.reshape(-1), gamma2)  # line 13: HighBits
-        inputs[64:] = _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1)
+        put(inputs[64:], _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1))
         c_tilde = _h(inputs, ctb)  # line 15
         c_hat = _ntt(_sample_c(c_tilde, tau))  # lines 16-17
         cs1 = _intt(_mul_rows(s1_hat, c_hat))  # line 18
@@ -387,11 +388,11 @@ def _sig_encode(
     ctb = c_tilde.shape[0]
     n_z = l * 32 * z_bits
     out = np.zeros(ctb + n_z + omega + k, dtype=np.uint8)
-    out[:ctb] = c_tilde
+    put(out[:ctb], c_tilde)
     zc = z.copy()
     for i in range(zc.shape[0]):
         zc[i] = gamma1 - (zc[i] - (((Q - 1) // 2 - zc[i]) >> 63 & Q))
-    out[ctb : ctb + n_z] = _bit_pack(zc.reshape(l, 256), z_bits).reshape(-1)
+    put(out[ctb : ctb + n_z], _bit_pack(zc.reshape(l, 256), z_bits).reshape(-1))
     index = 0
     base = ctb + n_z
     for i in range(k):
@@ -494,7 +495,7 @@ def _verify_w1(
     ct1 = _mul_rows(t1_hat, c_hat)
     w = _intt(az - ct1)  # line 9 (differences in (-q, q))
     w1 = _use_hint(hint, w.reshape(-1), gamma2)  # line 10
-    w1_bytes[:] = _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1)
+    put(w1_bytes[:], _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1))
     return True, w1_bytes
 
 
@@ -519,8 +520,8 @@ def _verify(
     if not ok:
         return False
     data = np.empty(64 + w1_bytes.shape[0], dtype=np.uint8)
-    data[:64] = mu
-    data[64:] = w1_bytes
+    put(data[:64], mu)
+    put(data[64:], w1_bytes)
     again = _h(data, ctb)  # line 12
     diff = 0
     for i in range(ctb):

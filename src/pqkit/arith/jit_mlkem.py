@@ -34,6 +34,7 @@ from pqkit.arith._jit import (
     jit,
     jit_inline,
     pack_le,
+    put,
     unpack_le,
 )
 from pqkit.arith.api import Poly, cbd_eta, kpke_check
@@ -738,8 +739,8 @@ def _encrypt_tail(w: Any, e1: Any, e2: Any, m: Any, du: int, dv: int) -> Any:
         y[k, j] = (((v << (dv + 1)) + Q) * _COMPRESS_M >> 40) & ((1 << dv) - 1)
     n1 = 32 * du * k
     out = np.empty(n1 + 32 * dv, dtype=np.uint8)
-    out[:n1] = _byte_encode(y[:k], du).reshape(-1)
-    out[n1:] = _byte_encode(y[k:], dv).reshape(-1)
+    put(out[:n1], _byte_encode(y[:k], du).reshape(-1))
+    put(out[n1:], _byte_encode(y[k:], dv).reshape(-1))
     return out
 
 

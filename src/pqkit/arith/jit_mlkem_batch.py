@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit, jit_inline
+from pqkit.arith._jit import jit, jit_inline, put
 from pqkit.arith._jit import writable_u8 as _c
 from pqkit.arith.jit_mlkem import (
     _COMPRESS_M,
@@ -84,7 +84,7 @@ def _seed_rows(seeds: Any, nonces: Any, width: int) -> Any:
     for i in range(b):
         for j in range(n):
             r = i * n + j
-            out[r, :s] = seeds[i]
+            put(out[r, :s], seeds[i])
             for t in range(width):
                 out[r, s + t] = (nonces[j] >> (8 * t)) & 0xFF
     return out
@@ -247,7 +247,7 @@ def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
         b = min(_G, m - g)
         seeds = np.empty((b, 33), dtype=np.uint8)
         for i in range(b):
-            seeds[i, :32] = dz[g + i, :32]
+            put(seeds[i, :32], dz[g + i, :32])
             seeds[i, 32] = k
         rs = _sponge_rows(seeds, RATE_512, SHA3_PAD, 64)  # Algorithm 13 line 1: G(d || k)
         a_hats = _matrices(rs[:, :32].copy(), k)  # lines 3-7
@@ -259,11 +259,12 @@ def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
         ).reshape(b, 2 * k, 256)
         for i in range(b):
             ek, dk = _keygen_body(a_hats[i], se_hat[i], rs[i, :32].copy(), k)  # lines 18-20
-            eks[g + i] = ek
-            dks[g + i] = dk
-            dks[g + i, 384 * k + n_ek + 32 :] = dz[g + i, 32:]  # Algorithm 16 line 3: z
+            put(eks[g + i], ek)
+            put(dks[g + i], dk)
+            put(dks[g + i, 384 * k + n_ek + 32 :], dz[g + i, 32:])  # Algorithm 16 line 3: z
         hs = _sponge_rows(eks[g : g + b].copy(), RATE_256, SHA3_PAD, 32)  # H(ek)
-        dks[g : g + b, 384 * k + n_ek : 384 * k + n_ek + 32] = hs
+        for i in range(b):
+            put(dks[g + i, 384 * k + n_ek : 384 * k + n_ek + 32], hs[i])
     return eks, dks
 
 

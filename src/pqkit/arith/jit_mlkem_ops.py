@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes
+from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes, put
 from pqkit.arith.jit_mlkem import (
     _basemul_acc,
     _byte_decode,
@@ -147,7 +147,7 @@ def _sample_ntt(msgs: Any) -> Any:
                 break
             _permute(w, 0)
         for j in range(m):
-            out[g + j] = tmp[j, :256]
+            put(out[g + j], tmp[j, :256])
     return out
 
 
@@ -195,11 +195,11 @@ def _keygen_body(a_hat: Any, se_hat: Any, rho: Any, k: int) -> Any:
             t_hat[i, j] = _csub(t_hat[i, j] + e_hat[i, j])
     n_ek = 384 * k + 32
     ek = np.empty(n_ek, dtype=np.uint8)
-    ek[: 384 * k] = _byte_encode(t_hat, 12).reshape(-1)  # line 19
-    ek[384 * k :] = rho
+    put(ek[: 384 * k], _byte_encode(t_hat, 12).reshape(-1))  # line 19
+    put(ek[384 * k :], rho)
     dk = np.zeros(768 * k + 96, dtype=np.uint8)
-    dk[: 384 * k] = _byte_encode(s_hat, 12).reshape(-1)  # line 20
-    dk[384 * k : 384 * k + n_ek] = ek  # Algorithm 16 line 3: dk_PKE || ek || H(ek) || z
+    put(dk[: 384 * k], _byte_encode(s_hat, 12).reshape(-1))  # line 20
+    put(dk[384 * k : 384 * k + n_ek], ek)  # Algorithm 16 line 3: dk_PKE || ek || H(ek) || z
     return ek, dk
 
 
@@ -208,7 +208,7 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) with Algorithm 13
     (K-PKE.KeyGen): (ek, dk) as uint8 arrays."""
     seed = np.empty(33, dtype=np.uint8)
-    seed[:32] = d
+    put(seed[:32], d)
     seed[32] = k
     rs = _sponge1(seed, RATE_512, SHA3_PAD, 64)  # Algorithm 13 line 1: G(d || k)
     rho = rs[:32].copy()
@@ -217,8 +217,8 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     se_hat = _ntt(_noise(sigma, 0, 2 * k, eta1))  # lines 8-17: s then e
     ek, dk = _keygen_body(a_hat, se_hat, rho, k)  # lines 18-20
     n_ek = 384 * k + 32
-    dk[384 * k + n_ek : 384 * k + n_ek + 32] = _sponge1(ek, RATE_256, SHA3_PAD, 32)
-    dk[384 * k + n_ek + 32 :] = z
+    put(dk[384 * k + n_ek : 384 * k + n_ek + 32], _sponge1(ek, RATE_256, SHA3_PAD, 32))
+    put(dk[384 * k + n_ek + 32 :], z)
     return ek, dk
 
 
@@ -266,8 +266,8 @@ def _encrypt(t_hat: Any, a_hat: Any, m: Any, r: Any, eta1: int, eta2: int, du: i
 def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal): (K, c)."""
     mh = np.empty(64, dtype=np.uint8)
-    mh[:32] = m
-    mh[32:] = h
+    put(mh[:32], m)
+    put(mh[32:], h)
     kr = _sponge1(mh, RATE_512, SHA3_PAD, 64)  # line 1: (K, r) = G(m || H(ek))
     c = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 2
     return kr[:32].copy(), c
@@ -299,12 +299,12 @@ def _decaps(
     z = dk[384 * k + n_ek + 32 :]  # line 4
     m = _kpke_decrypt(dk[: 384 * k].copy(), c.copy(), k, du, dv)  # line 5 (Algorithm 15)
     mh = np.empty(64, dtype=np.uint8)
-    mh[:32] = m
-    mh[32:] = h
+    put(mh[:32], m)
+    put(mh[32:], h)
     kr = _sponge1(mh, RATE_512, SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
     zc = np.empty(32 + c.shape[0], dtype=np.uint8)
-    zc[:32] = z
-    zc[32:] = c
+    put(zc[:32], z)
+    put(zc[32:], c)
     k_bar = _sponge1(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
     c2 = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 8
     return _select_key(c, c2, kr, k_bar)  # lines 9-11

@@ -42,7 +42,7 @@ from numba.extending import intrinsic  # type: ignore[import-not-found, unused-i
 from numba.np.numpy_support import carray  # type: ignore[import-not-found, unused-ignore]
 
 from pqkit.arith._hash import H256, H512, K256, K512
-from pqkit.arith._jit import jit, kernel_bytes
+from pqkit.arith._jit import jit, kernel_bytes, put
 from pqkit.arith._jit import jit_inline as _inline
 from pqkit.arith.jit_sponge import _permute
 
@@ -520,7 +520,7 @@ def _new_buf(mode: int, n: int, wide: bool, length: int, pk_seed: Any, count: in
     for j in range(count):
         o = j * span
         if mode == SHAKE:
-            buf[o : o + n] = pk_seed
+            put(buf[o : o + n], pk_seed)
             buf[o + base + length] = 0x1F
             buf[o + span - 1] ^= 0x80
         else:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pqkit.arith._jit import jit
+from pqkit.arith._jit import jit, put
 from pqkit.arith.jit_hash import _keccak_x8
 
 __all__: list[str] = []
@@ -58,7 +58,7 @@ def _sponge1(data: Any, rate: int, pad: int, out_len: int) -> Any:
     n_blocks = n // rate + 1
     lanes = rate // 8
     buf = np.zeros(n_blocks * rate, dtype=np.uint8)
-    buf[:n] = data
+    put(buf[:n], data)
     buf[n] = pad
     buf[n_blocks * rate - 1] ^= 0x80
     words = buf.view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
@@ -91,7 +91,7 @@ def _seeded(seed: Any, nonces: Any, width: int) -> Any:
     s = seed.shape[0]
     out = np.empty((n, s + width), dtype=np.uint8)
     for r in range(n):
-        out[r, :s] = seed
+        put(out[r, :s], seed)
         for b in range(width):
             out[r, s + b] = (nonces[r] >> (8 * b)) & 0xFF
     return out
@@ -107,7 +107,7 @@ def _absorb_x8(w: Any, msgs: Any, g: int, rate: int) -> None:
     w[:] = 0
     for j in range(8):
         block[:] = 0
-        block[:length] = msgs[min(g + j, n - 1)]
+        put(block[:length], msgs[min(g + j, n - 1)])
         block[length] = SHAKE_PAD
         block[rate - 1] |= 0x80
         for i in range(rate // 8):
@@ -170,7 +170,7 @@ def _sponge_rows(data: Any, rate: int, pad: int, out_len: int) -> Any:
         m = min(8, n - g)
         for j in range(8):
             buf[j, :] = 0
-            buf[j, :length] = data[min(g + j, n - 1)]
+            put(buf[j, :length], data[min(g + j, n - 1)])
             buf[j, length] = pad
             buf[j, n_blocks * rate - 1] ^= 0x80
         words = buf.view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
