@@ -204,3 +204,61 @@ def test_compile_command_without_numba(cli: Cli, monkeypatch: pytest.MonkeyPatch
 def test_compile_command_refuses_unknown_family(cli: Cli) -> None:
     status, _, err = cli.run("compile", "--only", "nope")
     assert status == 2 and "invalid choice: 'nope'" in err
+
+
+_COVERAGE = """
+import json, os, sys
+import numpy as np
+from numba.core.registry import CPUDispatcher
+import pqkit
+from pqkit.arith import warmup
+for family in warmup.ORDER:
+    for _, step in warmup.steps(family):
+        step()
+def built():
+    out = set()
+    for name, module in list(sys.modules.items()):
+        if name.startswith("pqkit.arith."):
+            for attr, value in vars(module).items():
+                if isinstance(value, CPUDispatcher):
+                    out.update(f"{name}.{attr}{sig}" for sig in value.overloads)
+    return out
+before = built()
+for name in ("ML-KEM-512", "ML-KEM-1024"):
+    kem = pqkit.kem(name).using(arith="jit")
+    ek, dk = kem.keygen()
+    ss, ct = kem.encaps(ek)
+    kem.decaps(dk, ct)
+    eks, dks = kem.batch.keygen(300)
+    ss, cts = kem.batch.encaps(eks)
+    kem.batch.decaps(dks, cts)
+    kem.batch.decaps(dks[0], cts)
+    kem.batch.encaps([bytes(r) for r in eks[:5]])
+for name in ("ML-DSA-44", "ML-DSA-87"):
+    sig = pqkit.sig(name).using(arith="jit")
+    pk, sk = sig.keygen()
+    s = sig.sign(sk, os.urandom(100), ctx=b"c")
+    sig.verify(pk, b"m", s)
+    pks, sks = sig.batch.keygen(40)
+    msgs = [os.urandom(i) for i in range(40)]
+    sigs = sig.batch.sign(sks, msgs)
+    sig.batch.sign(sks[0], msgs, deterministic=True)
+    sig.batch.verify(pks, msgs, sigs)
+    sig.batch.verify(pks[0], msgs, np.zeros_like(sigs))
+slh = pqkit.sig("SLH-DSA-SHA2-128s").using(arith="jit")
+pk, sk = slh.keygen()
+slh.verify(pk, b"m", slh.sign(sk, b"m"))
+print(json.dumps(sorted(built() - before)))
+"""
+
+
+@needs_numba
+def test_warm_up_covers_the_calls_users_make() -> None:
+    """After the warm-up of every family, the operations users call (other
+    parameter sets, batches of many rows, broadcast keys, hedged signing,
+    sequences of bytes) need no compiled specialization it has not built or
+    loaded: the warm-up is what makes the switch to ``jit`` stall-free, so one it
+    misses would be compiled in the middle of a user's call. (With a cold cache
+    the warm-up compiles everything first: about 90 s of CPU.)"""
+    missed = _python(_COVERAGE, PQKIT_JIT_BACKGROUND="0")
+    assert missed == []
