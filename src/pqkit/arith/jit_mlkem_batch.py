@@ -109,22 +109,18 @@ def _prf_rows(seeds: Any, count: int, out_len: int) -> Any:
 
 
 @jit
-def _states(eks: Any, k: int, with_h: bool) -> Any:
-    """The decoded encapsulation keys eks (b, 384 k + 32): t_hat (b, k, 256),
-    A_hat (b, k, k, 256) (FIPS 203, Algorithm 14 lines 2-8) and, with ``with_h``,
-    H(ek) (b, 32) (else zeros)."""
+def _states(eks: Any, k: int) -> Any:
+    """The decoded encapsulation keys eks (b, 384 k + 32): t_hat (b, k, 256) and
+    A_hat (b, k, k, 256) (FIPS 203, Algorithm 14 lines 2-8)."""
     b = eks.shape[0]
     t_bytes = np.empty((b * k, 384), dtype=np.uint8)
     rhos = np.empty((b, 32), dtype=np.uint8)
     for i in range(b):
         for j in range(k):
-            t_bytes[i * k + j] = eks[i, 384 * j : 384 * (j + 1)]
-        rhos[i] = eks[i, 384 * k :]
+            put(t_bytes[i * k + j], eks[i, 384 * j : 384 * (j + 1)])
+        put(rhos[i], eks[i, 384 * k :])
     t_hats = _byte_decode(t_bytes, 12).reshape(b, k, 256)  # one call for the b k rows
-    hs = np.zeros((b, 32), dtype=np.uint8)
-    if with_h:
-        hs = _sponge_rows(eks, RATE_256, SHA3_PAD, 32)
-    return t_hats, _matrices(rhos, k), hs
+    return t_hats, _matrices(rhos, k)
 
 
 @jit
@@ -281,21 +277,26 @@ def _encaps_rows(eks: Any, ms: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     a_hats = np.zeros((1, k, k, 256), dtype=np.int64)
     hs = np.zeros((1, 32), dtype=np.uint8)
     if single:
-        t_hats, a_hats, hs = _states(eks[:1].copy(), k, True)
+        key = eks[:1].copy()
+        t_hats, a_hats = _states(key, k)
+        hs = _sponge_rows(key, RATE_256, SHA3_PAD, 32)  # H(ek)
     eta = max(eta1, eta2)
     for g in range(0, m, _G):
         b = min(_G, m - g)
         if not single:
-            t_hats, a_hats, hs = _states(eks[g : g + b].copy(), k, True)
+            rows = eks[g : g + b].copy()
+            t_hats, a_hats = _states(rows, k)
+            hs = _sponge_rows(rows, RATE_256, SHA3_PAD, 32)  # H(ek)
         mh = np.empty((b, 64), dtype=np.uint8)
         for i in range(b):
-            mh[i, :32] = ms[g + i]
-            mh[i, 32:] = hs[0 if single else i]
+            put(mh[i, :32], ms[g + i])
+            put(mh[i, 32:], hs[0 if single else i])
         kr = _sponge_rows(mh, RATE_512, SHA3_PAD, 64)  # line 1: (K, r) = G(m || H(ek))
         buf = _prf_rows(kr[:, 32:].copy(), 2 * k + 1, 64 * eta)  # Algorithm 14 lines 9-17
-        out_k[g : g + b] = kr[:, :32]
-        # line 2
-        out_c[g : g + b] = _encrypt_rows(t_hats, a_hats, mh[:, :32].copy(), buf, eta1, eta2, du, dv)
+        c = _encrypt_rows(t_hats, a_hats, mh[:, :32].copy(), buf, eta1, eta2, du, dv)  # line 2
+        for i in range(b):
+            put(out_k[g + i], kr[i, :32])
+            put(out_c[g + i], c[i])
     return out_k, out_c
 
 
@@ -312,7 +313,7 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     t_hats = np.zeros((1, k, 256), dtype=np.int64)
     a_hats = np.zeros((1, k, k, 256), dtype=np.int64)
     if single:
-        t_hats, a_hats, _ = _states(dks[:1, 384 * k : 384 * k + n_ek].copy(), k, False)
+        t_hats, a_hats = _states(dks[:1, 384 * k : 384 * k + n_ek].copy(), k)
     eta = max(eta1, eta2)
     s_cols = np.empty((256, _G * k), dtype=np.int64)
     u_cols = np.empty((256, _G * k), dtype=np.int64)
@@ -320,14 +321,14 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     for g in range(0, m, _G):
         b = min(_G, m - g)
         if not single:
-            t_hats, a_hats, _ = _states(dks[g : g + b, 384 * k : 384 * k + n_ek].copy(), k, False)
+            t_hats, a_hats = _states(dks[g : g + b, 384 * k : 384 * k + n_ek].copy(), k)
         mh = np.empty((b, 64), dtype=np.uint8)
         zc = np.empty((b, 32 + n_c), dtype=np.uint8)
         for i in range(b):
             dk = dks[0 if single else g + i]
-            zc[i, :32] = dk[384 * k + n_ek + 32 :]  # line 4: z
-            zc[i, 32:] = cs[0 if cs.shape[0] == 1 else g + i]
-            mh[i, 32:] = dk[384 * k + n_ek : 384 * k + n_ek + 32]  # line 3: h
+            put(zc[i, :32], dk[384 * k + n_ek + 32 :])  # line 4: z
+            put(zc[i, 32:], cs[0 if cs.shape[0] == 1 else g + i])
+            put(mh[i, 32:], dk[384 * k + n_ek : 384 * k + n_ek + 32])  # line 3: h
         # Line 5: m' = K-PKE.Decrypt(dk_PKE, c) (Algorithm 15) in column layout: the
         # items' NTTs, products and inverse NTTs in lock-step without transposes
         # (a short last group repeats its last item in the spare columns).
@@ -336,13 +337,13 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
             _decrypt_cols_put(dks, 0 if single else g + r, zc, r, 32, s_cols, u_cols, i, k, du)
         _decrypt_cols(s_cols, u_cols, x, k)
         for i in range(b):
-            mh[i, :32] = _decrypt_message(zc[i, 32:].copy(), x, i, k, du, dv)
+            put(mh[i, :32], _decrypt_message(zc[i, 32:].copy(), x, i, k, du, dv))
         kr = _sponge_rows(mh, RATE_512, SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
         k_bar = _sponge_rows(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
         buf = _prf_rows(kr[:, 32:].copy(), 2 * k + 1, 64 * eta)
         c2 = _encrypt_rows(t_hats, a_hats, mh[:, :32].copy(), buf, eta1, eta2, du, dv)  # line 8
         for i in range(b):
-            out[g + i] = _select_key(zc[i, 32:].copy(), c2[i], kr[i], k_bar[i])  # lines 9-11
+            put(out[g + i], _select_key(zc[i, 32:].copy(), c2[i], kr[i], k_bar[i]))  # lines 9-11
     return out
 
 

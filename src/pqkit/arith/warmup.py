@@ -31,17 +31,17 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("slhdsa", "hash"),
     ("mlkem", "mlkem"),
     ("mldsa", "mldsa"),
-    ("mldsa-batch", "mldsa-batch"),
     ("mlkem-batch", "mlkem-batch"),
+    ("mldsa-batch", "mldsa-batch"),
     ("hash-kernels", "hash"),
 )
 """``pqkit compile``'s units of work as (part, family), one process each, in the
 order the processes start. ``hash`` is split in two because the SLH-DSA engine
-alone takes about 27 s on an empty cache here, the others 7-20 s. The order is
-longest first, so that the two processes of a 2-core machine finish close
-together, except that ``mlkem-batch`` starts after ``mlkem`` (it then loads the
-single operations' kernels it shares instead of compiling them twice); the times
-are in docs/decisions.md."""
+alone takes about 25 s on an empty cache here, the others 4-21 s. Longest first,
+so that the two processes of a 2-core machine finish close together, but each
+batch part after its family's single operations: it then loads the kernels they
+share instead of compiling them a second time (docs/decisions.md, "Compile time,
+third round")."""
 
 Step = tuple[str, Callable[[], object]]
 
