@@ -44,7 +44,7 @@ from pqkit.arith.jit_mlkem import (
     _cbd,
     _cbd_cols,
     _decrypt_cols,
-    _decrypt_cols_put,
+    _decrypt_cols_in,
     _decrypt_message,
     _from_cols,
     _intt_cols,
@@ -176,35 +176,54 @@ def _encrypt_rows(
 
 
 @jit_inline
-def _encode_cols(y: Any, col: int, d: int, out: Any, row: int, off: int) -> None:
-    """ByteEncode_d (d <= 15) of column ``col`` of y (256, .), values below 2^d, into
-    out[row, off : off + 32 d]: :func:`pqkit.arith._jit.pack_le`'s groups of 8
-    values (d bytes, two 64-bit words), read down a column."""
+def _encode_lanes(y: Any, col: int, d: int, lanes: Any, off: int) -> None:
+    """ByteEncode_d (d <= 15) of columns col .. col + 7 of y (256, .), values below
+    2^d, into rows off .. off + 32 d - 1 of lanes (bytes, 8): byte t of item i's
+    encoding at lanes[off + t, i]. :func:`pqkit.arith._jit.pack_le`'s groups of 8
+    values (d bytes, two 64-bit words), the 8 items in one loop (vector lanes)."""
     half = 4 * d  # bits of 4 values, <= 60
     for g in range(32):
-        lo_4 = 0
-        hi_4 = 0
-        for t in range(4):
-            lo_4 |= y[8 * g + t, col] << (d * t)
-            hi_4 |= y[8 * g + 4 + t, col] << (d * t)
-        lo = lo_4 | (hi_4 << half)  # bits 0-63 of the group (the top ones drop)
-        hi = hi_4 >> (64 - half)  # bits 64 and up
-        for b in range(d):
-            if b < 8:  # public positions
-                out[row, off + d * g + b] = (lo >> (8 * b)) & 255
-            else:
-                out[row, off + d * g + b] = (hi >> (8 * (b - 8))) & 255
+        for i in range(_G):
+            lo_4 = 0
+            hi_4 = 0
+            for t in range(4):
+                lo_4 |= y[8 * g + t, col + i] << (d * t)
+                hi_4 |= y[8 * g + 4 + t, col + i] << (d * t)
+            lo = lo_4 | (hi_4 << half)  # bits 0-63 of the group (the top ones drop)
+            hi = hi_4 >> (64 - half)  # bits 64 and up
+            for b in range(d):
+                if b < 8:  # public positions
+                    lanes[off + d * g + b, i] = (lo >> (8 * b)) & 255
+                else:
+                    lanes[off + d * g + b, i] = (hi >> (8 * (b - 8))) & 255
 
 
 @jit_inline
 def _encode_items(y: Any, k: int, du: int, dv: int, out: Any) -> None:
     """FIPS 203, Algorithm 14 lines 22-23 for the rows of out: c1 || c2 of item i is
     ByteEncode_du of columns j 8 + i (j < k) of y and ByteEncode_dv of column k 8 + i
-    (:func:`_encode_cols`)."""
-    for i in range(out.shape[0]):
-        for j in range(k):
-            _encode_cols(y, j * _G + i, du, out, i, 32 * du * j)
-        _encode_cols(y, k * _G + i, dv, out, i, 32 * du * k)
+    (:func:`_encode_lanes`, then one transpose into the rows). The widths of the
+    FIPS 203 sets are spelled out as constants, so that the bit positions fold
+    (1.25x the speed)."""
+    n = out.shape[1]
+    lanes = np.empty((n, _G), dtype=np.uint8)
+    for j in range(k):
+        if du == 10:
+            _encode_lanes(y, j * _G, 10, lanes, 320 * j)
+        elif du == 11:
+            _encode_lanes(y, j * _G, 11, lanes, 352 * j)
+        else:
+            _encode_lanes(y, j * _G, du, lanes, 32 * du * j)
+    if dv == 4:
+        _encode_lanes(y, k * _G, 4, lanes, 32 * du * k)
+    elif dv == 5:
+        _encode_lanes(y, k * _G, 5, lanes, 32 * du * k)
+    else:
+        _encode_lanes(y, k * _G, dv, lanes, 32 * du * k)
+    for t0 in range(0, n, 8):  # n = 32 (du k + dv) is a multiple of 8
+        for i in range(out.shape[0]):
+            for t in range(8):
+                out[i, t0 + t] = lanes[t0 + t, i]
 
 
 @jit
@@ -216,16 +235,25 @@ def _encrypt_tail_cols(w: Any, e: Any, ms: Any, du: int, dv: int) -> Any:
     caller's scratch) and encoded down the columns -> (b, 32 (du k + dv))."""
     b = ms.shape[0]
     k = w.shape[1] // _G - 1
-    for j in range(k):  # w := Compress_du(u), in place
-        for p in range(256):
-            for i in range(_G):
-                x = w[p, j * _G + i] + e[p, j * _G + i]
-                w[p, j * _G + i] = ((((x << (du + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << du) - 1)
+    # w := Compress_du(u), in place: one loop over the k 8 columns of u per
+    # coefficient (2x the speed of a loop per polynomial of 8 columns).
+    shift_u = du + 1
+    mask_u = (1 << du) - 1
+    for p in range(256):
+        for c in range(k * _G):
+            x = w[p, c] + e[p, c]
+            w[p, c] = ((((x << shift_u) + Q) * _COMPRESS_M) >> 40) & mask_u
+    mt = np.empty((32, _G), dtype=np.int64)  # byte q of item i's m at [q, i]
+    for i in range(_G):
+        for q in range(32):
+            mt[q, i] = ms[min(i, b - 1), q]
+    shift_v = dv + 1
+    mask_v = (1 << dv) - 1
     for p in range(256):  # Compress_dv(v)
         for i in range(_G):
-            bit = (np.int64(ms[min(i, b - 1), p >> 3]) >> (p & 7)) & 1
+            bit = (mt[p >> 3, i] >> (p & 7)) & 1
             x = w[p, k * _G + i] + e[p, k * _G + i] + (-bit & 1665)
-            w[p, k * _G + i] = ((((x << (dv + 1)) + Q) * _COMPRESS_M) >> 40) & ((1 << dv) - 1)
+            w[p, k * _G + i] = ((((x << shift_v) + Q) * _COMPRESS_M) >> 40) & mask_v
     out = np.empty((b, 32 * (du * k + dv)), dtype=np.uint8)
     _encode_items(w, k, du, dv, out)
     return out
@@ -315,9 +343,8 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     if single:
         t_hats, a_hats = _states(dks[:1, 384 * k : 384 * k + n_ek].copy(), k)
     eta = max(eta1, eta2)
-    s_cols = np.empty((256, _G * k), dtype=np.int64)
-    u_cols = np.empty((256, _G * k), dtype=np.int64)
     x = np.empty((256, _G), dtype=np.int64)
+    rows = np.empty(_G, dtype=np.int64)
     for g in range(0, m, _G):
         b = min(_G, m - g)
         if not single:
@@ -333,8 +360,8 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
         # items' NTTs, products and inverse NTTs in lock-step without transposes
         # (a short last group repeats its last item in the spare columns).
         for i in range(_G):
-            r = min(i, b - 1)
-            _decrypt_cols_put(dks, 0 if single else g + r, zc, r, 32, s_cols, u_cols, i, k, du)
+            rows[i] = 0 if single else g + min(i, b - 1)
+        s_cols, u_cols = _decrypt_cols_in(dks, rows, zc, 32, k, du)
         _decrypt_cols(s_cols, u_cols, x, k)
         for i in range(b):
             put(mh[i, :32], _decrypt_message(zc[i, 32:].copy(), x, i, k, du, dv))
