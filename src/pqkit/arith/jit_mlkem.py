@@ -631,7 +631,7 @@ def _decrypt_cols_in(dks: Any, rows: Any, cs: Any, c_base: int, k: int, du: int)
                 t[j * g + i, 2 * p] = _csub(b0 | ((b1 & 15) << 8))
                 t[j * g + i, 2 * p + 1] = _csub((b1 >> 4) | (b2 << 4))
     s = _to_cols(t)
-    # The widths of the FIPS 203 sets spelled out: with a constant width the bit
+    # du = 10 (ML-KEM-512 and -768) spelled out: with a constant width the bit
     # positions fold (2x the speed of the decode).
     for i in range(g):
         c = cs[min(i, cs.shape[0] - 1)]
@@ -639,9 +639,6 @@ def _decrypt_cols_in(dks: Any, rows: Any, cs: Any, c_base: int, k: int, du: int)
             if du == 10:
                 for p in range(256):
                     t[j * g + i, p] = _u_coef(c, c_base, 256 * j + p, 10)
-            elif du == 11:
-                for p in range(256):
-                    t[j * g + i, p] = _u_coef(c, c_base, 256 * j + p, 11)
             else:
                 for p in range(256):
                     t[j * g + i, p] = _u_coef(c, c_base, 256 * j + p, du)

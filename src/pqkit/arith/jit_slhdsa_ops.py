@@ -121,7 +121,9 @@ def _put_adrs(
 ) -> None:
     """The address at buf[off:]: 32 bytes layer (4) || tree (12) || type (4) || key
     pair || word 2 || word 3 for SHAKE (§4.2); the 22-byte ADRSc = layer (1) || tree
-    (8) || type (1) || the last 12 bytes for SHA-2 (§11.2). ``tree`` is a uint64."""
+    (8) || type (1) || the last 12 bytes for SHA-2 (§11.2). ``tree`` is a uint64.
+    Its callers pass constants (the types, zero words) as ``np.int64``, as for
+    :func:`_hash`: with bare ones it compiled once per combination, nine times."""
     t = tree
     if mode == SHAKE:
         _put_word(buf, off, layer)
@@ -505,7 +507,7 @@ def _layout(mode: int, n: int, wide: bool, length: int) -> tuple[int, int]:
 @_inline
 def _new_lanes(mode: int, n: int, wide: bool, length: int, pk_seed: Any) -> Any:
     """LANES padded messages (see :func:`_new_buf`)."""
-    return _new_buf(mode, n, wide, length, pk_seed, LANES)
+    return _new_buf(mode, n, wide, length, pk_seed, np.int64(LANES))
 
 
 @jit
@@ -847,7 +849,7 @@ def _t_one(
     layer: int, tree: Any, type_: int, kp: int, w2: int, w3: int, data: Any,
 ) -> Any:  # fmt: skip
     """:func:`_t_into` on a fresh buffer; returns the n bytes."""
-    buf = _new_buf(mode, n, wide, _adrs_size(mode) + data.shape[0] * n, pk_seed, 1)
+    buf = _new_buf(mode, n, wide, _adrs_size(mode) + data.shape[0] * n, pk_seed, np.int64(1))
     out = np.empty((LANES, n), dtype=np.uint8)
     _t_into(mode, n, wide, cx, buf, out, layer, tree, type_, kp, w2, w3, data)
     return out[0].copy()
@@ -941,7 +943,9 @@ def _xmss_tree(
         for j in range(LANES):
             r = min(g + j, rows - 1)
             o = j * span + base
-            _put_adrs(buf, o, mode, layer, tree, WOTS_PRF, r // length, r % length, 0)
+            _put_adrs(
+                buf, o, mode, layer, tree, np.int64(WOTS_PRF), r // length, r % length, np.int64(0)
+            )
             _put(buf, o + a, sk_seed, n)
         _hash(mode, np.bool_(False), cx, buf, span, n, out, np.int64(LANES))
         # Lines 7-8: tmp_i = chain(sk_i, 0, w - 1) with ADRS (WOTS_HASH, key pair,
@@ -965,7 +969,7 @@ def _xmss_tree(
         for j in range(LANES):
             kp = min(g + j, leaves - 1)
             o = j * span_t + base
-            _put_adrs(buf_t, o, mode, layer, tree, WOTS_PK, kp, 0, 0)
+            _put_adrs(buf_t, o, mode, layer, tree, np.int64(WOTS_PK), kp, np.int64(0), np.int64(0))
             for i in range(length):
                 _cp_row(buf_t, o + a + i * n, ends, kp * length + i, n)
         _hash(mode, wide, cx, buf_t, span_t, n, out, min(LANES, leaves - g))
@@ -1028,7 +1032,17 @@ def _sign(
             # Algorithm 14: sk = PRF(PK.seed, SK.seed, (FORS_PRF, key pair, 0, index)).
             for j in range(LANES):
                 o = j * span + base
-                _put_adrs(buf, o, mode, 0, tree0, FORS_PRF, kp, 0, (t << a_h) + g + j)
+                _put_adrs(
+                    buf,
+                    o,
+                    mode,
+                    np.int64(0),
+                    tree0,
+                    np.int64(FORS_PRF),
+                    kp,
+                    np.int64(0),
+                    (t << a_h) + g + j,
+                )
                 _put(buf, o + ad, sk_seed, n)
             _hash(mode, np.bool_(False), cx, buf, span, n, out, np.int64(LANES))
             for j in range(LANES):
@@ -1046,7 +1060,20 @@ def _sign(
         _auth(nodes, a_h, pick, sig, off + n, n)  # Algorithm 16 lines 5-8
         _rows(roots, t, nodes, nodes.shape[0] - 1, n)
     # Algorithm 17 lines 21-24 on this signature: PK_FORS = T_k((FORS_ROOTS, key pair), roots).
-    msg = _t_one(mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
+    msg = _t_one(
+        mode,
+        n,
+        wide,
+        cx,
+        pk_seed,
+        np.int64(0),
+        tree0,
+        np.int64(FORS_ROOTS),
+        kp,
+        np.int64(0),
+        np.int64(0),
+        roots,
+    )
     # Algorithm 12 (ht_sign): each layer signs the root of the one below.
     xnodes = np.empty(((2 << hp) - 1, n), dtype=np.uint8)
     digits = np.empty(length, dtype=np.int64)
@@ -1078,7 +1105,7 @@ def _chains(
     buf, tpl, vals, starts, order, never = work
     a = _adrs_size(mode)
     span, base = _layout(mode, n, False, a + n)
-    _put_adrs(buf, base, mode, layer, tree, WOTS_HASH, kp, 0, 0)
+    _put_adrs(buf, base, mode, layer, tree, np.int64(WOTS_HASH), kp, np.int64(0), np.int64(0))
     row = _templates(mode, n, buf, span, 1)
     c = 0
     for digit in range(W_MAX + 1):
@@ -1129,7 +1156,17 @@ def _verify_root(
         for j in range(LANES):
             t = min(g + j, k - 1)
             o = j * span + base
-            _put_adrs(buf, o, mode, 0, tree0, FORS_TREE, kp, 0, (t << a_h) + indices[t])
+            _put_adrs(
+                buf,
+                o,
+                mode,
+                np.int64(0),
+                tree0,
+                np.int64(FORS_TREE),
+                kp,
+                np.int64(0),
+                (t << a_h) + indices[t],
+            )
             _cp(buf, o + ad, sig, t * stride, n)
         _hash(mode, np.bool_(False), cx, buf, span, n, out, min(LANES, k - g))
         # Lines 8-19: climb the authentication paths side by side.
@@ -1138,7 +1175,7 @@ def _verify_root(
                 t = min(g + j, k - 1)
                 o = j * span_h + base
                 index = ((t << a_h) + indices[t]) >> (y + 1)
-                _put_adrs(buf_h, o, mode, 0, tree0, FORS_TREE, kp, y + 1, index)
+                _put_adrs(buf_h, o, mode, np.int64(0), tree0, np.int64(FORS_TREE), kp, y + 1, index)
                 auth = t * stride + (y + 1) * n
                 if (indices[t] >> y) & 1 == 0:  # public index bits
                     _cp_row(buf_h, o + ad, out, j, n)
@@ -1150,16 +1187,29 @@ def _verify_root(
         for j in range(min(LANES, k - g)):
             for b in range(n):
                 roots[g + j, b] = out[j, b]
-    node = _t_one(mode, n, wide, cx, pk_seed, 0, tree0, FORS_ROOTS, kp, 0, 0, roots)
+    node = _t_one(
+        mode,
+        n,
+        wide,
+        cx,
+        pk_seed,
+        np.int64(0),
+        tree0,
+        np.int64(FORS_ROOTS),
+        kp,
+        np.int64(0),
+        np.int64(0),
+        roots,
+    )
     # Algorithm 13: xmss_pkFromSig (Algorithm 11) layer by layer.
     digits = np.empty(length, dtype=np.int64)
     ends = np.empty((length, n), dtype=np.uint8)
     pair = np.empty((2, n), dtype=np.uint8)
     one = np.empty((LANES, n), dtype=np.uint8)
-    buf_t = _new_buf(mode, n, wide, ad + length * n, pk_seed, 1)
-    buf_2 = _new_buf(mode, n, wide, ad + 2 * n, pk_seed, 1)
+    buf_t = _new_buf(mode, n, wide, ad + length * n, pk_seed, np.int64(1))
+    buf_2 = _new_buf(mode, n, wide, ad + 2 * n, pk_seed, np.int64(1))
     work = (
-        _new_buf(mode, n, False, ad + n, pk_seed, 1),
+        _new_buf(mode, n, False, ad + n, pk_seed, np.int64(1)),
         np.zeros((length, _RATE // 8 if mode == SHAKE else 16), dtype=np.uint64),
         np.empty((length, n), dtype=np.uint8),
         np.empty(length, dtype=np.int64),
@@ -1173,7 +1223,21 @@ def _verify_root(
         tree = trees[layer]
         _digits(node, len1, len2, digits)
         _chains(mode, n, cx, work, layer, tree, idx, length, digits, sig, off, ends)
-        _t_into(mode, n, wide, cx, buf_t, one, layer, tree, WOTS_PK, idx, 0, 0, ends)
+        _t_into(
+            mode,
+            n,
+            wide,
+            cx,
+            buf_t,
+            one,
+            layer,
+            tree,
+            np.int64(WOTS_PK),
+            idx,
+            np.int64(0),
+            np.int64(0),
+            ends,
+        )
         for y in range(hp):  # Algorithm 11 lines 6-15
             auth = off + (length + y) * n
             low = (idx >> y) & 1  # which half the node is (public)
@@ -1181,7 +1245,19 @@ def _verify_root(
                 pair[low, b] = one[0, b]
                 pair[1 - low, b] = sig[auth + b]
             _t_into(
-                mode, n, wide, cx, buf_2, one, layer, tree, TREE, 0, y + 1, idx >> (y + 1), pair
+                mode,
+                n,
+                wide,
+                cx,
+                buf_2,
+                one,
+                layer,
+                tree,
+                np.int64(TREE),
+                np.int64(0),
+                y + 1,
+                idx >> (y + 1),
+                pair,
             )
         node = one[0].copy()
     return node
