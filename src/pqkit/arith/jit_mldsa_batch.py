@@ -87,7 +87,7 @@ def _keygen_rows(
             if domain:
                 seeds[i, 32] = k
                 seeds[i, 33] = l
-        ex = _sponge_rows(seeds, RATE_256, SHAKE_PAD, 128)  # line 1: (rho, rho', K)
+        ex = _sponge_rows(seeds, RATE_256, SHAKE_PAD, np.int64(128))  # line 1: (rho, rho', K)
         for i in range(b):
             pk, sk = _keygen_body(ex[i].copy(), k, l, eta, eta_bits, tr_bytes)  # lines 3-10
             put(pks[g + i], pk)
@@ -147,7 +147,7 @@ def _mu(tr: Any, mp: Any, lo: int, hi: int) -> Any:
     data = np.empty(tr.shape[0] + hi - lo, dtype=np.uint8)
     put(data[: tr.shape[0]], tr)
     put(data[tr.shape[0] :], mp[lo:hi])
-    return _sponge1(data, RATE_256, SHAKE_PAD, 64)
+    return _sponge1(data, RATE_256, SHAKE_PAD, np.int64(64))
 
 
 @jit
@@ -195,7 +195,7 @@ def _sign_rows(
         put(kr[:32], sk[32:64])
         put(kr[32:64], rnds[0 if rnds.shape[0] == 1 else i])
         put(kr[64:], mu)
-        rho_pp = _sponge1(kr, RATE_256, SHAKE_PAD, 64)  # line 7
+        rho_pp = _sponge1(kr, RATE_256, SHAKE_PAD, np.int64(64))  # line 7
         sig = _sign(
             sk.copy(),
             a_hats[s],

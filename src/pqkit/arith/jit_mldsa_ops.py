@@ -142,7 +142,7 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
                     done = False
             if done:
                 break
-            _permute(w, 0)
+            _permute(w, np.int64(0))
         for j in range(m):
             put(out[g + j], tmp[j, :256])
     return out.reshape(k, l, 256)
@@ -188,7 +188,7 @@ def _expand_s(rho_prime: Any, k: int, l: int, eta: int) -> Any:  # noqa: E741
                     done = False
             if done:
                 break
-            _permute(w, 0)
+            _permute(w, np.int64(0))
     return out[:, :256].copy()
 
 

@@ -254,7 +254,7 @@ def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
         for i in range(b):
             put(seeds[i, :32], dz[g + i, :32])
             seeds[i, 32] = k
-        rs = _sponge_rows(seeds, RATE_512, SHA3_PAD, 64)  # Algorithm 13 line 1: G(d || k)
+        rs = _sponge_rows(seeds, RATE_512, SHA3_PAD, np.int64(64))  # Algorithm 13 line 1: G(d || k)
         a_hats = _matrices(rs[:, :32].copy(), k)  # lines 3-7
         se_hat = _ntt(  # lines 8-17: PRF(sigma, 0 .. 2k - 1), the b 2k NTTs in lock-step
             _cbd(
@@ -267,7 +267,7 @@ def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
             put(eks[g + i], ek)
             put(dks[g + i], dk)
             put(dks[g + i, 384 * k + n_ek + 32 :], dz[g + i, 32:])  # Algorithm 16 line 3: z
-        hs = _sponge_rows(eks[g : g + b].copy(), RATE_256, SHA3_PAD, 32)  # H(ek)
+        hs = _sponge_rows(eks[g : g + b].copy(), RATE_256, SHA3_PAD, np.int64(32))  # H(ek)
         for i in range(b):
             put(dks[g + i, 384 * k + n_ek : 384 * k + n_ek + 32], hs[i])
     return eks, dks
@@ -288,19 +288,19 @@ def _encaps_rows(eks: Any, ms: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     if single:
         key = eks[:1].copy()
         t_hats, a_hats = _states(key, k)
-        hs = _sponge_rows(key, RATE_256, SHA3_PAD, 32)  # H(ek)
+        hs = _sponge_rows(key, RATE_256, SHA3_PAD, np.int64(32))  # H(ek)
     eta = max(eta1, eta2)
     for g in range(0, m, _G):
         b = min(_G, m - g)
         if not single:
             rows = eks[g : g + b].copy()
             t_hats, a_hats = _states(rows, k)
-            hs = _sponge_rows(rows, RATE_256, SHA3_PAD, 32)  # H(ek)
+            hs = _sponge_rows(rows, RATE_256, SHA3_PAD, np.int64(32))  # H(ek)
         mh = np.empty((b, 64), dtype=np.uint8)
         for i in range(b):
             put(mh[i, :32], ms[g + i])
             put(mh[i, 32:], hs[0 if single else i])
-        kr = _sponge_rows(mh, RATE_512, SHA3_PAD, 64)  # line 1: (K, r) = G(m || H(ek))
+        kr = _sponge_rows(mh, RATE_512, SHA3_PAD, np.int64(64))  # line 1: (K, r) = G(m || H(ek))
         buf = _prf_rows(kr[:, 32:].copy(), 2 * k + 1, 64 * eta)  # Algorithm 14 lines 9-17
         c = _encrypt_rows(t_hats, a_hats, mh[:, :32].copy(), buf, eta1, eta2, du, dv)  # line 2
         for i in range(b):
@@ -346,8 +346,8 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
         _decrypt_cols(s_cols, u_cols, x, k)
         for i in range(b):
             put(mh[i, :32], _decrypt_message(zc[i, 32:].copy(), x, i, k, du, dv))
-        kr = _sponge_rows(mh, RATE_512, SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
-        k_bar = _sponge_rows(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
+        kr = _sponge_rows(mh, RATE_512, SHA3_PAD, np.int64(64))  # line 6: (K', r') = G(m' || h)
+        k_bar = _sponge_rows(zc, RATE_256, SHAKE_PAD, np.int64(32))  # line 7: K_bar = J(z || c)
         buf = _prf_rows(kr[:, 32:].copy(), 2 * k + 1, 64 * eta)
         c2 = _encrypt_rows(t_hats, a_hats, mh[:, :32].copy(), buf, eta1, eta2, du, dv)  # line 8
         for i in range(b):
@@ -381,7 +381,7 @@ def _dk_hash_bad(dks: Any, k: int) -> Any:
     differs from dk[768 k + 32 : 768 k + 64] (compared by OR-ing every byte's XOR;
     only the verdict is branched on, by the caller)."""
     m = dks.shape[0]
-    hs = _sponge_rows(dks[:, 384 * k : 768 * k + 32].copy(), RATE_256, SHA3_PAD, 32)
+    hs = _sponge_rows(dks[:, 384 * k : 768 * k + 32].copy(), RATE_256, SHA3_PAD, np.int64(32))
     bad = np.zeros(m, dtype=np.bool_)
     for r in range(m):
         diff = 0

@@ -145,7 +145,7 @@ def _sample_ntt(msgs: Any) -> Any:
                     done = False
             if done:
                 break
-            _permute(w, 0)
+            _permute(w, np.int64(0))
         for j in range(m):
             put(out[g + j], tmp[j, :256])
     return out
@@ -210,14 +210,14 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     seed = np.empty(33, dtype=np.uint8)
     put(seed[:32], d)
     seed[32] = k
-    rs = _sponge1(seed, RATE_512, SHA3_PAD, 64)  # Algorithm 13 line 1: G(d || k)
+    rs = _sponge1(seed, RATE_512, SHA3_PAD, np.int64(64))  # Algorithm 13 line 1: G(d || k)
     rho = rs[:32].copy()
     sigma = rs[32:].copy()
     a_hat = _sample_matrix(rho, k)  # lines 3-7
     se_hat = _ntt(_noise(sigma, 0, 2 * k, eta1))  # lines 8-17: s then e
     ek, dk = _keygen_body(a_hat, se_hat, rho, k)  # lines 18-20
     n_ek = 384 * k + 32
-    put(dk[384 * k + n_ek : 384 * k + n_ek + 32], _sponge1(ek, RATE_256, SHA3_PAD, 32))
+    put(dk[384 * k + n_ek : 384 * k + n_ek + 32], _sponge1(ek, RATE_256, SHA3_PAD, np.int64(32)))
     put(dk[384 * k + n_ek + 32 :], z)
     return ek, dk
 
@@ -236,7 +236,7 @@ def _public_state(ek: Any, k: int) -> Any:
             if again[i, j] != t_bytes[i, j]:  # public key: branches allowed
                 ok = False
     a_hat = _sample_matrix(ek[384 * k :].copy(), k)
-    h = _sponge1(ek, RATE_256, SHA3_PAD, 32)
+    h = _sponge1(ek, RATE_256, SHA3_PAD, np.int64(32))
     return ok, t_hat, a_hat, h
 
 
@@ -268,7 +268,7 @@ def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: in
     mh = np.empty(64, dtype=np.uint8)
     put(mh[:32], m)
     put(mh[32:], h)
-    kr = _sponge1(mh, RATE_512, SHA3_PAD, 64)  # line 1: (K, r) = G(m || H(ek))
+    kr = _sponge1(mh, RATE_512, SHA3_PAD, np.int64(64))  # line 1: (K, r) = G(m || H(ek))
     c = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 2
     return kr[:32].copy(), c
 
@@ -301,11 +301,11 @@ def _decaps(
     mh = np.empty(64, dtype=np.uint8)
     put(mh[:32], m)
     put(mh[32:], h)
-    kr = _sponge1(mh, RATE_512, SHA3_PAD, 64)  # line 6: (K', r') = G(m' || h)
+    kr = _sponge1(mh, RATE_512, SHA3_PAD, np.int64(64))  # line 6: (K', r') = G(m' || h)
     zc = np.empty(32 + c.shape[0], dtype=np.uint8)
     put(zc[:32], z)
     put(zc[32:], c)
-    k_bar = _sponge1(zc, RATE_256, SHAKE_PAD, 32)  # line 7: K_bar = J(z || c)
+    k_bar = _sponge1(zc, RATE_256, SHAKE_PAD, np.int64(32))  # line 7: K_bar = J(z || c)
     c2 = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 8
     return _select_key(c, c2, kr, k_bar)  # lines 9-11
 

@@ -589,7 +589,7 @@ def _hash(
                     for j in range(m):
                         lane = 8 * half + j
                         st[8 * i + j] ^= words[(lane * span + blk * _RATE) // 8 + i]
-                _permute(st, 0)
+                _permute(st, np.int64(0))
             for j in range(m):
                 for i in range(n // 8):
                     o64[(8 * half + j) * (n // 8) + i] = st[8 * i + j]
@@ -783,8 +783,8 @@ def _f_chains_body(
                 for j in range(8):
                     st0[8 * (vo + k) + j] = val[LANES * k + j]
                     st1[8 * (vo + k) + j] = val[LANES * k + 8 + j]
-            _permute(st0, 0)
-            _permute(st1, 0)
+            _permute(st0, np.int64(0))
+            _permute(st1, np.int64(0))
             for k in range(nw):
                 for j in range(8):
                     val[LANES * k + j] = st0[8 * k + j]

@@ -35,7 +35,8 @@ RATE_512 = np.int64(72)
 @jit
 def _permute(w: Any, depth: int) -> None:
     """KECCAK-f[1600] on the 8 states of ``w`` (:func:`_keccak_x8`, all 24 rounds);
-    callers pass ``depth`` = 0.
+    callers pass ``depth`` = np.int64(0) (a bare 0 is typed as its value and
+    compiled a second copy).
 
     NOTE: every sponge of the operations calls the permutation through this function,
     which is recursive on a branch never taken (depth > 0) only so that LLVM does not
@@ -66,7 +67,7 @@ def _sponge1(data: Any, rate: int, pad: int, out_len: int) -> Any:
     for b in range(n_blocks):
         for i in range(lanes):
             w[8 * i] ^= words[b * lanes + i]
-        _permute(w, 0)
+        _permute(w, np.int64(0))
     out = np.empty(out_len, dtype=np.uint8)
     pos = 0
     while True:
@@ -78,7 +79,7 @@ def _sponge1(data: Any, rate: int, pad: int, out_len: int) -> Any:
                     pos += 1
         if pos >= out_len:
             break
-        _permute(w, 0)
+        _permute(w, np.int64(0))
     return out
 
 
@@ -112,7 +113,7 @@ def _absorb_x8(w: Any, msgs: Any, g: int, rate: int) -> None:
         block[rate - 1] |= 0x80
         for i in range(rate // 8):
             w[8 * i + j] = words[i]
-    _permute(w, 0)
+    _permute(w, np.int64(0))
 
 
 @jit
@@ -148,7 +149,7 @@ def _shake_x8(msgs: Any, rate: int, out_len: int) -> Any:
             pos += take
             if pos >= out_len:
                 break
-            _permute(w, 0)
+            _permute(w, np.int64(0))
     return out
 
 
@@ -179,7 +180,7 @@ def _sponge_rows(data: Any, rate: int, pad: int, out_len: int) -> Any:
             for i in range(lanes):
                 for j in range(8):
                     w[8 * i + j] ^= words[j, b * lanes + i]
-            _permute(w, 0)
+            _permute(w, np.int64(0))
         pos = 0
         while True:
             for i in range(lanes):
@@ -191,5 +192,5 @@ def _sponge_rows(data: Any, rate: int, pad: int, out_len: int) -> Any:
             pos += rate
             if pos >= out_len:
                 break
-            _permute(w, 0)
+            _permute(w, np.int64(0))
     return out
