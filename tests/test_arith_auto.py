@@ -163,11 +163,16 @@ def test_compile_command(cli: Cli) -> None:
 
 
 @needs_numba
-def test_compile_command_runs_one_part(cli: Cli) -> None:
-    """The hidden ``--part`` the parallel run gives its processes runs that part only."""
-    out = cli.ok("compile", "--part", "hash-kernels", "-v").decode()
-    assert "hash kernels" in out and "SLH-DSA" not in out
-    assert "compiled the jit kernels of hash in" in out
+def test_compile_worker_runs_the_parts_it_is_given(cli: Cli) -> None:
+    """The hidden ``--worker`` that the parallel run starts: the parts named on
+    stdin, each followed by its done line; a part that fails is reported and the
+    worker goes on."""
+    out = cli.ok("compile", "--worker", "-v", stdin=b"hash-kernels\nnope\n").decode()
+    lines = out.splitlines()
+    assert lines[0].startswith("hash-kernels") and "hash kernels" in lines[0]
+    assert lines[1] == "pqkit-compile: done hash-kernels"
+    assert lines[2].startswith("pqkit-compile: failed nope: ValueError: unknown warm-up part")
+    assert "SLH-DSA" not in out
 
 
 def test_warmup_parts_cover_every_family_once() -> None:
@@ -262,3 +267,11 @@ def test_warm_up_covers_the_calls_users_make() -> None:
     the warm-up compiles everything first: about 90 s of CPU.)"""
     missed = _python(_COVERAGE, PQKIT_JIT_BACKGROUND="0")
     assert missed == []
+
+
+@needs_numba
+def test_compile_in_processes_reports_a_failed_part() -> None:
+    from pqkit.cli import compile as compile_command
+
+    with pytest.raises(ValueError, match="compiling failed for nope: ValueError: unknown warm-up"):
+        compile_command._in_processes(["nope", "hash-kernels", "nope"], 2, verbose=False)

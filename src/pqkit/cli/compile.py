@@ -21,8 +21,10 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import queue
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -39,6 +41,10 @@ def cache_dir() -> str | None:
     return str(path) if path else None
 
 
+_DONE = "pqkit-compile: done"
+_FAILED = "pqkit-compile: failed"
+
+
 def run(args: argparse.Namespace) -> int:
     """Compile (or load) every family's kernels; 0 on success."""
     from pqkit.arith import warmup
@@ -48,12 +54,10 @@ def run(args: argparse.Namespace) -> int:
             'numba is not installed (pip install "pqkit[jit]"): nothing to compile; '
             "the numpy backend needs no compilation"
         )
-    if args.part is not None:  # one part, in a process started by _in_processes
-        families = [dict(warmup.PARTS)[args.part]]
-        parts = [args.part]
-    else:
-        families = list(dict.fromkeys(args.only or warmup.ORDER))
-        parts = [part for part, family in warmup.PARTS if family in families]
+    if args.worker:
+        return _serve(args.verbose)
+    families = list(dict.fromkeys(args.only or warmup.ORDER))
+    parts = [part for part, family in warmup.PARTS if family in families]
     jobs = args.jobs if args.jobs is not None else min(len(parts), os.cpu_count() or 1)
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
@@ -72,67 +76,114 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _in_processes(parts: list[str], jobs: int, verbose: bool) -> None:
-    """One ``pqkit compile --part PART`` process per part, ``jobs`` at a time, in
-    :data:`pqkit.arith.warmup.PARTS` order.
+    """The parts in ``jobs`` worker processes (:func:`_serve`), in
+    :data:`pqkit.arith.warmup.PARTS` order: a worker that finishes a part gets the
+    next one at once.
 
     NOTE: Numba's compiler holds the GIL for its Python half, so threads would not
     overlap; processes do, and they share the on-disk cache (Numba writes each
     index and data file whole, by renaming). A kernel two parts both use may be
-    compiled twice when they run at once; the cache keeps one copy."""
+    compiled twice when they run at once; the cache keeps one copy. One worker
+    per core rather than one process per part: a process pays about 2.5 s of CPU
+    before its first kernel (Numba's import and its own internals compiled once
+    per process: array allocation, exceptions), about 5 s of a 2-core run."""
     from pqkit.cli.progress import Bar
 
     env = {**os.environ, "PQKIT_JIT_BACKGROUND": "0"}
+    command = [sys.executable, "-m", "pqkit", "compile", "--worker", *(["-v"] if verbose else [])]
+    workers = [
+        subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        for _ in range(min(jobs, len(parts)))
+    ]
+    lines: queue.Queue[tuple[int, str | None]] = queue.Queue()
+    for i, worker in enumerate(workers):
+        threading.Thread(target=_read, args=(i, worker, lines), daemon=True).start()
     waiting = list(parts)
-    running: dict[str, subprocess.Popen[str]] = {}
+    busy: dict[int, str] = {}
     failed: list[str] = []
+
+    def give(i: int) -> None:  # the next part to worker i, or end its input
+        stdin = workers[i].stdin
+        assert stdin is not None
+        if waiting:
+            busy[i] = waiting.pop(0)
+            stdin.write(busy[i] + "\n")
+            stdin.flush()
+        else:
+            stdin.close()
+
     with Bar(len(parts), "compiling", unit="part") as bar:
-        while waiting or running:
-            while waiting and len(running) < jobs:
-                part = waiting.pop(0)
-                command = [sys.executable, "-m", "pqkit", "compile", "--part", part]
-                command += ["--jobs", "1", *(["-v"] if verbose else [])]
-                running[part] = subprocess.Popen(
-                    command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
-                )
-            bar.describe(f"compiling {', '.join(running)}")
-            part, process_status = _first_done(running)
-            out, _ = running.pop(part).communicate()
-            lines = out.strip().splitlines()
-            if verbose:
-                print("\n".join(lines[:-1]))
-            if process_status != 0:
-                failed.append(f"{part}: {lines[-1] if lines else process_status}")
-            bar.update()
+        for i in range(len(workers)):
+            give(i)
+        while busy:
+            bar.describe(f"compiling {', '.join(busy.values())}")
+            i, line = lines.get()
+            if line is None:  # the worker ended: an error if while on a part
+                if i in busy:
+                    failed.append(f"{busy.pop(i)}: the process ended ({workers[i].wait()})")
+            elif line.startswith((_DONE, _FAILED)):
+                if line.startswith(_FAILED):
+                    failed.append(line[len(_FAILED) :].strip())
+                busy.pop(i)
+                bar.update()
+                give(i)
+            elif verbose:
+                print(line)
+    for worker in workers:
+        if worker.stdin is not None and not worker.stdin.closed:
+            worker.stdin.close()
+        worker.wait()
+    failed += [f"{part}: not compiled (no process left)" for part in waiting]
     if failed:
         raise ValueError("compiling failed for " + "; ".join(failed))
 
 
-def _first_done(running: dict[str, subprocess.Popen[str]]) -> tuple[str, int]:
-    """The part whose process ends first and its exit status, so that a free core
-    takes the next part at once. The children write a few lines only, so their
-    pipes never fill while they wait here."""
-    while True:
-        for part, process in running.items():
-            status = process.poll()
-            if status is not None:
-                return part, status
-        time.sleep(0.05)
+def _read(
+    i: int, worker: subprocess.Popen[str], lines: queue.Queue[tuple[int, str | None]]
+) -> None:
+    """Worker i's output lines into ``lines``, then None at its end."""
+    assert worker.stdout is not None
+    for line in worker.stdout:
+        lines.put((i, line.rstrip("\n")))
+    lines.put((i, None))
 
 
-def _here(parts: list[str], verbose: bool) -> None:
-    """Every step of ``parts`` in this process, with a progress bar."""
+def _serve(verbose: bool) -> int:
+    """A worker of :func:`_in_processes`: compile the parts named on stdin, one a
+    line, saying when each is done (or failed, and why) on stdout."""
+    for line in sys.stdin:
+        part = line.strip()
+        try:
+            _here([part], verbose, bar=False)
+        except Exception as exc:  # the parent reports it and fails the command
+            print(f"{_FAILED} {part}: {type(exc).__name__}: {exc}", flush=True)
+        else:
+            print(f"{_DONE} {part}", flush=True)
+    return 0
+
+
+def _here(parts: list[str], verbose: bool, *, bar: bool = True) -> None:
+    """Every step of ``parts`` in this process, with a progress bar (unless
+    ``bar`` is False)."""
     from pqkit.arith import warmup
     from pqkit.cli.progress import Bar
 
     plan = [(part, label, step) for part in parts for label, step in warmup.part_steps(part)]
-    with Bar(len(plan), "compiling", unit="step") as bar:
+    with Bar(len(plan), "compiling", unit="step", show=bar) as progress:
         for part, label, step in plan:
-            bar.describe(f"compiling {label}")
+            progress.describe(f"compiling {label}")
             t0 = time.perf_counter()
             step()
             if verbose:
-                print(f"{part:<12} {label:<24} {time.perf_counter() - t0:7.2f} s")
-            bar.update()
+                print(f"{part:<12} {label:<24} {time.perf_counter() - t0:7.2f} s", flush=True)
+            progress.update()
 
 
 def register(subparsers: Any) -> None:
@@ -164,8 +215,6 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="parts compiled at once, one process each (default: one per core)",
     )
-    parser.add_argument(  # the processes _in_processes starts
-        "--part", choices=[part for part, _ in warmup.PARTS], help=argparse.SUPPRESS
-    )
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # _serve
     parser.add_argument("-v", "--verbose", action="store_true", help="time every step")
     parser.set_defaults(func=run)
