@@ -85,3 +85,17 @@ def test_kem_ntts_in_lock_step_equal_the_reference(rows: int) -> None:
     np.testing.assert_array_equal(JK.ntt(f), RK.ntt(f))
     np.testing.assert_array_equal(JK.intt(f), RK.intt(f))
     np.testing.assert_array_equal(JK.intt(JK.ntt(f)), f)
+
+
+def test_put_copies_into_a_slice_and_checks_the_length() -> None:
+    """``_jit.put``, the loop the compiled kernels copy with instead of slice
+    assignment (compile time: docs/decisions.md, "Compile time, third round")."""
+    from pqkit.arith._jit import put
+
+    dst = np.zeros(10, dtype=np.uint8)
+    src = np.arange(1, 5, dtype=np.uint8)
+    put(dst[3:7], src)
+    assert dst.tolist() == [0, 0, 0, 1, 2, 3, 4, 0, 0, 0]
+    assert src.tolist() == [1, 2, 3, 4]  # the source is not modified
+    with pytest.raises(ValueError, match="put: the arrays differ in length"):
+        put(dst[3:6], src)

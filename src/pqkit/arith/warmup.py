@@ -35,8 +35,8 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("mldsa-batch", "mldsa-batch"),
     ("hash-kernels", "hash"),
 )
-"""``pqkit compile``'s units of work as (part, family), one process each, in the
-order the processes start. ``hash`` is split in two because the SLH-DSA engine
+"""``pqkit compile``'s units of work as (part, family), in the order its worker
+processes take them. ``hash`` is split in two because the SLH-DSA engine
 alone takes about 25 s on an empty cache here, the others 4-21 s. Longest first,
 so that the two processes of a 2-core machine finish close together, but each
 batch part after its family's single operations: it then loads the kernels they

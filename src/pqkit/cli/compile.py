@@ -1,12 +1,12 @@
 """``pqkit compile``: build the ``jit`` backend's compiled code ahead of time.
 
 Runs the warm-up workload of :mod:`pqkit.arith.warmup` (real operations of every
-kernel family on the ``jit`` backend) in this process, so that Numba compiles every
+kernel family on the ``jit`` backend), so that Numba compiles every
 specialization the library uses and writes it to its on-disk cache; later
 processes then load it (about a second, in the background) instead of compiling.
 For container images and installers, after ``pip install "pqkit[jit]"``. The
 parts of the work (:data:`pqkit.arith.warmup.PARTS`: the kernel families, the
-SLH-DSA engine apart) compile in parallel, one process each (``--jobs``, default
+SLH-DSA engine apart) compile in parallel, in worker processes (``--jobs``, default
 one per core; the times on a 2-core machine are in docs/decisions.md).
 
 Where the cache goes is Numba's choice: ``NUMBA_CACHE_DIR`` when set, else the
@@ -213,7 +213,7 @@ def register(subparsers: Any) -> None:
         "--jobs",
         type=int,
         metavar="N",
-        help="parts compiled at once, one process each (default: one per core)",
+        help="worker processes, each compiling one part at a time (default: one per core)",
     )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # _serve
     parser.add_argument("-v", "--verbose", action="store_true", help="time every step")
