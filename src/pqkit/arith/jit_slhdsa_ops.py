@@ -855,6 +855,19 @@ def _t_one(
     return out[0].copy()
 
 
+@_inline
+def _fors_pk(
+    mode: int, n: int, wide: bool, cx: Any, pk_seed: Any, tree0: Any, kp: int, roots: Any
+) -> Any:
+    """PK_FORS = T_k(ADRS(FORS_ROOTS, key pair), roots): FIPS 205, Algorithm 17
+    (fors_pkFromSig) lines 21-24, from the k tree roots (signing has them from
+    building the trees, verification from the signature)."""
+    zero = np.int64(0)
+    return _t_one(
+        mode, n, wide, cx, pk_seed, zero, tree0, np.int64(FORS_ROOTS), kp, zero, zero, roots
+    )
+
+
 # --- trees ----------------------------------------------------------------------------
 
 
@@ -1060,20 +1073,7 @@ def _sign(
         _auth(nodes, a_h, pick, sig, off + n, n)  # Algorithm 16 lines 5-8
         _rows(roots, t, nodes, nodes.shape[0] - 1, n)
     # Algorithm 17 lines 21-24 on this signature: PK_FORS = T_k((FORS_ROOTS, key pair), roots).
-    msg = _t_one(
-        mode,
-        n,
-        wide,
-        cx,
-        pk_seed,
-        np.int64(0),
-        tree0,
-        np.int64(FORS_ROOTS),
-        kp,
-        np.int64(0),
-        np.int64(0),
-        roots,
-    )
+    msg = _fors_pk(mode, n, wide, cx, pk_seed, tree0, kp, roots)
     # Algorithm 12 (ht_sign): each layer signs the root of the one below.
     xnodes = np.empty(((2 << hp) - 1, n), dtype=np.uint8)
     digits = np.empty(length, dtype=np.int64)
@@ -1187,20 +1187,7 @@ def _verify_root(
         for j in range(min(LANES, k - g)):
             for b in range(n):
                 roots[g + j, b] = out[j, b]
-    node = _t_one(
-        mode,
-        n,
-        wide,
-        cx,
-        pk_seed,
-        np.int64(0),
-        tree0,
-        np.int64(FORS_ROOTS),
-        kp,
-        np.int64(0),
-        np.int64(0),
-        roots,
-    )
+    node = _fors_pk(mode, n, wide, cx, pk_seed, tree0, kp, roots)
     # Algorithm 13: xmss_pkFromSig (Algorithm 11) layer by layer.
     digits = np.empty(length, dtype=np.int64)
     ends = np.empty((length, n), dtype=np.uint8)
