@@ -623,11 +623,12 @@ def _decrypt_cols_in(dks: Any, rows: Any, cs: Any, c_base: int, k: int, du: int)
     g = rows.shape[0]
     t = np.empty((g * k, 256), dtype=np.int64)
     for i in range(g):
+        row = rows[i]
         for j in range(k):
             for p in range(128):
-                b0 = np.int64(dks[rows[i], 384 * j + 3 * p])
-                b1 = np.int64(dks[rows[i], 384 * j + 3 * p + 1])
-                b2 = np.int64(dks[rows[i], 384 * j + 3 * p + 2])
+                b0 = np.int64(dks[row, 384 * j + 3 * p])
+                b1 = np.int64(dks[row, 384 * j + 3 * p + 1])
+                b2 = np.int64(dks[row, 384 * j + 3 * p + 2])
                 t[j * g + i, 2 * p] = _csub(b0 | ((b1 & 15) << 8))
                 t[j * g + i, 2 * p + 1] = _csub((b1 >> 4) | (b2 << 4))
     s = _to_cols(t)
@@ -635,11 +636,12 @@ def _decrypt_cols_in(dks: Any, rows: Any, cs: Any, c_base: int, k: int, du: int)
     # positions fold (2x the speed of the decode).
     for i in range(g):
         c = cs[min(i, cs.shape[0] - 1)]
-        for j in range(k):
-            if du == 10:
+        if du == 10:
+            for j in range(k):
                 for p in range(256):
                     t[j * g + i, p] = _u_coef(c, c_base, 256 * j + p, 10)
-            else:
+        else:
+            for j in range(k):
                 for p in range(256):
                     t[j * g + i, p] = _u_coef(c, c_base, 256 * j + p, du)
     return s, _to_cols(t)
