@@ -275,3 +275,14 @@ def test_compile_in_processes_reports_a_failed_part() -> None:
 
     with pytest.raises(ValueError, match="compiling failed for nope: ValueError: unknown warm-up"):
         compile_command._in_processes(["nope", "hash-kernels", "nope"], 2, verbose=False)
+
+
+@needs_numba
+def test_compile_in_processes_reports_workers_that_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process that ends without doing its part (here: one that cannot
+    start Python at all) fails the command with a message, not a traceback."""
+    from pqkit.cli import compile as compile_command
+
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    with pytest.raises(ValueError, match="compiling failed for hash-kernels: "):
+        compile_command._in_processes(["hash-kernels", "slhdsa"], 2, verbose=False)

@@ -19,6 +19,7 @@ another version (recompiling them), so a cache is never used across versions.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import queue
@@ -112,12 +113,15 @@ def _in_processes(parts: list[str], jobs: int, verbose: bool) -> None:
     def give(i: int) -> None:  # the next part to worker i, or end its input
         stdin = workers[i].stdin
         assert stdin is not None
-        if waiting:
-            busy[i] = waiting.pop(0)
+        if not waiting:
+            stdin.close()
+            return
+        busy[i] = waiting.pop(0)
+        try:
             stdin.write(busy[i] + "\n")
             stdin.flush()
-        else:
-            stdin.close()
+        except OSError:  # the worker has ended; its end of output follows
+            waiting.insert(0, busy.pop(i))
 
     with Bar(len(parts), "compiling", unit="part") as bar:
         for i in range(len(workers)):
@@ -138,7 +142,8 @@ def _in_processes(parts: list[str], jobs: int, verbose: bool) -> None:
                 print(line)
     for worker in workers:
         if worker.stdin is not None and not worker.stdin.closed:
-            worker.stdin.close()
+            with contextlib.suppress(OSError):  # a worker that ended early
+                worker.stdin.close()
         worker.wait()
     failed += [f"{part}: not compiled (no process left)" for part in waiting]
     if failed:
