@@ -495,7 +495,7 @@ def _verify_w1(
     ct1 = _mul_rows(t1_hat, c_hat)
     w = _intt(az - ct1)  # line 9 (differences in (-q, q))
     w1 = _use_hint(hint, w.reshape(-1), gamma2)  # line 10
-    put(w1_bytes[:], _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1))
+    put(w1_bytes, _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1))
     return True, w1_bytes
 
 
