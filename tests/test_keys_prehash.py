@@ -13,6 +13,7 @@ command line.
 
 from __future__ import annotations
 
+import copy
 import functools
 import gzip
 import hashlib
@@ -347,6 +348,8 @@ def test_pure_and_prehash_keys_are_different_types() -> None:
     assert (bound.algorithm.prehash, pure.algorithm.prehash) == ("SHA2-512", None)
     assert private_key_class("HashML-DSA-65") is private_key_class("hash_ml_dsa_65_with_sha512")
     assert private_key_class("HashML-DSA-65") is HashMLDSA65PrivateKey
+    with pytest.raises(TypeError, match="holds secret state"):
+        copy.deepcopy(bound)
     # The pure key signs pure; the bound key signs HashML-DSA: neither verifies the other's.
     pure_signature = pure.sign(b"m", deterministic=True)
     bound_signature = bound.sign(b"m", deterministic=True)
