@@ -94,8 +94,11 @@ SLOW_SETS = re.compile(r"-(128|192|256)s-")  # SLH-DSA "s" sets: seconds per sig
 
 
 def _short(name: str) -> str:
+    """A readable test id: ``cryptonext/cms/HASH-ML-DSA-44_expandedkey_priv``."""
     producer, folder, file = name.split("/")
-    return f"{producer}/{folder[-6:]}/{file.split('-2.16')[0]}{file.rsplit('_', 2)[-2:]}"
+    stem, _, kind = file.partition("_")
+    place = "cms" if "cms" in folder else "certs"
+    return f"{producer}/{place}/{stem.split('-2.16')[0]}_{kind.removesuffix('.der')}"
 
 
 def _oid(name: str) -> str:
