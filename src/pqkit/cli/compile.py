@@ -4,7 +4,8 @@ Runs the warm-up workload of :mod:`pqkit.arith.warmup` (real operations of every
 kernel family on the ``jit`` backend), so that Numba compiles every
 specialization the library uses and writes it to its on-disk cache; later
 processes then load it (about a second, in the background) instead of compiling.
-For container images and installers, after ``pip install "pqkit[jit]"``. The
+For container images and installers, wherever Numba is installed (a dependency of
+pqkit where Numba has wheels; ``pip install "pqkit[jit]"`` elsewhere). The
 parts of the work (:data:`pqkit.arith.warmup.PARTS`: the kernel families, the
 SLH-DSA engine apart) compile in parallel, in worker processes (``--jobs``, default
 ``PQKIT_WORKERS``, else one per CPU this process may use: ``pqkit._workers``; the
