@@ -47,6 +47,7 @@ def test_batch_json_has_per_item_figures(capsys: pytest.CaptureFixture[str]) -> 
     data = json.loads(out)
     assert data["parameters"]["batch"] == 2
     by_op = {r["operation"]: r for r in data["results"]}
+    assert list(by_op) == ["keygen", "encaps", "decaps", "encaps (one key)", "decaps (one key)"]
     for item in data["per_item"]:
         mean_us = by_op[item["operation"]]["mean_us"]
         assert item["mean_us"] == pytest.approx(mean_us / 2)

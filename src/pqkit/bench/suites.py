@@ -15,10 +15,12 @@ from typing import Any
 
 import pqkit
 from pqkit import common
+from pqkit.bench.keyring import KEY_RING, ONE_KEY, RING_BUDGET_S, cycling, make_ring
 from pqkit.bench.runner import Group, Operation
 from pqkit.schemes import Kem, Signature
 
 __all__ = [
+    "KEYS",
     "MESSAGE",
     "batch_groups",
     "common_groups",
@@ -50,8 +52,29 @@ def scheme_info(scheme: Kem | Signature) -> dict[str, Any]:
     return {n: getattr(scheme, n) for n in names if hasattr(scheme, n)}
 
 
-def kem_groups(schemes: list[Kem], *, fullcycle: bool = False) -> list[Group]:
-    """keygen, encaps, decaps (or one keygen+encaps+decaps row) per KEM."""
+KEYS = ("both", "fresh", "one")
+"""``--keys`` choices: the fresh-key rows and the one-key rows (the default), or one
+kind alone."""
+
+
+def _with_keys(
+    keygen: Operation, keys: str, fresh: list[Operation], one: list[Operation]
+) -> list[Operation]:
+    """Key generation, the fresh-key operations, then the one-key ones, as ``keys``
+    asks."""
+    if keys not in KEYS:
+        raise ValueError(f"keys must be one of {', '.join(KEYS)}, got {keys!r}")
+    return [keygen, *(fresh if keys != "one" else []), *(one if keys != "fresh" else [])]
+
+
+def kem_groups(
+    schemes: list[Kem], *, fullcycle: bool = False, keys: str = "both", ring: int = KEY_RING
+) -> list[Group]:
+    """keygen, encaps, decaps (or one keygen+encaps+decaps row) per KEM.
+
+    encaps and decaps meet a fresh key every call (``ring`` key pairs made
+    beforehand, cycled through: see :mod:`pqkit.bench.keyring`); the rows
+    ``encaps (one key)`` and ``decaps (one key)`` reuse one key pair."""
 
     def build(kem: Kem) -> list[Operation]:
         if fullcycle:
@@ -62,20 +85,42 @@ def kem_groups(schemes: list[Kem], *, fullcycle: bool = False) -> list[Group]:
                 return kem.decaps(sk, ct)
 
             return [Operation("fullcycle", cycle)]
-        pk, sk = kem.keygen()
-        _, ct = kem.encaps(pk)
-        return [
+
+        def triple() -> tuple[bytes, bytes, bytes]:
+            pk, sk = kem.keygen()
+            return pk, sk, kem.encaps(pk)[1]
+
+        keyring = make_ring(
+            triple, kem.name, size=ring if keys != "one" else 1, budget=RING_BUDGET_S
+        )
+        fresh, one = cycling(keyring), cycling(keyring[:1])
+        return _with_keys(
             Operation("keygen", kem.keygen),
-            Operation("encaps", lambda: kem.encaps(pk)),
-            Operation("decaps", lambda: kem.decaps(sk, ct)),
-        ]
+            keys,
+            [
+                Operation("encaps", lambda: kem.encaps(fresh()[0])),
+                Operation("decaps", lambda: kem.decaps(*fresh()[1:])),
+            ],
+            [
+                Operation(f"encaps ({ONE_KEY})", lambda: kem.encaps(one()[0])),
+                Operation(f"decaps ({ONE_KEY})", lambda: kem.decaps(*one()[1:])),
+            ],
+        )
 
     return [Group(kem.name, _bind(build, kem)) for kem in schemes]
 
 
-def sig_groups(schemes: list[Signature], *, fullcycle: bool = False) -> list[Group]:
+def sig_groups(
+    schemes: list[Signature],
+    *,
+    fullcycle: bool = False,
+    keys: str = "both",
+    ring: int = KEY_RING,
+) -> list[Group]:
     """keypair, sign, verify (or one keypair+sign+verify row) per signature scheme,
-    on the 50-byte :data:`MESSAGE` with an empty context, hedged signing."""
+    on the 50-byte :data:`MESSAGE` with an empty context, hedged signing; sign and
+    verify meet a fresh key every call (``ring`` key pairs, cycled through), the
+    ``(one key)`` rows reuse one key pair."""
 
     def build(dsa: Signature) -> list[Operation]:
         if fullcycle:
@@ -85,46 +130,102 @@ def sig_groups(schemes: list[Signature], *, fullcycle: bool = False) -> list[Gro
                 return dsa.verify(pk, MESSAGE, dsa.sign(sk, MESSAGE))
 
             return [Operation("fullcycle", cycle)]
-        pk, sk = dsa.keygen()
-        signature = dsa.sign(sk, MESSAGE)
-        if not dsa.verify(pk, MESSAGE, signature):
-            raise ValueError(f"{dsa.name}: a fresh signature did not verify")
-        return [
+
+        def triple() -> tuple[bytes, bytes, bytes]:
+            pk, sk = dsa.keygen()
+            signature = dsa.sign(sk, MESSAGE)
+            if not dsa.verify(pk, MESSAGE, signature):
+                raise ValueError(f"{dsa.name}: a fresh signature did not verify")
+            return pk, sk, signature
+
+        keyring = make_ring(
+            triple, dsa.name, size=ring if keys != "one" else 1, budget=RING_BUDGET_S
+        )
+        fresh, one = cycling(keyring), cycling(keyring[:1])
+        return _with_keys(
             Operation("keypair", dsa.keygen),
-            Operation("sign", lambda: dsa.sign(sk, MESSAGE)),
-            Operation("verify", lambda: dsa.verify(pk, MESSAGE, signature)),
-        ]
+            keys,
+            [
+                Operation("sign", lambda: dsa.sign(fresh()[1], MESSAGE)),
+                Operation("verify", lambda: _verify(dsa, fresh())),
+            ],
+            [
+                Operation(f"sign ({ONE_KEY})", lambda: dsa.sign(one()[1], MESSAGE)),
+                Operation(f"verify ({ONE_KEY})", lambda: _verify(dsa, one())),
+            ],
+        )
 
     return [Group(dsa.name, _bind(build, dsa)) for dsa in schemes]
 
 
-def batch_groups(schemes: list[Any], kind: str, n: int) -> list[Group]:
+def _verify(dsa: Signature, entry: tuple[bytes, bytes, bytes]) -> bool:
+    return dsa.verify(entry[0], MESSAGE, entry[2])
+
+
+def batch_groups(
+    schemes: list[Any], kind: str, n: int, *, keys: str = "both", ring: int = KEY_RING
+) -> list[Group]:
     """The batch view's operations on ``n`` rows per call (``pqkit speed --batch N``):
     keygen / encaps / decaps of a KEM, or keypair / sign / verify of a signature
     scheme (``n`` different keys, the 50-byte :data:`MESSAGE`, hedged signing). Each
-    call handles ``n`` items; the report divides by ``n`` for the per-item figures."""
+    call handles ``n`` items; the report divides by ``n`` for the per-item figures.
+
+    Fresh keys: successive calls cycle through enough sets of ``n`` key pairs that
+    at least ``ring`` different keys go by before one comes back; the
+    ``(one key)`` rows give every call the same ``n`` keys."""
 
     def build(scheme: Any) -> list[Operation]:
         view = scheme.batch
-        pks, sks = view.keygen(n)
+        sets = -(-ring // n) if keys != "one" else 1
         if kind == "kem":
-            _, cts = view.encaps(pks)
-            return [
+
+            def kem_set() -> tuple[Any, Any, Any]:
+                pks, sks = view.keygen(n)
+                return pks, sks, view.encaps(pks)[1]
+
+            keyring = make_ring(kem_set, scheme.name, size=sets, budget=RING_BUDGET_S)
+            fresh, one = cycling(keyring), cycling(keyring[:1])
+            return _with_keys(
                 Operation("keygen", lambda: view.keygen(n)),
-                Operation("encaps", lambda: view.encaps(pks)),
-                Operation("decaps", lambda: view.decaps(sks, cts)),
-            ]
+                keys,
+                [
+                    Operation("encaps", lambda: view.encaps(fresh()[0])),
+                    Operation("decaps", lambda: view.decaps(*fresh()[1:])),
+                ],
+                [
+                    Operation(f"encaps ({ONE_KEY})", lambda: view.encaps(one()[0])),
+                    Operation(f"decaps ({ONE_KEY})", lambda: view.decaps(*one()[1:])),
+                ],
+            )
         messages = [MESSAGE] * n
-        signatures = view.sign(sks, messages)
-        if not view.verify(pks, messages, signatures).all():
-            raise ValueError(f"{scheme.name}: a fresh batch of signatures did not verify")
-        return [
+
+        def sig_set() -> tuple[Any, Any, Any]:
+            pks, sks = view.keygen(n)
+            signatures = view.sign(sks, messages)
+            if not view.verify(pks, messages, signatures).all():
+                raise ValueError(f"{scheme.name}: a fresh batch of signatures did not verify")
+            return pks, sks, signatures
+
+        keyring = make_ring(sig_set, scheme.name, size=sets, budget=RING_BUDGET_S)
+        fresh, one = cycling(keyring), cycling(keyring[:1])
+        return _with_keys(
             Operation("keypair", lambda: view.keygen(n)),
-            Operation("sign", lambda: view.sign(sks, messages)),
-            Operation("verify", lambda: view.verify(pks, messages, signatures)),
-        ]
+            keys,
+            [
+                Operation("sign", lambda: view.sign(fresh()[1], messages)),
+                Operation("verify", lambda: _verify_rows(view, fresh(), messages)),
+            ],
+            [
+                Operation(f"sign ({ONE_KEY})", lambda: view.sign(one()[1], messages)),
+                Operation(f"verify ({ONE_KEY})", lambda: _verify_rows(view, one(), messages)),
+            ],
+        )
 
     return [Group(scheme.name, _bind(build, scheme)) for scheme in schemes]
+
+
+def _verify_rows(view: Any, entry: tuple[Any, Any, Any], messages: list[bytes]) -> Any:
+    return view.verify(entry[0], messages, entry[2])
 
 
 def _bind(build: Callable[[Any], list[Operation]], scheme: Any) -> Callable[[], list[Operation]]:
