@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+import numpy as np
 
 import pqkit
 from pqkit import common
@@ -29,6 +31,8 @@ __all__ = [
     "scheme_info",
     "sig_groups",
 ]
+
+_E = TypeVar("_E")
 
 MESSAGE = bytes(range(50))
 """The message signed and verified: 50 bytes, the length liboqs's ``speed_sig`` uses."""
@@ -172,19 +176,26 @@ def batch_groups(
 
     Fresh keys: successive calls cycle through enough sets of ``n`` key pairs that
     at least ``ring`` different keys go by before one comes back; the
-    ``(one key)`` rows give every call the same ``n`` keys."""
+    ``(one key)`` rows use one key on every row of every call (broadcast by the
+    view for decapsulation, signing and verification; ``n`` copies of it for
+    encapsulation): a server with one key."""
 
     def build(scheme: Any) -> list[Operation]:
         view = scheme.batch
-        sets = -(-ring // n) if keys != "one" else 1
+        sets = -(-ring // n)
         if kind == "kem":
 
             def kem_set() -> tuple[Any, Any, Any]:
                 pks, sks = view.keygen(n)
                 return pks, sks, view.encaps(pks)[1]
 
-            keyring = make_ring(kem_set, scheme.name, size=sets, budget=RING_BUDGET_S)
-            fresh, one = cycling(keyring), cycling(keyring[:1])
+            def kem_one() -> tuple[Any, Any, Any]:
+                pk, sk = view.keygen(1)
+                pks = np.repeat(pk, n, axis=0)
+                return pks, sk[0], view.encaps(pks)[1]
+
+            fresh = _ring(kem_set, scheme.name, sets, keys != "one")
+            one = cycling([kem_one()]) if keys != "fresh" else fresh
             return _with_keys(
                 Operation("keygen", lambda: view.keygen(n)),
                 keys,
@@ -199,15 +210,18 @@ def batch_groups(
             )
         messages = [MESSAGE] * n
 
-        def sig_set() -> tuple[Any, Any, Any]:
-            pks, sks = view.keygen(n)
+        def signed(pks: Any, sks: Any) -> tuple[Any, Any, Any]:
             signatures = view.sign(sks, messages)
             if not view.verify(pks, messages, signatures).all():
                 raise ValueError(f"{scheme.name}: a fresh batch of signatures did not verify")
             return pks, sks, signatures
 
-        keyring = make_ring(sig_set, scheme.name, size=sets, budget=RING_BUDGET_S)
-        fresh, one = cycling(keyring), cycling(keyring[:1])
+        def sig_one() -> tuple[Any, Any, Any]:
+            pk, sk = view.keygen(1)
+            return signed(pk[0], sk[0])
+
+        fresh = _ring(lambda: signed(*view.keygen(n)), scheme.name, sets, keys != "one")
+        one = cycling([sig_one()]) if keys != "fresh" else fresh
         return _with_keys(
             Operation("keypair", lambda: view.keygen(n)),
             keys,
@@ -222,6 +236,18 @@ def batch_groups(
         )
 
     return [Group(scheme.name, _bind(build, scheme)) for scheme in schemes]
+
+
+def _ring(make: Callable[[], _E], name: str, size: int, wanted: bool) -> Callable[[], _E]:
+    """The cycling step over a ring of ``size`` made by ``make`` (within the set-up
+    budget), or, when the fresh-key rows are not wanted, a step that is never called."""
+    if not wanted:
+        return _unused
+    return cycling(make_ring(make, name, size=size, budget=RING_BUDGET_S))
+
+
+def _unused() -> Any:
+    raise AssertionError("a fresh-key step was called with --keys one")
 
 
 def _verify_rows(view: Any, entry: tuple[Any, Any, Any], messages: list[bytes]) -> Any:
