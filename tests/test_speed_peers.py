@@ -94,3 +94,21 @@ def test_every_library_meets_a_fresh_key(monkeypatch: pytest.MonkeyPatch) -> Non
         results = [ops[name]() for _ in range(KEY_RING)]
         assert len(set(seen)) == KEY_RING
         assert name == "sign" or all(results)
+
+
+def test_c_peers_needs_a_source_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """benchmarks/c_peers.py builds the C libraries from checkouts given on the
+    command line; without one, or with a folder that is not one, it says so."""
+    path = PEERS.parent / "c_peers.py"
+    spec = importlib.util.spec_from_file_location("pqkit_benchmark_c_peers", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)
+    spec.loader.exec_module(module)
+    with pytest.raises(SystemExit) as exc:
+        module.main([])
+    assert exc.value.code == 2 and "--mlkem-native DIR" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match=r"mlkem_native\.c: not found"):
+        module.main(["--mlkem-native", str(tmp_path), "--no-pqkit"])
