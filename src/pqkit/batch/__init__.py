@@ -36,7 +36,10 @@ Rules shared by every view (docs/decisions.md, "Batch operations"):
   :func:`write_keypairs` stream key pairs without holding them all.
 - **Threads.** ``workers=`` (or the ``PQKIT_WORKERS`` environment variable) runs
   up to that many chunks at once on a thread pool; the kernels release the GIL
-  (NumPy's large-array operations, Numba kernels compiled ``nogil``). Default 1.
+  (NumPy's large-array operations, Numba kernels compiled ``nogil``). Default:
+  the CPUs this process may run on (:func:`available_cpus`; the one rule of
+  :func:`resolve_workers`, which the jit hash kernels and ``pqkit compile`` follow
+  too).
 
 Families without a vectorised batch (round-3 Kyber and Dilithium, and any future
 family until it gets one) get :class:`KemBatch` / :class:`SignatureBatch`,
@@ -59,6 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit._checks import as_bytes
+from pqkit._workers import available_cpus, resolve_workers
 from pqkit.schemes import RNG, draw
 
 if TYPE_CHECKING:
@@ -72,6 +76,7 @@ __all__ = [
     "SignatureBatch",
     "as_messages",
     "as_rows",
+    "available_cpus",
     "batch_size",
     "kem_batch",
     "resolve_workers",
@@ -92,9 +97,6 @@ chunk of 256 rows stays around 40-60 MB, while NumPy's per-call overhead
 (1-3 µs) is already spread over enough rows to be negligible: measured per-row
 time stops improving between 128 and 256 rows (benchmarks/batch_throughput.py).
 """
-
-_ENV_WORKERS = "PQKIT_WORKERS"
-
 
 # --- argument handling ----------------------------------------------------------------
 
@@ -318,23 +320,6 @@ def as_count(n: Any) -> int:
 
 
 # --- chunks and threads ---------------------------------------------------------------
-
-
-def resolve_workers(workers: Any = None) -> int:
-    """The number of threads: ``workers`` if given, else ``PQKIT_WORKERS``, else 1."""
-    if workers is None:
-        env = os.environ.get(_ENV_WORKERS, "").strip()
-        if not env:
-            return 1
-        try:
-            workers = int(env)
-        except ValueError:
-            raise ValueError(f"{_ENV_WORKERS} must be a positive integer, got {env!r}") from None
-    if not isinstance(workers, int) or isinstance(workers, bool):
-        raise TypeError(f"workers must be an int, not {type(workers).__name__}")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
-    return workers
 
 
 def chunk_bounds(n: int, chunk: int) -> list[tuple[int, int]]:
