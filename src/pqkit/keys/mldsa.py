@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any, cast
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.errors import InvalidSignature
 from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named, as_context, prehash_m_prime
-from pqkit.schemes import RNG, Signature
+from pqkit.schemes import RNG
 
 if TYPE_CHECKING:
     from pqkit.common import Xof
+    from pqkit.protocols import MLDSAScheme
 
 __all__ = [
     "MLDSA44PrivateKey",
@@ -29,10 +30,10 @@ MU_LENGTH = 64
 
 
 @cache
-def _scheme(name: str) -> Signature:
+def _scheme(name: str) -> MLDSAScheme:
     from pqkit.registry import sig
 
-    return sig(name)
+    return cast("MLDSAScheme", sig(name))
 
 
 class MuHasher:
