@@ -11,6 +11,8 @@ from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named, as_context,
 from pqkit.schemes import RNG
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric import mldsa as pyca_mldsa
+
     from pqkit.common import Xof
     from pqkit.protocols import MLDSAScheme
 
@@ -194,6 +196,10 @@ class MLDSA44PublicKey(MLDSAPublicKey):
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-44")
 
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA44PublicKey: ...
+
 
 class MLDSA44PrivateKey(MLDSAPrivateKey):
     """An ML-DSA-44 signing key."""
@@ -202,12 +208,22 @@ class MLDSA44PrivateKey(MLDSAPrivateKey):
     algorithm = algorithm_named("ML-DSA-44")
     _public_class = MLDSA44PublicKey
 
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA44PrivateKey: ...
+
+        def public_key(self) -> MLDSA44PublicKey: ...
+
 
 class MLDSA65PublicKey(MLDSAPublicKey):
     """An ML-DSA-65 verification key."""
 
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-65")
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA65PublicKey: ...
 
 
 class MLDSA65PrivateKey(MLDSAPrivateKey):
@@ -217,12 +233,22 @@ class MLDSA65PrivateKey(MLDSAPrivateKey):
     algorithm = algorithm_named("ML-DSA-65")
     _public_class = MLDSA65PublicKey
 
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA65PrivateKey: ...
+
+        def public_key(self) -> MLDSA65PublicKey: ...
+
 
 class MLDSA87PublicKey(MLDSAPublicKey):
     """An ML-DSA-87 verification key."""
 
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-87")
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA87PublicKey: ...
 
 
 class MLDSA87PrivateKey(MLDSAPrivateKey):
@@ -231,3 +257,9 @@ class MLDSA87PrivateKey(MLDSAPrivateKey):
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-87")
     _public_class = MLDSA87PublicKey
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA87PrivateKey: ...
+
+        def public_key(self) -> MLDSA87PublicKey: ...
