@@ -8,6 +8,7 @@ cannot say.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 __all__ = ["InvalidSignature", "UnknownAlgorithm", "UnknownBackend"]
 
@@ -57,6 +58,10 @@ class InvalidSignature(Exception):
             cls = _with_pyca_base()
         instance: InvalidSignature = super().__new__(cls, *args)
         return instance
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle by the public class (the subclass has no importable name).
+        return (InvalidSignature, self.args, self.__dict__ or None)
 
 
 @cache

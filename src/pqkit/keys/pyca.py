@@ -123,6 +123,7 @@ def pyca_class(name: str, kind: str) -> Any:
     """
     if kind not in ("Private", "Public"):
         raise ValueError(f"kind must be 'Private' or 'Public', not {kind!r}")
+    _cryptography()
     classes = _pyca_classes(name) if name in convertible() else None
     if classes is None:
         _not_convertible(name)
@@ -138,6 +139,7 @@ def to_cryptography_key(key: Any) -> Any:
     """
     from pqkit.keys.hybrid import HybridPrivateKey, HybridPublicKey
 
+    _cryptography()
     if isinstance(key, (HybridPrivateKey, HybridPublicKey)):
         _not_convertible(key.algorithm)
     if isinstance(key, PrivateKey):
