@@ -86,11 +86,14 @@ def _modes(directory: Path) -> dict[str, int]:
 def test_keypairs_and_encapsulations_from_the_cluster(client: Any, tmp_path: Path) -> None:
     n = 3 * CHUNK
     keys = tmp_path / "keys"
-    manifest = pqdask.write_keypairs(ALG, n, keys, chunk=CHUNK)
+    with distributed.get_task_stream(client) as stream:
+        manifest = pqdask.write_keypairs(ALG, n, keys, chunk=CHUNK)
     assert manifest == keys / "manifest.json"
-    # The blocks were written by the worker processes, not by this one.
-    workers = set(client.run(os.getpid).values())
-    assert os.getpid() not in workers and len(workers) == 2
+    # The blocks were written by tasks on the worker processes, not by this one.
+    writers = [t for t in stream.data if str(t["key"]).startswith("_write_block-")]
+    assert len(writers) == 3, [t["key"] for t in stream.data]
+    assert {t["worker"] for t in writers} <= set(client.scheduler_info()["workers"])
+    assert os.getpid() not in set(client.run(os.getpid).values())
 
     modes = _modes(keys)
     assert sorted(modes) == sorted(
