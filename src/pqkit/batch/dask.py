@@ -262,8 +262,9 @@ def sign(
 ) -> da.Array:
     """Signatures of the message rows (a 2-D uint8 array: messages of one length)
     under the secret-key rows, with the rnd rows (n, 32) or ``deterministic``.
-    Hedged signing needs ``rnd``: a graph must give the same result when a block is
-    recomputed, so fresh randomness inside a task is not offered."""
+    Hedged signing takes its rnd rows as an array here (unlike :func:`keygen` and
+    :func:`encaps`, which draw inside the tasks), so a recomputed block gives the
+    same signatures."""
     if rnd is None and not deterministic:
         raise ValueError("give rnd (a dask array of 32-byte rows) or deterministic=True")
     s = _scheme(alg, arith)
