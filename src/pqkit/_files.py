@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
+from typing import BinaryIO
 
-__all__ = ["create_file", "replace_file"]
+__all__ = ["create_file", "replace_file", "replacing"]
 
 
 def create_file(path: str | os.PathLike[str], data: bytes, *, secret: bool) -> None:
@@ -31,15 +33,26 @@ def create_file(path: str | os.PathLike[str], data: bytes, *, secret: bool) -> N
         raise
 
 
-def replace_file(path: str | os.PathLike[str], data: bytes, *, secret: bool) -> None:
-    """Write ``data`` to ``path`` through a new temporary file beside it (created as
-    :func:`create_file` does, under a random name) renamed over it."""
+@contextlib.contextmanager
+def replacing(path: str | os.PathLike[str], *, secret: bool) -> Iterator[BinaryIO]:
+    """A new temporary file beside ``path`` (``O_EXCL``, mode as :func:`create_file`)
+    to write in; renamed over ``path`` when the block ends without an error, removed
+    otherwise. For streamed output: the target never holds a part, and a secret
+    never keeps an existing file's looser mode."""
     directory = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(directory, f".pqkit-{os.urandom(8).hex()}.tmp")
-    create_file(tmp, data, secret=secret)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if secret else 0o644)
     try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def replace_file(path: str | os.PathLike[str], data: bytes, *, secret: bool) -> None:
+    """Write ``data`` to ``path`` through :func:`replacing`."""
+    with replacing(path, secret=secret) as f:
+        f.write(data)
