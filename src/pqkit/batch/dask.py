@@ -51,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 import pqkit
-from pqkit._files import create_file
+from pqkit._files import create_file, replace_file
 
 __all__ = [
     "decaps",
@@ -345,8 +345,6 @@ def _write_block(
             f"{socket.gethostname()!r}: store_npy needs a directory that the workers "
             "and the calling process share"
         )
-    from pqkit._files import replace_file
-
     written = []
     for name, secret, block, columns in entries:
         part = block if columns is None else block[:, columns[0] : columns[1]]
