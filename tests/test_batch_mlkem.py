@@ -281,6 +281,21 @@ def test_write_keypairs_streams_to_npy(tmp_path: Any) -> None:
     assert np.load(empty_pk).shape == (0, pqkit.sig("ML-DSA-44").length_public_key)
 
 
+def test_write_keypairs_replaces_a_loose_secret_file(tmp_path: Any) -> None:
+    """An existing world-readable secret_keys.npy does not keep its mode (it used to:
+    O_TRUNC keeps a file's permissions), and no temporary file stays behind."""
+    from pqkit.batch import write_keypairs
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "secret_keys.npy").write_bytes(b"old")
+    (out / "secret_keys.npy").chmod(0o644)
+    _, sk_path = write_keypairs(pqkit.kem("ML-KEM-512"), 2, out)
+    assert sk_path.stat().st_mode & 0o777 == 0o600
+    assert np.load(sk_path).shape == (2, 1632)
+    assert sorted(p.name for p in out.iterdir()) == ["public_keys.npy", "secret_keys.npy"]
+
+
 def test_short_matrix_streams_are_reread(monkeypatch: pytest.MonkeyPatch) -> None:
     # A first read of 384 bytes (256 candidates) leaves most entries short of 256
     # values: the re-read path must give the single operation's matrices.

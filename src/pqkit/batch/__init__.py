@@ -62,6 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit._checks import as_bytes
+from pqkit._files import replacing
 from pqkit._workers import available_cpus, resolve_workers
 from pqkit.schemes import RNG, draw
 
@@ -667,8 +668,9 @@ def write_keypairs(
     whatever n is. With ``seeds``, also ``directory/seeds.npy``: the key-generation
     seed of each row (``length_seed`` bytes; the pair is ``keygen_derand`` of it).
     ``progress(rows)`` is called after each chunk with the number of rows just
-    written. Files holding secrets are created with mode 0o600. Returns the paths
-    written (public keys, secret keys[, seeds]); existing files are overwritten."""
+    written. Files holding secrets get mode 0o600. Returns the paths written
+    (public keys, secret keys[, seeds]); existing files are replaced (each written
+    to a new file renamed over it once every row is in)."""
     count = as_count(n)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
@@ -681,9 +683,9 @@ def write_keypairs(
     with contextlib.ExitStack() as stack:
         files = []
         for i, (path, width) in enumerate(zip(paths, widths, strict=True)):
-            mode = 0o644 if i == 0 else 0o600
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-            f = stack.enter_context(os.fdopen(fd, "wb"))
+            # a fresh file renamed over the old one at the end (pqkit._files): an
+            # existing secret_keys.npy does not keep its mode, nor half its rows
+            f = stack.enter_context(replacing(path, secret=i > 0))
             header = {"descr": "|u1", "fortran_order": False, "shape": (count, width)}
             np.lib.format.write_array_header_1_0(f, header)
             files.append(f)

@@ -155,8 +155,9 @@ class PublicKey:
         spki = encode_spki(self.algorithm, self._public)
         return spki if enc is Encoding.DER else pem_encode(spki, "PUBLIC KEY")
 
-    def to_cryptography_key(self) -> Any:
-        """The same public key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`)."""
+    def to_cryptography_key(self) -> object:
+        """The same public key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`;
+        each parameter set's class gives the pyca type it returns)."""
         from pqkit.keys.pyca import to_cryptography_key
 
         return to_cryptography_key(self)
@@ -357,8 +358,9 @@ class PrivateKey(Uncopyable):
             label = "ENCRYPTED PRIVATE KEY"
         return der if enc is Encoding.DER else pem_encode(der, label)
 
-    def to_cryptography_key(self) -> Any:
-        """The same private key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`).
+    def to_cryptography_key(self) -> object:
+        """The same private key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`;
+        each parameter set's class gives the pyca type it returns).
 
         Goes over as the seed: ``ValueError`` for a key loaded from an expanded key alone.
         """

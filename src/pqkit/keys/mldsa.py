@@ -26,10 +26,13 @@ from pqkit.keys._base import (
     prehash_m_prime,
     refuse_pure,
 )
-from pqkit.schemes import RNG, Signature
+from pqkit.schemes import RNG
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric import mldsa as pyca_mldsa
+
     from pqkit.common import Xof
+    from pqkit.protocols import MLDSAScheme
 
 __all__ = [
     "HashMLDSA44PrivateKey",
@@ -55,10 +58,10 @@ MU_LENGTH = 64
 
 
 @cache
-def _scheme(name: str) -> Signature:
+def _scheme(name: str) -> MLDSAScheme:
     from pqkit.registry import sig
 
-    return sig(name)
+    return cast("MLDSAScheme", sig(name))
 
 
 class MuHasher:
@@ -225,6 +228,10 @@ class MLDSA44PublicKey(MLDSAPublicKey):
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-44")
 
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA44PublicKey: ...
+
 
 class MLDSA44PrivateKey(MLDSAPrivateKey):
     """An ML-DSA-44 signing key."""
@@ -233,12 +240,22 @@ class MLDSA44PrivateKey(MLDSAPrivateKey):
     algorithm = algorithm_named("ML-DSA-44")
     _public_class = MLDSA44PublicKey
 
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA44PrivateKey: ...
+
+        def public_key(self) -> MLDSA44PublicKey: ...
+
 
 class MLDSA65PublicKey(MLDSAPublicKey):
     """An ML-DSA-65 verification key."""
 
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-65")
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA65PublicKey: ...
 
 
 class MLDSA65PrivateKey(MLDSAPrivateKey):
@@ -248,12 +265,22 @@ class MLDSA65PrivateKey(MLDSAPrivateKey):
     algorithm = algorithm_named("ML-DSA-65")
     _public_class = MLDSA65PublicKey
 
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA65PrivateKey: ...
+
+        def public_key(self) -> MLDSA65PublicKey: ...
+
 
 class MLDSA87PublicKey(MLDSAPublicKey):
     """An ML-DSA-87 verification key."""
 
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-87")
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA87PublicKey: ...
 
 
 class MLDSA87PrivateKey(MLDSAPrivateKey):
@@ -262,6 +289,12 @@ class MLDSA87PrivateKey(MLDSAPrivateKey):
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-87")
     _public_class = MLDSA87PublicKey
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA87PrivateKey: ...
+
+        def public_key(self) -> MLDSA87PublicKey: ...
 
 
 # --- the pre-hash OIDs: HashML-DSA keys --------------------------------------------------

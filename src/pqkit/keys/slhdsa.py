@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hmac
 from functools import cache
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.errors import InvalidSignature
@@ -104,6 +104,10 @@ class SLHDSAPublicKey(PublicKey):
 
     __slots__ = ()
 
+    if TYPE_CHECKING:  # pyca/cryptography has no SLH-DSA (pqkit.keys.pyca)
+
+        def to_cryptography_key(self) -> NoReturn: ...
+
     def _check(self, ok: bool) -> None:
         if not ok:
             raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
@@ -131,6 +135,10 @@ class SLHDSAPrivateKey(PrivateKey):
     """An SLH-DSA signing key; base of the parameter-set classes."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # pyca/cryptography has no SLH-DSA (pqkit.keys.pyca)
+
+        def to_cryptography_key(self) -> NoReturn: ...
 
     @classmethod
     def _check_expanded(cls, expanded: bytes) -> bytes:
