@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from pqkit._atomic import replacing
 from pqkit._checks import as_bytes
 from pqkit.schemes import RNG, draw
 
@@ -682,8 +683,14 @@ def write_keypairs(
     whatever n is. With ``seeds``, also ``directory/seeds.npy``: the key-generation
     seed of each row (``length_seed`` bytes; the pair is ``keygen_derand`` of it).
     ``progress(rows)`` is called after each chunk with the number of rows just
-    written. Files holding secrets are created with mode 0o600. Returns the paths
-    written (public keys, secret keys[, seeds]); existing files are overwritten."""
+    written. Returns the paths written (public keys, secret keys[, seeds]).
+
+    Existing files are replaced, never written into: each file is written as a new
+    file beside its target (created with ``O_EXCL``, mode 0600 for secret keys and
+    seeds, 0644 less the umask for public keys) and renamed over it once every row
+    is written (:func:`pqkit._atomic.replacing`), so a pre-existing file's
+    permissions or a symlink planted at the name never reach the secrets, and an
+    error leaves the old files as they were."""
     count = as_count(n)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
@@ -696,9 +703,7 @@ def write_keypairs(
     with contextlib.ExitStack() as stack:
         files = []
         for i, (path, width) in enumerate(zip(paths, widths, strict=True)):
-            mode = 0o644 if i == 0 else 0o600
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-            f = stack.enter_context(os.fdopen(fd, "wb"))
+            f = stack.enter_context(replacing(path, secret=i > 0))
             header = {"descr": "|u1", "fortran_order": False, "shape": (count, width)}
             np.lib.format.write_array_header_1_0(f, header)
             files.append(f)

@@ -16,9 +16,10 @@ import contextlib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from typing import IO, Protocol
+
+from pqkit._atomic import replacing
 
 __all__ = [
     "CHUNK_SIZE",
@@ -171,17 +172,5 @@ def write_output(path: str, data: bytes, *, secret: bool, force: bool, binary: b
         return
     # --force: write a fresh file beside the target and rename it over, so the
     # target never holds a mix and a secret never inherits loose permissions.
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".pqkit-")
-    try:
-        if not secret:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.fchmod(fd, mode & ~umask)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with replacing(path, secret=secret) as f:
+        f.write(data)
