@@ -387,7 +387,30 @@ class Suite:
         seed = self._kem_kdf.labeled_derive(ikm, b"DeriveKeyPair", b"", self.length_private_key)
         return KeyPair(self._expanded(seed)[0], seed)
 
+    def _check_key(self, key: Any, what: str) -> None:
+        """Refuse (ValueError) a key object of another algorithm than this suite's
+        KEM: an ML-KEM-768 seed is also a valid ML-KEM-512 seed, and any 32-byte
+        seed a valid X-Wing one, so only the key's own algorithm tells them apart.
+        Bytes carry no algorithm and are taken as this suite's KEM's."""
+        if isinstance(key, (bytes, bytearray, memoryview)):
+            return
+        alg = getattr(key, "algorithm", None)
+        if alg is None:
+            return  # not a key object: _key_bytes raises the TypeError
+        name = alg if isinstance(alg, str) else str(getattr(alg, "name", alg))
+        from pqkit import registry
+
+        try:
+            canonical = registry.algorithm(name).name
+        except KeyError:
+            canonical = name
+        if canonical != self.scheme.name:
+            raise ValueError(
+                f"{what} is an {canonical} key, but this HPKE suite's KEM is {self.scheme.name}"
+            )
+
     def _public(self, public_key: Any) -> bytes:
+        self._check_key(public_key, "public_key")
         return as_bytes_len(
             _key_bytes(public_key, "public_key", "public_bytes_raw"),
             "public_key",
@@ -395,6 +418,7 @@ class Suite:
         )
 
     def _private(self, private_key: Any) -> bytes:
+        self._check_key(private_key, "private_key")
         return as_bytes_len(
             _key_bytes(private_key, "private_key", "private_bytes_raw"),
             "private_key",
