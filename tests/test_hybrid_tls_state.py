@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pqkit.hybrid.tls import SecP256r1MLKEM768, X25519MLKEM768
+from pqkit.hybrid.tls import X25519MLKEM768, SecP256r1MLKEM768
 
 pytest.importorskip("cryptography", reason="the ECDH halves need pyca/cryptography")
 

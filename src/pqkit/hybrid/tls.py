@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from pqkit._checks import as_bytes_len
 from pqkit._secret import Uncopyable
 from pqkit.hybrid.groups import GROUPS, Group
