@@ -668,9 +668,14 @@ def write_keypairs(
     whatever n is. With ``seeds``, also ``directory/seeds.npy``: the key-generation
     seed of each row (``length_seed`` bytes; the pair is ``keygen_derand`` of it).
     ``progress(rows)`` is called after each chunk with the number of rows just
-    written. Files holding secrets get mode 0o600. Returns the paths written
-    (public keys, secret keys[, seeds]); existing files are replaced (each written
-    to a new file renamed over it once every row is in)."""
+    written. Returns the paths written (public keys, secret keys[, seeds]).
+
+    Existing files are replaced, never written into: each file is written as a new
+    file beside its target (created with ``O_EXCL``, mode 0600 for secret keys and
+    seeds, 0644 less the umask for public keys) and renamed over it once every row
+    is written (:func:`pqkit._files.replacing`), so a pre-existing file's
+    permissions or a symlink planted at the name never reach the secrets, and an
+    error leaves the old files as they were."""
     count = as_count(n)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
@@ -683,8 +688,6 @@ def write_keypairs(
     with contextlib.ExitStack() as stack:
         files = []
         for i, (path, width) in enumerate(zip(paths, widths, strict=True)):
-            # a fresh file renamed over the old one at the end (pqkit._files): an
-            # existing secret_keys.npy does not keep its mode, nor half its rows
             f = stack.enter_context(replacing(path, secret=i > 0))
             header = {"descr": "|u1", "fortran_order": False, "shape": (count, width)}
             np.lib.format.write_array_header_1_0(f, header)

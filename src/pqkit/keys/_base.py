@@ -9,11 +9,13 @@ seed (when it has one), the FIPS expanded secret key and the public key.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 from typing import Any, ClassVar, TypeVar
 
 from pqkit._checks import as_bytes_len
+from pqkit._keystate import KeyState, holding
 from pqkit._secret import Uncopyable
 from pqkit.schemes import RNG, draw
 from pqkit.serialization import pbes2
@@ -199,7 +201,7 @@ class PrivateKey(Uncopyable):
     secrets stay in this one object); serialise it with ``private_bytes()``.
     """
 
-    __slots__ = ("_expanded", "_public", "_seed")
+    __slots__ = ("_expanded", "_public", "_seed", "_state")
     _uncopyable_hint = "serialise it with private_bytes()"
 
     algorithm: ClassVar[KeyAlgorithm]
@@ -208,6 +210,9 @@ class PrivateKey(Uncopyable):
     _seed: bytes | None
     _expanded: bytes
     _public: bytes
+    _state: KeyState
+    """The secret state the scheme derives from this key on use (decoded key,
+    check verdicts): kept here only, dropped with the key (:mod:`pqkit._keystate`)."""
 
     def __init__(self) -> None:
         raise TypeError(
@@ -221,7 +226,12 @@ class PrivateKey(Uncopyable):
         object.__setattr__(key, "_seed", seed)
         object.__setattr__(key, "_expanded", expanded)
         object.__setattr__(key, "_public", public)
+        object.__setattr__(key, "_state", KeyState())
         return key
+
+    def _holding(self) -> contextlib.AbstractContextManager[None]:
+        """The scope in which the scheme keeps this key's derived state in the key."""
+        return holding(self._state)
 
     # --- the family's hooks -----------------------------------------------------------
 

@@ -12,9 +12,10 @@ that verifies something else.
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit._keystate import MLDSA_CONSISTENT
 from pqkit.errors import InvalidSignature
 from pqkit.keys._base import (
     PrivateKey,
@@ -55,6 +56,8 @@ __all__ = [
 ]
 
 MU_LENGTH = 64
+
+_P = TypeVar("_P", bound="MLDSAPrivateKey")
 
 
 @cache
@@ -175,6 +178,15 @@ class MLDSAPrivateKey(PrivateKey):
             ) from None
         return public
 
+    @classmethod
+    def _make(cls: type[_P], seed: bytes | None, expanded: bytes, public: bytes) -> _P:
+        """The key, noted as consistent in its own state: a key from a seed is by
+        construction, one from expanded bytes passed :meth:`_check_expanded`; so
+        signing does not check it again (DilithiumScheme._check_consistent)."""
+        key = super()._make(seed, expanded, public)
+        key._state._put(MLDSA_CONSISTENT, expanded)
+        return key
+
     def public_key(self) -> MLDSAPublicKey:
         """The matching verification key."""
         return cast(MLDSAPublicKey, super().public_key())
@@ -190,9 +202,10 @@ class MLDSAPrivateKey(PrivateKey):
         """A pure ML-DSA signature (FIPS 204, Algorithm 2), hedged unless ``deterministic``."""
         msg = as_bytes(data, "data")
         ctx = as_context(context)
-        return _scheme(self.algorithm.parameter_set).sign(
-            self._expanded, msg, ctx, deterministic=deterministic, rng=rng
-        )
+        with self._holding():  # the decoded sk is kept in this key (pqkit._keystate)
+            return _scheme(self.algorithm.parameter_set).sign(
+                self._expanded, msg, ctx, deterministic=deterministic, rng=rng
+            )
 
     def sign_prehashed(
         self,
@@ -212,14 +225,16 @@ class MLDSAPrivateKey(PrivateKey):
 
         m_prime = prehash_m_prime(digest, algorithm, context)
         rnd = signing_rnd(deterministic, rng)
-        return _scheme(self.algorithm.parameter_set).sign_internal(self._expanded, m_prime, rnd)
+        with self._holding():
+            return _scheme(self.algorithm.parameter_set).sign_internal(self._expanded, m_prime, rnd)
 
     def sign_mu(self, mu: Any, *, deterministic: bool = False, rng: RNG | None = None) -> bytes:
         """A signature over an external mu (64 bytes, e.g. from ``mu_hasher``)."""
         mu_bytes = as_bytes_len(mu, "mu", MU_LENGTH)
-        return _scheme(self.algorithm.parameter_set).sign_mu(
-            self._expanded, mu_bytes, deterministic=deterministic, rng=rng
-        )
+        with self._holding():
+            return _scheme(self.algorithm.parameter_set).sign_mu(
+                self._expanded, mu_bytes, deterministic=deterministic, rng=rng
+            )
 
 
 class MLDSA44PublicKey(MLDSAPublicKey):

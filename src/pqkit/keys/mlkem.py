@@ -84,7 +84,8 @@ class MLKEMPrivateKey(PrivateKey):
         """The shared secret: FIPS 203, Algorithm 21 (ML-KEM.Decaps), with implicit rejection."""
         alg = self.algorithm
         ct = as_bytes_len(ciphertext, f"{alg.name} ciphertext", alg.output_length)
-        return _scheme(alg.name).decaps(self._expanded, ct)
+        with self._holding():  # the decoded dk is kept in this key (pqkit._keystate)
+            return _scheme(alg.name).decaps(self._expanded, ct)
 
     def public_key(self) -> MLKEMPublicKey:
         """The matching encapsulation key."""
