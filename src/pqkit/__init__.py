@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pqkit.errors import InvalidSignature, UnknownAlgorithm, UnknownBackend
+from pqkit.errors import InvalidSignature, MissingExtra, UnknownAlgorithm, UnknownBackend
 from pqkit.registry import kem, kems, sig, sigs
 from pqkit.schemes import Encapsulation, KeyPair
 
@@ -153,6 +153,7 @@ __all__ = [
     "MLKEM768PublicKey",
     "MLKEM1024PrivateKey",
     "MLKEM1024PublicKey",
+    "MissingExtra",
     "NoEncryption",
     "PrivateFormat",
     "PublicFormat",

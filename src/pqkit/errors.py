@@ -7,7 +7,7 @@ cannot say.
 
 from __future__ import annotations
 
-__all__ = ["InvalidSignature", "UnknownAlgorithm", "UnknownBackend"]
+__all__ = ["InvalidSignature", "MissingExtra", "UnknownAlgorithm", "UnknownBackend"]
 
 
 class UnknownAlgorithm(KeyError):
@@ -40,3 +40,28 @@ class UnknownBackend(ValueError):
 
 class InvalidSignature(Exception):
     """Raised by the key objects' ``verify`` methods when a signature does not verify."""
+
+
+class MissingExtra(ImportError):
+    """A feature needs an optional dependency that is not installed: one of pqkit's
+    extras (``pip install "pqkit[openssl]"``).
+
+    An ``ImportError`` subclass, so ``except ImportError`` keeps working. ``extra``
+    names the extra (``"openssl"``), ``package`` the package it installs
+    (``"cryptography"``) and ``feature`` what needed it; ``str()`` is one line saying
+    all three and the command that installs the extra. Raised only by
+    :func:`pqkit._extras.require`; the ``pqkit`` command turns it into that line on
+    standard error and exit status 2.
+    """
+
+    def __init__(self, feature: str, extra: str, package: str, reason: str = "") -> None:
+        self.feature = feature
+        self.extra = extra
+        self.package = package
+        why = f"{package} is not installed"
+        if reason:
+            why = f"{package} does not import here: {reason}"
+        super().__init__(
+            f"{feature} needs the '{extra}' extra ({why}): pip install \"pqkit[{extra}]\"",
+            name=package,
+        )

@@ -83,6 +83,11 @@ class Algorithm:
     aliases: tuple[str, ...] = ()
     """Other names :func:`algorithm` accepts for this entry (``"MLKEM768-X25519"`` for
     ``"X-Wing"``); listings show the canonical name only."""
+    extra: str | None = None
+    """The pqkit extra this algorithm needs beyond the default install (``"openssl"``:
+    pyca/cryptography for the hybrid KEMs' elliptic-curve half), None when it needs
+    none. Without it the algorithm is still listed and its scheme object built; its
+    operations raise :class:`pqkit.MissingExtra`."""
 
     @property
     def nist_level(self) -> int:

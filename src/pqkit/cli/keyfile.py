@@ -260,16 +260,21 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """``pqkit list``: every algorithm, with its OID and sizes where key files exist."""
+    """``pqkit list``: every algorithm, with its OID and sizes where key files exist, and
+    the optional extra it needs (a note names those not installed here)."""
     import pqkit
+    from pqkit import registry
+    from pqkit._extras import installed
     from pqkit.serialization.algorithms import ALGORITHMS, by_name
 
     kems, sigs = pqkit.kems(), pqkit.sigs()
     names = [alg.name for alg in ALGORITHMS]
     names += [name for name in kems + sigs if name not in names]
     print(
-        f"{'Algorithm':<18} {'Type':<4} {'OID (key files)':<26} {'pk':>5} {'sk':>5} {'ct/sig':>6}"
+        f"{'Algorithm':<18} {'Type':<4} {'OID (key files)':<26} {'pk':>5} {'sk':>5} "
+        f"{'ct/sig':>6}  Needs"
     )
+    missing: dict[str, list[str]] = {}
     for name in names:
         alg = by_name(name)
         scheme: Any = None
@@ -285,6 +290,18 @@ def cmd_list(args: argparse.Namespace) -> int:
             out = getattr(scheme, "length_ciphertext", None) or scheme.length_signature
             sizes = (scheme.length_public_key, scheme.length_secret_key, out)
         oid = alg.oid if alg is not None else "-"
+        extra = registry.algorithm(name).extra if scheme is not None else None
+        if extra is not None and not installed(extra):
+            missing.setdefault(extra, []).append(name)
         note = "" if scheme is not None else "  (not available in this build)"
-        print(f"{name:<18} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}{note}")
+        needs = extra or "-"
+        print(
+            f"{name:<18} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}  "
+            f"{needs}{note}"
+        )
+    for extra, listed in missing.items():
+        print(
+            f"\nnot installed here: the '{extra}' extra ({', '.join(listed)} need it): "
+            f'pip install "pqkit[{extra}]"'
+        )
     return 0

@@ -110,6 +110,7 @@ def _private(path: str, body: bytes, args: Any, stdin_in_use: bool) -> LoadedKey
     try:
         key = load_der_private_key(body)
     except TypeError:  # encrypted
+        pbes2.require()  # the missing extra said before any password prompt
         secret = given if given is not None else _prompt(path, stdin_in_use)
         try:
             plain = pbes2.decrypt(body, secret)

@@ -16,7 +16,8 @@ key classes have them as methods too::
 
 A parameter set that the installed cryptography lacks (ML-KEM-512 in every
 release so far) raises ``cryptography.exceptions.UnsupportedAlgorithm`` naming
-what it does offer; without cryptography, ``ImportError`` says how to install it.
+what it does offer; without cryptography, :class:`pqkit.MissingExtra` (an
+``ImportError``) names the ``openssl`` extra.
 """
 
 from __future__ import annotations
@@ -42,13 +43,9 @@ _PYCA_NAMES: dict[str, tuple[str, str]] = {
 
 
 def _cryptography() -> Any:
-    try:
-        return importlib.import_module("cryptography")
-    except ImportError:
-        raise ImportError(
-            "converting keys to and from pyca/cryptography needs the cryptography package: "
-            "pip install cryptography (or pqkit's 'openssl' extra)"
-        ) from None
+    from pqkit._extras import require
+
+    return require("openssl", "converting keys to and from pyca/cryptography")
 
 
 def _unsupported(message: str) -> Exception:
@@ -79,7 +76,7 @@ def pyca_class(name: str, kind: str) -> Any:
     ``"Private"`` or ``"Public"``.
 
     ``UnsupportedAlgorithm`` when the installed cryptography has no such class,
-    ``ImportError`` without cryptography, ``ValueError`` for a name pqkit cannot
+    :class:`pqkit.MissingExtra` without cryptography, ``ValueError`` for a name pqkit cannot
     convert (a round-3 variant, say).
     """
     if kind not in ("Private", "Public"):
