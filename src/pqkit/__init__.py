@@ -1,8 +1,10 @@
 """pqkit: post-quantum cryptography for Python.
 
-ML-KEM (FIPS 203) and ML-DSA (FIPS 204), plus the round-3 Kyber and Dilithium
-variants, on one shared symmetric layer (:mod:`pqkit.common`) and swappable
-arithmetic kernels (:mod:`pqkit.arith`)::
+ML-KEM (FIPS 203), ML-DSA (FIPS 204) and SLH-DSA (FIPS 205), the hybrid KEMs
+(X-Wing, MLKEM768-P256, MLKEM1024-P384), HPKE (:mod:`pqkit.hpke`), batch views
+(:mod:`pqkit.batch`) and the round-3 Kyber and Dilithium variants, on one shared
+symmetric layer (:mod:`pqkit.common`) and swappable arithmetic kernels
+(:mod:`pqkit.arith`)::
 
     import pqkit
     kem = pqkit.kem("ML-KEM-768")
@@ -58,6 +60,14 @@ if TYPE_CHECKING:
         SLHDSASHAKE_256sPrivateKey,
         SLHDSASHAKE_256sPublicKey,
     )
+    from pqkit.keys.hybrid import (
+        MLKEM768P256PrivateKey,
+        MLKEM768P256PublicKey,
+        MLKEM1024P384PrivateKey,
+        MLKEM1024P384PublicKey,
+        XWingPrivateKey,
+        XWingPublicKey,
+    )
     from pqkit.keys.loaders import (
         load_der_private_key,
         load_der_public_key,
@@ -85,6 +95,11 @@ _LAZY = {
         f"SLHDSA{family}_{size}{kind}Key": "pqkit.keys"
         for family in ("SHA2", "SHAKE")
         for size in ("128s", "128f", "192s", "192f", "256s", "256f")
+        for kind in ("Private", "Public")
+    },
+    **{
+        f"{stem}{kind}Key": "pqkit.keys.hybrid"
+        for stem in ("XWing", "MLKEM768P256", "MLKEM1024P384")
         for kind in ("Private", "Public")
     },
     **{
@@ -149,8 +164,12 @@ __all__ = [
     "MLDSA87PublicKey",
     "MLKEM512PrivateKey",
     "MLKEM512PublicKey",
+    "MLKEM768P256PrivateKey",
+    "MLKEM768P256PublicKey",
     "MLKEM768PrivateKey",
     "MLKEM768PublicKey",
+    "MLKEM1024P384PrivateKey",
+    "MLKEM1024P384PublicKey",
     "MLKEM1024PrivateKey",
     "MLKEM1024PublicKey",
     "MissingExtra",
@@ -183,6 +202,8 @@ __all__ = [
     "SLHDSASHAKE_256sPublicKey",
     "UnknownAlgorithm",
     "UnknownBackend",
+    "XWingPrivateKey",
+    "XWingPublicKey",
     "__version__",
     "kem",
     "kems",

@@ -10,19 +10,36 @@ from __future__ import annotations
 __all__ = ["InvalidSignature", "MissingExtra", "UnknownAlgorithm", "UnknownBackend"]
 
 
+# kind -> (with an article, plural, the function that gives it)
+_KINDS = {
+    "kem": ("a KEM", "KEMs", "pqkit.kem"),
+    "sig": ("a signature scheme", "signature schemes", "pqkit.sig"),
+}
+
+
 class UnknownAlgorithm(KeyError):
-    """A scheme name that is not in the registry.
+    """A scheme name that is not in the registry, or not of the kind asked for.
 
     A ``KeyError`` subclass, so ``except KeyError`` keeps working; ``str()`` gives the
-    whole message (``KeyError`` would quote it).
+    whole message (``KeyError`` would quote it). ``known`` lists the names of the kind
+    asked for; when the name is an algorithm of the other kind (``pqkit.sig("ML-KEM-768")``),
+    ``kind`` is what it is (``"kem"`` or ``"sig"``) and the message says so.
     """
 
-    def __init__(self, name: str, known: list[str]) -> None:
+    def __init__(self, name: str, known: list[str], *, kind: str | None = None) -> None:
         self.name = name
         self.known = list(known)
+        self.kind = kind
         super().__init__(name)
 
     def __str__(self) -> str:
+        if self.kind in _KINDS:
+            other = "sig" if self.kind == "kem" else "kem"
+            article, _, function = _KINDS[self.kind]
+            return (
+                f"{self.name!r} is {article}, not {_KINDS[other][0]}: use "
+                f"{function}({self.name!r}); {_KINDS[other][1]}: {', '.join(self.known)}"
+            )
         return f"unknown algorithm {self.name!r}; known algorithms: {', '.join(self.known)}"
 
 

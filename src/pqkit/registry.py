@@ -162,12 +162,14 @@ def algorithms(kind: Kind | None = None) -> tuple[Algorithm, ...]:
 
 def algorithm(name: str, kind: Kind | None = None) -> Algorithm:
     """The algorithm called ``name``: ``TypeError`` for a non-str name,
-    :class:`pqkit.UnknownAlgorithm` (listing the known names) for an unknown one."""
+    :class:`pqkit.UnknownAlgorithm` (listing the known names) for an unknown one, or
+    for one of the other kind (saying which kind it is)."""
     if not isinstance(name, str):
         raise TypeError(f"algorithm name must be str, not {type(name).__name__}")
     found = _by_key().get(normalise(name))
     if found is None or (kind is not None and found.kind != kind):
-        raise UnknownAlgorithm(name, [a.name for a in algorithms(kind)])
+        other = None if found is None else found.kind  # a KEM asked for as a signature ...
+        raise UnknownAlgorithm(name, [a.name for a in algorithms(kind)], kind=other)
     return found
 
 

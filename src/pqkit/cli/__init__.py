@@ -37,7 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The full ``pqkit`` argument parser."""
     parser = argparse.ArgumentParser(
         prog="pqkit",
-        description="Post-quantum cryptography: ML-KEM, ML-DSA and friends.",
+        description=(
+            "Post-quantum cryptography: ML-KEM, ML-DSA, SLH-DSA, the hybrid KEMs (X-Wing,\n"
+            "MLKEM768-P256, MLKEM1024-P384), HPKE and the round-3 Kyber / Dilithium: key\n"
+            "files, encapsulation, signatures, KATs, and speed tools."
+        ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
