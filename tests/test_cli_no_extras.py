@@ -136,6 +136,13 @@ def test_what_needs_the_openssl_extra_is_one_line(tmp_path: Path) -> None:
         tmp_path, "hpke", "keygen", "--kem", "X-Wing", "--private-out", "a", "--public-out", "b"
     )
     assert not (tmp_path / "x.pem").exists() and not (tmp_path / "e.pem").exists()
+    # A hybrid key file made elsewhere: reading it needs the curve half too.
+    from pqkit.serialization.pem import pem_encode
+
+    (tmp_path / "xw.pem").write_bytes(pem_encode(bytes(range(32)), "X-WING SEED PRIVATE KEY"))
+    needs_extra(tmp_path, "show", "xw.pem")
+    needs_extra(tmp_path, "pub", "xw.pem")
+    needs_extra(tmp_path, "encaps", "xw.pem", "--ct", "ct", "--secret", "ss")
 
 
 def test_hpke_with_ml_kem(tmp_path: Path) -> None:
