@@ -10,6 +10,7 @@ fresh processes that never had cryptography.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,9 +29,15 @@ INSTALL = 'pip install "pqkit[openssl]"'
 @pytest.fixture
 def no_cryptography(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """cryptography (and every cryptography.* module) cannot be imported."""
+    # Modules that look for cryptography when first imported are imported first, so
+    # that the block does not outlive the test in them.
+    importlib.import_module("pqkit.common.openssl")
     for name in [n for n in sys.modules if n == "cryptography" or n.startswith("cryptography.")]:
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "cryptography", None)
+    # The OpenSSL AES provider holds pyca objects made at import, which import more
+    # of pyca when called: the pure-Python AES serves, as on the plain install.
+    monkeypatch.setenv("PQKIT_SYMMETRIC", "aes=python")
     groups.pyca.cache_clear()
     yield
     groups.pyca.cache_clear()
@@ -187,3 +194,16 @@ def test_cli_speed_leaves_out_and_names_what_needs_the_extra(
     assert err.startswith("pqkit speed: skipped X-Wing, MLKEM768-P256, MLKEM1024-P384: ")
     assert INSTALL in err and b"X-Wing" not in out and b"ML-KEM-512" in out
     cli.fails("speed", "kem", "X-Wing", "--duration", "0.001", "-q", match=INSTALL)
+
+
+def test_openssl_aes_backend_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pqkit import common
+    from pqkit.common import openssl
+
+    monkeypatch.setattr(openssl, "AES", None)  # as on an install without cryptography
+    monkeypatch.setattr(_extras, "installed", lambda extra: extra != "openssl")
+    with pytest.raises(pqkit.UnknownBackend) as info, common.use(aes="openssl"):
+        pass
+    assert isinstance(info.value, ValueError) and info.value.available == ["python"]
+    _one_line(info.value)
+    assert str(info.value).startswith("unknown or unavailable aes backend 'openssl'")

@@ -44,14 +44,16 @@ class UnknownAlgorithm(KeyError):
 
 
 class UnknownBackend(ValueError):
-    """A backend (provider) name that is not available for a family of primitives."""
+    """A backend (provider) name that is not available for a family of primitives;
+    ``hint`` adds what would make it available (the extra that installs it)."""
 
-    def __init__(self, family: str, name: str, available: list[str]) -> None:
+    def __init__(self, family: str, name: str, available: list[str], *, hint: str = "") -> None:
         self.family = family
         self.name = name
         self.available = list(available)
         super().__init__(
             f"unknown or unavailable {family} backend {name!r}; available: {', '.join(available)}"
+            + (f" ({hint})" if hint else "")
         )
 
 
