@@ -32,7 +32,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith import jit_hash, numpy_hash
+from pqkit.common.kernels import jit as jit_hash
+from pqkit.common.kernels import numpy as numpy_hash
 
 SIZES = (1, 16, 256, 4096)
 

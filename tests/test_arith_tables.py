@@ -5,21 +5,18 @@ constants 1025 and 11275)."""
 
 from __future__ import annotations
 
-from pqkit.arith import ref_mldsa, ref_mlkem, tables
-from pqkit.arith.tables import (
+from pqkit.arith import tables
+from pqkit.arith.tables import bitrev7, bitrev8
+from pqkit.mldsa.kernels import ref as ref_mldsa
+from pqkit.mldsa.kernels.tables import (
     MLDSA_DECOMPOSE,
     MLDSA_N_INV,
     MLDSA_Q,
     MLDSA_ZETA,
     MLDSA_ZETAS,
-    MLKEM_GAMMAS,
-    MLKEM_N_INV,
-    MLKEM_Q,
-    MLKEM_ZETA,
-    MLKEM_ZETAS,
-    bitrev7,
-    bitrev8,
 )
+from pqkit.mlkem.kernels import ref as ref_mlkem
+from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS, MLKEM_N_INV, MLKEM_Q, MLKEM_ZETA, MLKEM_ZETAS
 
 
 def _order(g: int, q: int) -> int:

@@ -17,7 +17,6 @@ from test_mlkem_accumulated import DIGESTS, accumulate
 
 import pqkit
 from pqkit import arith
-from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.ops import operations
 from pqkit.mlkem.fips203 import (
     DK_CACHE_SIZE,
@@ -28,6 +27,7 @@ from pqkit.mlkem.fips203 import (
     PublicState,
     SecretState,
 )
+from pqkit.mlkem.kernels.compose import encrypt_rows
 
 NAMES = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
@@ -134,7 +134,7 @@ def test_jit_matrix_equals_sample_ntt() -> None:
     """The compiled matrix sampler (one SHAKE128 block at a time, 8 entries at once)
     against FIPS 203 Algorithm 7 written out over hashlib's SHAKE128 stream, for
     k = 3 (9 entries: a full group of 8 and a group with 7 idle lanes)."""
-    from pqkit.arith import jit_mlkem_ops as jo
+    from pqkit.mlkem.kernels import jit_ops as jo
 
     rnd = random.Random(7)
     for _ in range(20):

@@ -192,7 +192,7 @@ class SchemeBase:
 
         if self.KERNELS is None:
             return None
-        return arith.kernels(self.KERNELS, backend)  # type: ignore[call-overload]
+        return arith.kernels(self.KERNELS, backend)
 
 
 class KemBase(SchemeBase):

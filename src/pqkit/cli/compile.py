@@ -5,7 +5,7 @@ kernel family on the ``jit`` backend), so that Numba compiles every
 specialization the library uses and writes it to its on-disk cache; later
 processes then load it (about a second, in the background) instead of compiling.
 For container images and installers, after ``pip install "pqkit[jit]"``. The
-parts of the work (:data:`pqkit.arith.warmup.PARTS`: the kernel families, the
+parts of the work (:func:`pqkit.arith.warmup.parts_in_order`: the kernel families, the
 SLH-DSA engine apart) compile in parallel, in worker processes (``--jobs``, default
 one per core; the times on a 2-core machine are in docs/decisions.md).
 
@@ -35,7 +35,7 @@ __all__ = ["register", "run"]
 def cache_dir() -> str | None:
     """Where Numba writes pqkit's compiled code (the ML-KEM operations' entry), or
     None when it cannot say."""
-    from pqkit.arith import jit_mlkem_ops
+    from pqkit.mlkem.kernels import jit_ops as jit_mlkem_ops
 
     cache = getattr(jit_mlkem_ops._keygen, "_cache", None)
     path = getattr(cache, "cache_path", None) or getattr(cache, "_cache_path", None)
@@ -57,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.worker:
         return _serve(args.verbose)
-    families = list(dict.fromkeys(args.only or warmup.ORDER))
-    parts = [part for part, family in warmup.PARTS if family in families]
+    families = list(dict.fromkeys(args.only or warmup.groups()))
+    parts = [part for part, family in warmup.parts_in_order() if family in families]
     jobs = args.jobs if args.jobs is not None else min(len(parts), os.cpu_count() or 1)
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _in_processes(parts: list[str], jobs: int, verbose: bool) -> None:
     """The parts in ``jobs`` worker processes (:func:`_serve`), in
-    :data:`pqkit.arith.warmup.PARTS` order: a worker that finishes a part gets the
+    :func:`pqkit.arith.warmup.parts_in_order` order: a worker that finishes a part gets the
     next one at once.
 
     NOTE: Numba's compiler holds the GIL for its Python half, so threads would not
@@ -209,9 +209,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--only",
         nargs="+",
-        choices=warmup.ORDER,
+        choices=warmup.groups(),
         metavar="FAMILY",
-        help=f"only these kernel families ({', '.join(warmup.ORDER)})",
+        help=f"only these kernel families ({', '.join(warmup.groups())})",
     )
     parser.add_argument(
         "-j",

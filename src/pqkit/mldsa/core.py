@@ -23,10 +23,11 @@ import numpy.typing as npt
 
 from pqkit import arith
 from pqkit._lru import LruCache
-from pqkit.arith.api import MLDSAKernels, Poly
+from pqkit.arith.api import Poly
 from pqkit.arith.ops import operations
 from pqkit.common import provider
 from pqkit.common.providers import Sha3Provider
+from pqkit.mldsa.kernels.contract import MLDSAKernels
 from pqkit.mldsa.params import D, Params
 from pqkit.mldsa.symmetric import Suite
 
@@ -203,7 +204,7 @@ def sample_in_ball_public(p: Params, ops: Ops, c_tilde: bytes) -> Poly:
     stream) is allowed here; it is much faster in NumPy than the masked scan the
     signing loop needs for the challenges of rejected attempts. Same values.
     """
-    from pqkit.arith import ref_mldsa
+    from pqkit.mldsa.kernels import ref as ref_mldsa
 
     n = _BALL_BYTES
     while True:

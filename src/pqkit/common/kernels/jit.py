@@ -53,8 +53,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith import numpy_hash
-from pqkit.arith._hash import (
+from pqkit.arith._jit import (  # imports Numba (ModuleNotFoundError: unavailable)
+    jit,
+    kernel_array,
+    kernel_bytes,
+    put,
+)
+from pqkit.common.kernels import numpy as numpy_hash
+from pqkit.common.kernels._hash import (
     H256,
     H512,
     K256,
@@ -70,12 +76,6 @@ from pqkit.arith._hash import (
     rows_u8,
     states_u64,
 )
-from pqkit.arith._jit import (
-    jit,
-    kernel_array,
-    kernel_bytes,
-    put,
-)  # imports Numba (ModuleNotFoundError: unavailable)
 
 __all__ = ["HASHLIB_MAX_ROWS", "KERNELS", "PARALLEL_MIN_ROWS", "set_workers", "workers"]
 

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._hash import (
+from pqkit.common.kernels._hash import (
     K256,
     K512,
     RHO_OFFSETS,

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._hash import (
+from pqkit.common.kernels._hash import (
     H256,
     H512,
     RHO_OFFSETS,

@@ -29,9 +29,10 @@ import numpy.typing as npt
 
 from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, check_width, jit, pack_le, unpack_le
 from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLDSA_DECOMPOSE, N
-from pqkit.arith.tables import MLDSA_Q as Q
-from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
+from pqkit.arith.tables import N
+from pqkit.mldsa.kernels.tables import MLDSA_DECOMPOSE
+from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
+from pqkit.mldsa.kernels.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 

@@ -31,9 +31,10 @@ import numpy.typing as npt
 
 from pqkit.arith._numpy import first_accepted
 from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLDSA_DECOMPOSE, MLDSA_N_INV, N
-from pqkit.arith.tables import MLDSA_Q as Q
-from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
+from pqkit.arith.tables import N
+from pqkit.mldsa.kernels.tables import MLDSA_DECOMPOSE, MLDSA_N_INV
+from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
+from pqkit.mldsa.kernels.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 

@@ -15,12 +15,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLDSA_D as D
-from pqkit.arith.tables import MLDSA_N_INV as _F
-from pqkit.arith.tables import MLDSA_Q as Q
-from pqkit.arith.tables import MLDSA_ZETA as ZETA
-from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
 from pqkit.arith.tables import N, bitrev8
+from pqkit.mldsa.kernels.tables import MLDSA_D as D
+from pqkit.mldsa.kernels.tables import MLDSA_N_INV as _F
+from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
+from pqkit.mldsa.kernels.tables import MLDSA_ZETA as ZETA
+from pqkit.mldsa.kernels.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS", "ZETA", "ZETAS", "D", "N", "Q", "bitrev8"]
 

@@ -37,12 +37,13 @@ from pqkit.arith._jit import (
     put,
     unpack_le,
 )
-from pqkit.arith.api import Poly, cbd_eta, kpke_check
-from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
-from pqkit.arith.tables import MLKEM_N_INV as _N_INV
-from pqkit.arith.tables import MLKEM_Q as Q
-from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
+from pqkit.arith.api import Poly
 from pqkit.arith.tables import N
+from pqkit.mlkem.kernels.contract import cbd_eta, kpke_check
+from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.mlkem.kernels.tables import MLKEM_N_INV as _N_INV
+from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
+from pqkit.mlkem.kernels.tables import MLKEM_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 

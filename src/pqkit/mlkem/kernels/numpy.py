@@ -31,12 +31,14 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._numpy import first_accepted
-from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args, kpke_keygen_args
-from pqkit.arith.compose import encrypt_rows
-from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
-from pqkit.arith.tables import MLKEM_N_INV, N
-from pqkit.arith.tables import MLKEM_Q as Q
-from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
+from pqkit.arith.api import Poly
+from pqkit.arith.tables import N
+from pqkit.mlkem.kernels.compose import encrypt_rows
+from pqkit.mlkem.kernels.contract import kpke_decrypt_args, kpke_encrypt_args, kpke_keygen_args
+from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.mlkem.kernels.tables import MLKEM_N_INV
+from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
+from pqkit.mlkem.kernels.tables import MLKEM_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -411,7 +413,7 @@ def add(a: Poly, b: Poly) -> Poly:
 
 # --- the fused K-PKE steps (the fewest NumPy calls) -----------------------------------
 #
-# The composites of pqkit.arith.compose run each primitive with its own conversions
+# The composites of pqkit.mlkem.kernels.compose run each primitive with its own conversions
 # and a reduction to canonical int64 after it. Here the chain stays in float64
 # (exact integers below 2^53 throughout), is reduced only where a bound needs it, and
 # runs in "h-major" layout: a (rows, 256) block is held as (16, rows, 16) [h, row, l]

@@ -16,11 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
-from pqkit.arith.tables import MLKEM_N_INV, N, bitrev7
-from pqkit.arith.tables import MLKEM_Q as Q
-from pqkit.arith.tables import MLKEM_ZETA as ZETA
-from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
+from pqkit.arith.tables import N, bitrev7
+from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.mlkem.kernels.tables import MLKEM_N_INV
+from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
+from pqkit.mlkem.kernels.tables import MLKEM_ZETA as ZETA
+from pqkit.mlkem.kernels.tables import MLKEM_ZETAS as ZETAS
 
 __all__ = ["GAMMAS", "KERNELS", "ZETA", "ZETAS", "N", "Q", "bitrev7"]
 
