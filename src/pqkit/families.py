@@ -92,9 +92,7 @@ _listeners: list[Callable[[], None]] = []
 
 
 def _package_dirs() -> list[str]:
-    import pqkit
-
-    return list(pqkit.__path__)
+    return [os.path.dirname(os.path.abspath(__file__))]
 
 
 def _discover() -> None:

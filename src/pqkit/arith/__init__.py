@@ -23,7 +23,6 @@ when it is built, with the backend and kernel named.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import importlib
 import importlib.util
 import os
@@ -69,7 +68,7 @@ code is ready (:mod:`pqkit.arith.auto`; for good where Numba is not installed). 
 first call in a fresh environment never waits for compilation."""
 
 _ENV = "PQKIT_ARITH"
-_scope: contextvars.ContextVar[str | None] = contextvars.ContextVar("pqkit_arith", default=None)
+_scope = _auto.scope
 
 
 class BackendUnavailable(UnknownBackend):

@@ -26,6 +26,7 @@ default on ``numpy``, records why (:func:`status`) and says so once with a
 
 from __future__ import annotations
 
+import contextvars
 import importlib.util
 import os
 import threading
@@ -48,6 +49,9 @@ FALLBACK = "numpy"
 """The default until the compiled code is ready (and for good without Numba)."""
 
 _ENV_BACKGROUND = "PQKIT_JIT_BACKGROUND"
+
+scope: contextvars.ContextVar[str | None] = contextvars.ContextVar("pqkit_arith", default=None)
+"""The backend a :func:`pqkit.arith.use` scope selects (None outside one)."""
 
 
 class JitUnavailableWarning(RuntimeWarning):
@@ -181,9 +185,7 @@ def pending(scheme: str | None = None) -> bool:
 def explicit() -> bool:
     """Whether the backend is chosen explicitly now (a :func:`pqkit.arith.use` scope
     or ``PQKIT_ARITH``), so the automatic selection does not apply."""
-    from pqkit import arith
-
-    return bool(os.environ.get("PQKIT_ARITH", "").strip()) or arith._scope.get() is not None
+    return bool(os.environ.get("PQKIT_ARITH", "").strip()) or scope.get() is not None
 
 
 def note(scheme: str | None = None) -> str:

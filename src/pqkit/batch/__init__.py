@@ -59,7 +59,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit._checks import as_bytes
-from pqkit.schemes import RNG, draw
+from pqkit._rng import RNG, draw
 
 if TYPE_CHECKING:
     from pqkit.schemes import KemBase, SignatureBase

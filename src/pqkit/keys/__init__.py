@@ -14,7 +14,7 @@ Family base classes (``MLKEMPrivateKey``, ``MLDSAPublicKey`` ...) serve
 
 from __future__ import annotations
 
-from pqkit.keys._base import PrivateKey, PublicKey
+from pqkit.keys._base import PrivateKey, PublicKey, private_key_class, public_key_class
 from pqkit.keys.loaders import (
     load_der_private_key,
     load_der_public_key,
@@ -124,45 +124,3 @@ __all__ = [
     "private_key_class",
     "public_key_class",
 ]
-
-_PRIVATE: dict[str, type[PrivateKey]] = {
-    cls.algorithm.name: cls
-    for cls in (
-        MLKEM512PrivateKey,
-        MLKEM768PrivateKey,
-        MLKEM1024PrivateKey,
-        MLDSA44PrivateKey,
-        MLDSA65PrivateKey,
-        MLDSA87PrivateKey,
-        SLHDSASHA2_128sPrivateKey,
-        SLHDSASHA2_128fPrivateKey,
-        SLHDSASHA2_192sPrivateKey,
-        SLHDSASHA2_192fPrivateKey,
-        SLHDSASHA2_256sPrivateKey,
-        SLHDSASHA2_256fPrivateKey,
-        SLHDSASHAKE_128sPrivateKey,
-        SLHDSASHAKE_128fPrivateKey,
-        SLHDSASHAKE_192sPrivateKey,
-        SLHDSASHAKE_192fPrivateKey,
-        SLHDSASHAKE_256sPrivateKey,
-        SLHDSASHAKE_256fPrivateKey,
-    )
-}
-
-
-def private_key_class(name: str) -> type[PrivateKey]:
-    """The private key class of the parameter set ``name`` ("ML-KEM-768", "mldsa65", ...)."""
-    from pqkit.errors import UnknownAlgorithm
-    from pqkit.serialization.algorithms import by_name
-
-    alg = by_name(name) if isinstance(name, str) else None
-    if alg is None:
-        if not isinstance(name, str):
-            raise TypeError(f"algorithm name must be str, not {type(name).__name__}")
-        raise UnknownAlgorithm(name, list(_PRIVATE))
-    return _PRIVATE[alg.name]
-
-
-def public_key_class(name: str) -> type[PublicKey]:
-    """The public key class of the parameter set ``name``."""
-    return private_key_class(name)._public_class
