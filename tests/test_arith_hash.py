@@ -1,4 +1,4 @@
-"""The ``hash`` kernel family (pqkit.arith.api.HashKernels): every backend against
+"""The ``hash`` kernel family (pqkit.common.kernels.contract.HashKernels): every backend against
 hashlib and against the ``ref`` oracle, on edge lengths around the SHAKE rates and
 SHA-2 block sizes, batch shapes (n = 0, 1, 7, 1000, several leading axes), common
 prefixes, the jit backend's serial, parallel and hashlib routes, Hypothesis for

@@ -75,3 +75,34 @@ def test_shared_machinery_imports_no_family(graph: object, shared: str) -> None:
     for family in FAMILIES:
         chain = graph.find_shortest_chain(importer=shared, imported=family, as_packages=True)  # type: ignore[attr-defined]
         assert chain is None, f"{shared} reaches {family}: {' -> '.join(chain)}"
+
+
+def test_import_pqkit_loads_no_family_and_listing_loads_no_kernels() -> None:
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys, pqkit\n"
+        "def loaded():\n"
+        "    return sorted(m for m in sys.modules if m.startswith('pqkit.') and any("
+        "m.startswith(f'pqkit.{f}') for f in ('mlkem', 'mldsa', 'slhdsa', 'hybrid', "
+        "'common.kernels')))\n"
+        "first = loaded()\n"
+        "pqkit.kems(); pqkit.sigs()\n"
+        "print(json.dumps([first, loaded(), 'numpy' in sys.modules]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    first, listed, numpy_loaded = json.loads(out.stdout)
+    assert first == []
+    # Listing reads the declarations and the light catalogues: no kernels, no NumPy.
+    packages = {
+        "pqkit.mlkem",
+        "pqkit.mldsa",
+        "pqkit.slhdsa",
+        "pqkit.hybrid",
+        "pqkit.common.kernels",
+    }
+    assert {m for m in listed if not m.endswith((".family", ".params"))} <= packages, listed
+    assert "pqkit.mlkem.params" in listed and "pqkit.mlkem.family" in listed
+    assert numpy_loaded is False

@@ -1,4 +1,4 @@
-"""Whole-operation ML-KEM kernels (``pqkit.arith.api.MLKEMOperations``; the ``jit``
+"""Whole-operation ML-KEM kernels (``pqkit.mlkem.kernels.contract.MLKEMOperations``; the ``jit``
 backend's one-call keygen / encaps / decaps) against their reference twin, the
 step-by-step path, and the cache of decoded encapsulation keys."""
 

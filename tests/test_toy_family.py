@@ -137,3 +137,14 @@ def test_the_background_warm_up_switches_the_toy_to_its_backend() -> None:
     if not done and backend == "numpy" and not runs:  # pragma: no cover - no Numba here
         pytest.skip("the background warm-up needs Numba installed")
     assert [first, done, backend, runs] == ["numpy", True, "numpy", [f"{NAME} round trip"]]
+
+
+def test_pqkit_compile_runs_the_toy_part(toy: None, cli: Cli) -> None:
+    # The compile parts come from the registrations: the toy's part is one of them.
+    pytest.importorskip("numba", reason="pqkit compile needs Numba")
+    from toyfamily.kernels import warmup as toy_warmup
+
+    before = len(toy_warmup.RUNS)
+    out = cli.ok("compile", "--only", "toykem", "--jobs", "1").decode()
+    assert out.startswith("compiled the jit kernels of toykem in ")
+    assert len(toy_warmup.RUNS) == before + 1

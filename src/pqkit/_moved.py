@@ -12,7 +12,7 @@ import importlib.abc
 import importlib.machinery
 import sys
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -23,16 +23,19 @@ def _warn(old: str, new: str) -> None:
     warnings.warn(f"{old} moved to {new}", DeprecationWarning, stacklevel=3)
 
 
-def moved_attributes(module: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
-    """A module ``__getattr__`` serving each name of ``moved`` (name -> the module it
-    moved to) from its new module, with a DeprecationWarning."""
+def moved_attributes(module: str, targets: tuple[str, ...]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` serving each name that one of the ``targets`` modules
+    exports (``__all__``) from there, with a DeprecationWarning: the names that
+    moved out of ``module``. The targets are imported only on such a request."""
 
     def __getattr__(name: str) -> Any:
-        target = moved.get(name)
-        if target is None:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        _warn(f"{module}.{name}", f"{target}.{name}")
-        return getattr(importlib.import_module(target), name)
+        if not name.startswith("__"):
+            for target in targets:
+                moved_to = importlib.import_module(target)
+                if name in getattr(moved_to, "__all__", ()):
+                    _warn(f"{module}.{name}", f"{target}.{name}")
+                    return getattr(moved_to, name)
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
 

@@ -85,6 +85,33 @@ class Family:
     """Its warm-up parts (compile units)."""
 
 
+def lattice_family(
+    name: str, rank: int, contract: str, orders: tuple[int, int], composites: str | None = None
+) -> Family:
+    """The declaration of a family laid out as ``pqkit.<name>`` with the usual kernel
+    modules: catalogue ``params``; ``kernels.contract:<contract>``, kernel tables
+    ``kernels.{jit,numpy,ref}``, whole operations ``kernels.jit_ops``, batch
+    operations ``kernels.jit_batch``; warm-up ``kernels.warmup:steps`` (part and group
+    ``<name>``, compile order ``orders[0]``) and ``kernels.warmup:batch_steps`` (part
+    and group ``<name>-batch``, ``orders[1]``); ``composites``, if given, names
+    ``kernels.compose:<composites>``."""
+    k = f"pqkit.{name}.kernels"
+    return Family(
+        name=name,
+        rank=rank,
+        catalog=f"pqkit.{name}.params",
+        contract=f"{k}.contract:{contract}",
+        composites=f"{k}.compose:{composites}" if composites else None,
+        kernels={backend: f"{k}.{backend}" for backend in ("jit", "numpy", "ref")},
+        operations={"jit": f"{k}.jit_ops"},
+        batch_operations={"jit": f"{k}.jit_batch"},
+        warmup=(
+            Part(name, name, f"{k}.warmup:steps", order=orders[0]),
+            Part(f"{name}-batch", f"{name}-batch", f"{k}.warmup:batch_steps", order=orders[1]),
+        ),
+    )
+
+
 _lock = threading.RLock()
 _FAMILIES: dict[str, Family] = {}
 _state: dict[str, bool] = {"discovered": False}

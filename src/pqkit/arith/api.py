@@ -29,6 +29,7 @@ declares it, with its backends' tables (a dict from kernel name to function,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,7 @@ import numpy.typing as npt
 
 from pqkit._moved import moved_attributes
 
-__all__ = ["Poly", "kernel_names"]
+__all__ = ["Poly", "kernel_names", "kernel_table"]
 
 Poly = npt.NDArray[np.int64]
 """A (..., 256) array of coefficients (int64 at the boundary; see each contract)."""
@@ -51,24 +52,20 @@ def kernel_names(contract: type[Any]) -> list[str]:
     )
 
 
+def kernel_table(contract: type[Any], namespace: Mapping[str, Any]) -> dict[str, Any]:
+    """A backend module's ``KERNELS``: each kernel of ``contract`` that ``namespace``
+    (the module's ``globals()``, read at its end) defines under the kernel's name.
+    The names come from the contract, so no backend writes them out again."""
+    return {name: namespace[name] for name in kernel_names(contract) if name in namespace}
+
+
 # Deprecated locations (before each family held its own contract): resolved on first
 # use, so this module imports no family.
 __getattr__ = moved_attributes(
     __name__,
-    {
-        **dict.fromkeys(
-            (
-                "MLKEMKernels",
-                "MLKEMOperations",
-                "cbd_eta",
-                "kpke_check",
-                "kpke_decrypt_args",
-                "kpke_encrypt_args",
-                "kpke_keygen_args",
-            ),
-            "pqkit.mlkem.kernels.contract",
-        ),
-        **dict.fromkeys(("MLDSAKernels", "MLDSAOperations"), "pqkit.mldsa.kernels.contract"),
-        "HashKernels": "pqkit.common.kernels.contract",
-    },
+    (
+        "pqkit.mlkem.kernels.contract",
+        "pqkit.mldsa.kernels.contract",
+        "pqkit.common.kernels.contract",
+    ),
 )

@@ -31,15 +31,5 @@ def bitrev8(m: int) -> int:
 
 # Deprecated location of the families' constants (each family owns its tables now).
 __getattr__ = moved_attributes(
-    __name__,
-    {
-        **dict.fromkeys(
-            ("MLKEM_GAMMAS", "MLKEM_N_INV", "MLKEM_Q", "MLKEM_ZETA", "MLKEM_ZETAS"),
-            "pqkit.mlkem.kernels.tables",
-        ),
-        **dict.fromkeys(
-            ("MLDSA_D", "MLDSA_DECOMPOSE", "MLDSA_N_INV", "MLDSA_Q", "MLDSA_ZETA", "MLDSA_ZETAS"),
-            "pqkit.mldsa.kernels.tables",
-        ),
-    },
+    __name__, ("pqkit.mlkem.kernels.tables", "pqkit.mldsa.kernels.tables")
 )

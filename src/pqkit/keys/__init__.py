@@ -14,113 +14,19 @@ Family base classes (``MLKEMPrivateKey``, ``MLDSAPublicKey`` ...) serve
 
 from __future__ import annotations
 
+# Each module lists what it exports (its __all__); this package re-exports them all.
+from pqkit.keys import loaders as _loaders
+from pqkit.keys import mldsa as _mldsa
+from pqkit.keys import mlkem as _mlkem
+from pqkit.keys import slhdsa as _slhdsa
 from pqkit.keys._base import PrivateKey, PublicKey, private_key_class, public_key_class
-from pqkit.keys.loaders import (
-    load_der_private_key,
-    load_der_public_key,
-    load_pem_private_key,
-    load_pem_public_key,
-)
-from pqkit.keys.mldsa import (
-    MLDSA44PrivateKey,
-    MLDSA44PublicKey,
-    MLDSA65PrivateKey,
-    MLDSA65PublicKey,
-    MLDSA87PrivateKey,
-    MLDSA87PublicKey,
-    MLDSAPrivateKey,
-    MLDSAPublicKey,
-    MuHasher,
-)
-from pqkit.keys.mlkem import (
-    MLKEM512PrivateKey,
-    MLKEM512PublicKey,
-    MLKEM768PrivateKey,
-    MLKEM768PublicKey,
-    MLKEM1024PrivateKey,
-    MLKEM1024PublicKey,
-    MLKEMPrivateKey,
-    MLKEMPublicKey,
-)
-from pqkit.keys.slhdsa import (
-    SLHDSAPrivateKey,
-    SLHDSAPublicKey,
-    SLHDSASHA2_128fPrivateKey,
-    SLHDSASHA2_128fPublicKey,
-    SLHDSASHA2_128sPrivateKey,
-    SLHDSASHA2_128sPublicKey,
-    SLHDSASHA2_192fPrivateKey,
-    SLHDSASHA2_192fPublicKey,
-    SLHDSASHA2_192sPrivateKey,
-    SLHDSASHA2_192sPublicKey,
-    SLHDSASHA2_256fPrivateKey,
-    SLHDSASHA2_256fPublicKey,
-    SLHDSASHA2_256sPrivateKey,
-    SLHDSASHA2_256sPublicKey,
-    SLHDSASHAKE_128fPrivateKey,
-    SLHDSASHAKE_128fPublicKey,
-    SLHDSASHAKE_128sPrivateKey,
-    SLHDSASHAKE_128sPublicKey,
-    SLHDSASHAKE_192fPrivateKey,
-    SLHDSASHAKE_192fPublicKey,
-    SLHDSASHAKE_192sPrivateKey,
-    SLHDSASHAKE_192sPublicKey,
-    SLHDSASHAKE_256fPrivateKey,
-    SLHDSASHAKE_256fPublicKey,
-    SLHDSASHAKE_256sPrivateKey,
-    SLHDSASHAKE_256sPublicKey,
-)
+from pqkit.keys.loaders import *  # noqa: F403
+from pqkit.keys.mldsa import *  # noqa: F403
+from pqkit.keys.mlkem import *  # noqa: F403
+from pqkit.keys.slhdsa import *  # noqa: F403
 
-__all__ = [
-    "MLDSA44PrivateKey",
-    "MLDSA44PublicKey",
-    "MLDSA65PrivateKey",
-    "MLDSA65PublicKey",
-    "MLDSA87PrivateKey",
-    "MLDSA87PublicKey",
-    "MLDSAPrivateKey",
-    "MLDSAPublicKey",
-    "MLKEM512PrivateKey",
-    "MLKEM512PublicKey",
-    "MLKEM768PrivateKey",
-    "MLKEM768PublicKey",
-    "MLKEM1024PrivateKey",
-    "MLKEM1024PublicKey",
-    "MLKEMPrivateKey",
-    "MLKEMPublicKey",
-    "MuHasher",
-    "PrivateKey",
-    "PublicKey",
-    "SLHDSAPrivateKey",
-    "SLHDSAPublicKey",
-    "SLHDSASHA2_128fPrivateKey",
-    "SLHDSASHA2_128fPublicKey",
-    "SLHDSASHA2_128sPrivateKey",
-    "SLHDSASHA2_128sPublicKey",
-    "SLHDSASHA2_192fPrivateKey",
-    "SLHDSASHA2_192fPublicKey",
-    "SLHDSASHA2_192sPrivateKey",
-    "SLHDSASHA2_192sPublicKey",
-    "SLHDSASHA2_256fPrivateKey",
-    "SLHDSASHA2_256fPublicKey",
-    "SLHDSASHA2_256sPrivateKey",
-    "SLHDSASHA2_256sPublicKey",
-    "SLHDSASHAKE_128fPrivateKey",
-    "SLHDSASHAKE_128fPublicKey",
-    "SLHDSASHAKE_128sPrivateKey",
-    "SLHDSASHAKE_128sPublicKey",
-    "SLHDSASHAKE_192fPrivateKey",
-    "SLHDSASHAKE_192fPublicKey",
-    "SLHDSASHAKE_192sPrivateKey",
-    "SLHDSASHAKE_192sPublicKey",
-    "SLHDSASHAKE_256fPrivateKey",
-    "SLHDSASHAKE_256fPublicKey",
-    "SLHDSASHAKE_256sPrivateKey",
-    "SLHDSASHAKE_256sPublicKey",
-    "load_der_private_key",
-    "load_der_public_key",
-    "load_pem_private_key",
-    "load_pem_public_key",
-    "private_key_class",
-    "public_key_class",
-]
+__all__ = ["PrivateKey", "PublicKey", "private_key_class", "public_key_class"]
+__all__ += _loaders.__all__
+__all__ += _mldsa.__all__
+__all__ += _mlkem.__all__
+__all__ += _slhdsa.__all__

@@ -87,7 +87,7 @@ def ops_for(suite: Suite, arith_backend: str | None, a_cache: LruCache[Poly]) ->
 
 
 def _fast(ops: Ops) -> Any | None:
-    """The backend's whole-operation kernels (:class:`pqkit.arith.api.MLDSAOperations`)
+    """The backend's whole-operation kernels (:class:`pqkit.mldsa.kernels.contract.MLDSAOperations`)
     when it has them and the suite is SHAKE (they hash with SHAKE inside), else None:
     then the step-by-step code below runs, their reference twin."""
     if ops.suite.name != "shake":

@@ -1,22 +1,8 @@
-"""ML-DSA's declaration (FIPS 204, round-3 Dilithium and Dilithium-AES): read by
-:mod:`pqkit.families`; module paths only, so reading it loads nothing else."""
+"""ML-DSA's declaration (FIPS 204, round-3 Dilithium and Dilithium-AES), read by
+:mod:`pqkit.families`: the usual layout of ``pqkit/mldsa``; module paths only."""
 
 from __future__ import annotations
 
-from pqkit.families import Family, Part
+from pqkit.families import lattice_family
 
-_K = "pqkit.mldsa.kernels"
-
-FAMILY = Family(
-    name="mldsa",
-    rank=20,
-    catalog="pqkit.mldsa.params",
-    contract=f"{_K}.contract:MLDSAKernels",
-    kernels={"jit": f"{_K}.jit", "numpy": f"{_K}.numpy", "ref": f"{_K}.ref"},
-    operations={"jit": f"{_K}.jit_ops"},
-    batch_operations={"jit": f"{_K}.jit_batch"},
-    warmup=(
-        Part("mldsa", "mldsa", f"{_K}.warmup:steps", order=30),
-        Part("mldsa-batch", "mldsa-batch", f"{_K}.warmup:batch_steps", order=50),
-    ),
-)
+FAMILY = lattice_family("mldsa", 20, "MLDSAKernels", orders=(30, 50))

@@ -1,23 +1,12 @@
-"""ML-KEM's declaration (FIPS 203, round-3 Kyber and Kyber-90s): read by
-:mod:`pqkit.families`; module paths only, so reading it loads nothing else."""
+"""ML-KEM's declaration (FIPS 203, round-3 Kyber and Kyber-90s), read by
+:mod:`pqkit.families`: the usual layout of ``pqkit/mlkem`` (catalogue, contract,
+composite K-PKE kernels, jit / numpy / ref tables, whole and batch operations,
+warm-up parts); module paths only, so reading it loads nothing else."""
 
 from __future__ import annotations
 
-from pqkit.families import Family, Part
+from pqkit.families import lattice_family
 
-_K = "pqkit.mlkem.kernels"
-
-FAMILY = Family(
-    name="mlkem",
-    rank=10,
-    catalog="pqkit.mlkem.params",
-    contract=f"{_K}.contract:MLKEMKernels",
-    composites=f"{_K}.compose:COMPOSITES",
-    kernels={"jit": f"{_K}.jit", "numpy": f"{_K}.numpy", "ref": f"{_K}.ref"},
-    operations={"jit": f"{_K}.jit_ops"},
-    batch_operations={"jit": f"{_K}.jit_batch"},
-    warmup=(
-        Part("mlkem", "mlkem", f"{_K}.warmup:steps", order=20),
-        Part("mlkem-batch", "mlkem-batch", f"{_K}.warmup:batch_steps", order=40),
-    ),
-)
+# Compile order: the single operations after the SLH-DSA engine (10), the batch
+# operations after both families' single operations (they reuse their kernels).
+FAMILY = lattice_family("mlkem", 10, "MLKEMKernels", orders=(20, 40), composites="COMPOSITES")

@@ -1,7 +1,7 @@
 """The ``jit`` ML-DSA operations: FIPS 204 key generation, signing on mu and
 verification on mu, each one compiled call (Numba), hashing included.
 
-Contract: :class:`pqkit.arith.api.MLDSAOperations`. The ``ref`` twin is the
+Contract: :class:`pqkit.mldsa.kernels.contract.MLDSAOperations`. The ``ref`` twin is the
 step-by-step path of :mod:`pqkit.mldsa.core` (the kernel table plus the
 :mod:`pqkit.common` hash providers), which every backend without this module and
 every suite other than SHAKE (Dilithium-AES) runs; the differential tests compare

@@ -1,7 +1,7 @@
 """The ``jit`` ML-KEM operations: FIPS 203 key generation, encapsulation and
 decapsulation, each one compiled call (Numba), hashing included.
 
-Contract: :class:`pqkit.arith.api.MLKEMOperations`. The ``ref`` twin is the
+Contract: :class:`pqkit.mlkem.kernels.contract.MLKEMOperations`. The ``ref`` twin is the
 step-by-step path of :mod:`pqkit.mlkem.fips203` (K-PKE over the kernel table and the
 :mod:`pqkit.common` hash providers), which every backend without this module runs;
 the differential tests compare the two byte for byte.
