@@ -31,7 +31,7 @@ from pqkit.mlkem.kernels.compose import COMPOSITES
 
 def register_primitives_only(backend: str) -> str:
     """Register ``<backend>-primitives``: ``backend``'s ML-KEM primitives only."""
-    module = importlib.import_module(f"pqkit.arith.{backend}_mlkem")
+    module = importlib.import_module(f"pqkit.mlkem.kernels.{backend}")
     table = {k: v for k, v in module.KERNELS.items() if k not in COMPOSITES}
     name = f"{backend}-primitives"
     arith.register(name, {"mlkem": lambda: table}, rank=90)

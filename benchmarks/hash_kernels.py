@@ -1,4 +1,4 @@
-"""Throughput of the batched hash kernels (pqkit.arith.*_hash), not a test.
+"""Throughput of the batched hash kernels (pqkit.common.kernels), not a test.
 
 Prints, from one run, the median time per row (us) of:
 
