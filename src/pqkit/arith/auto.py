@@ -2,7 +2,7 @@
 
 When nothing selects a backend (no argument, no :func:`pqkit.arith.use` scope, no
 ``PQKIT_ARITH``), the first kernel request of a family (one of
-:data:`pqkit.arith.warmup.groups()`) queues it for a daemon thread that loads or
+:func:`pqkit.arith.warmup.groups`) queues it for a daemon thread that loads or
 compiles its ``jit`` code by running the warm-up workload of
 :mod:`pqkit.arith.warmup` (real operations on the ``jit`` backend), family after
 family in request order; families nobody asked for are not loaded.
