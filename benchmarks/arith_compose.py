@@ -1,5 +1,5 @@
 """Composite kernels: a backend's own fused K-PKE kernels vs the ones composed over
-its primitives (:mod:`pqkit.arith.compose`), on ML-KEM.
+its primitives (:mod:`pqkit.mlkem.kernels.compose`), on ML-KEM.
 
     PYTHONPATH=src python benchmarks/arith_compose.py                 # numpy (and jit)
     PYTHONPATH=src python benchmarks/arith_compose.py --arith numpy --duration 1
@@ -24,15 +24,15 @@ from typing import Any
 
 import pqkit
 from pqkit import arith
-from pqkit.arith.compose import COMPOSITES
 from pqkit.bench.report import markdown_table
 from pqkit.bench.timing import measure
+from pqkit.mlkem.kernels.compose import COMPOSITES
 
 
 def register_primitives_only(backend: str) -> str:
     """Register ``<backend>-primitives``: ``backend``'s ML-KEM primitives only."""
-    module = importlib.import_module(f"pqkit.arith.{backend}_mlkem")
-    table = {k: v for k, v in module.KERNELS.items() if k not in COMPOSITES["mlkem"]}
+    module = importlib.import_module(f"pqkit.mlkem.kernels.{backend}")
+    table = {k: v for k, v in module.KERNELS.items() if k not in COMPOSITES}
     name = f"{backend}-primitives"
     arith.register(name, {"mlkem": lambda: table}, rank=90)
     return name

@@ -1,4 +1,4 @@
-"""Throughput of the batched hash kernels (pqkit.arith.*_hash), not a test.
+"""Throughput of the batched hash kernels (pqkit.common.kernels), not a test.
 
 Prints, from one run, the median time per row (us) of:
 
@@ -32,7 +32,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith import jit_hash, numpy_hash
+from pqkit.common.kernels import jit as jit_hash
+from pqkit.common.kernels import numpy as numpy_hash
 
 SIZES = (1, 16, 256, 4096)
 

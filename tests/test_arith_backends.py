@@ -18,13 +18,15 @@ import pytest
 
 import pqkit
 from pqkit import arith
-from pqkit.arith import compose, numpy_mldsa, numpy_mlkem, ref_mlkem
-from pqkit.arith.compose import COMPOSITES
 from pqkit.errors import UnknownBackend
+from pqkit.mldsa.kernels import numpy as numpy_mldsa
+from pqkit.mlkem.kernels import numpy as numpy_mlkem
+from pqkit.mlkem.kernels import ref as ref_mlkem
+from pqkit.mlkem.kernels.compose import COMPOSITES
 
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed (pqkit[jit])")
-PRIMITIVES = {k: v for k, v in numpy_mlkem.KERNELS.items() if k not in COMPOSITES["mlkem"]}
+PRIMITIVES = {k: v for k, v in numpy_mlkem.KERNELS.items() if k not in COMPOSITES}
 
 
 @pytest.fixture
@@ -158,7 +160,7 @@ def test_primitive_only_table_composes_over_its_own_primitives(registered: list[
 
     _register(registered, "prims", {name: spy(name) for name in PRIMITIVES})
     table = arith.kernels("mlkem", "prims")
-    assert table.composed == frozenset(COMPOSITES["mlkem"])
+    assert table.composed == frozenset(COMPOSITES)
     kem = pqkit.kem("ML-KEM-768")
     prims = kem.using(arith="prims")  # type: ignore[attr-defined]
     pk, sk = kem.keygen_derand(bytes(range(64)))
@@ -175,12 +177,12 @@ def test_primitive_only_table_composes_over_its_own_primitives(registered: list[
 
 
 def test_composites_are_the_fallback_for_every_backend() -> None:
-    assert arith.kernels("mlkem", "ref").composed == frozenset(COMPOSITES["mlkem"])
+    assert arith.kernels("mlkem", "ref").composed == frozenset(COMPOSITES)
     # numpy has its own fused K-PKE kernels (float64 throughout, fewer calls).
     assert arith.kernels("mlkem", "numpy").composed == frozenset()
     assert arith.kernels("mldsa", "numpy").composed == frozenset()
     assert "kpke_decrypt" not in ref_mlkem.KERNELS  # one copy: compose.py
-    assert compose.COMPOSITES["mldsa"] == {}
+    assert pqkit.families.family("mldsa").composites is None  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(
@@ -206,13 +208,13 @@ def test_inconsistent_tables_are_refused(registered: list[str], table: Any, mess
 
 def test_bad_registrations() -> None:
     with pytest.raises(ValueError, match="tables must map"):
-        arith.register("x", {"kyber": "pqkit.arith.numpy_mlkem"})
+        arith.register("x", {"kyber": "pqkit.mlkem.kernels.numpy"})
     with pytest.raises(ValueError, match="tables must map"):
         arith.register("x", {})
     with pytest.raises(TypeError, match="module name or a function"):
         arith.register("x", {"mlkem": 3})  # type: ignore[dict-item]
     with pytest.raises(ValueError, match="identifier"):
-        arith.register("bad name", {"mlkem": "pqkit.arith.numpy_mlkem"})
+        arith.register("bad name", {"mlkem": "pqkit.mlkem.kernels.numpy"})
     with pytest.raises(KeyError):
         arith.unregister("never-registered")
     assert "x" not in arith.BACKEND_ORDER
@@ -220,7 +222,7 @@ def test_bad_registrations() -> None:
 
 def test_registered_module_with_missing_requirement(registered: list[str]) -> None:
     arith.register(
-        "needs", {"mlkem": "pqkit.arith.numpy_mlkem"}, requires=("no_such_pkg_pqkit",), extra="x"
+        "needs", {"mlkem": "pqkit.mlkem.kernels.numpy"}, requires=("no_such_pkg_pqkit",), extra="x"
     )
     registered.append("needs")
     assert "needs" not in arith.available("mlkem")

@@ -24,8 +24,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pqkit import arith
-from pqkit.arith.api import MLDSAKernels, MLKEMKernels, kernel_names
-from pqkit.arith.tables import MLDSA_Q, MLKEM_Q
+from pqkit.arith.api import kernel_names
+from pqkit.mldsa.kernels.contract import MLDSAKernels
+from pqkit.mldsa.kernels.tables import MLDSA_Q
+from pqkit.mlkem.kernels.contract import MLKEMKernels
+from pqkit.mlkem.kernels.tables import MLKEM_Q
 
 I64 = npt.NDArray[np.int64]
 RK = arith.kernels("mlkem", "ref")

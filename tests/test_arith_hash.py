@@ -1,4 +1,4 @@
-"""The ``hash`` kernel family (pqkit.arith.api.HashKernels): every backend against
+"""The ``hash`` kernel family (pqkit.common.kernels.contract.HashKernels): every backend against
 hashlib and against the ``ref`` oracle, on edge lengths around the SHAKE rates and
 SHA-2 block sizes, batch shapes (n = 0, 1, 7, 1000, several leading axes), common
 prefixes, the jit backend's serial, parallel and hashlib routes, Hypothesis for
@@ -23,8 +23,10 @@ from helpers import load_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pqkit.arith import numpy_hash, ref_hash
-from pqkit.arith.api import HashKernels, kernel_names
+from pqkit.arith.api import kernel_names
+from pqkit.common.kernels import numpy as numpy_hash
+from pqkit.common.kernels import ref as ref_hash
+from pqkit.common.kernels.contract import HashKernels
 
 RATES = {128: 168, 256: 136}
 SHAKE = {128: hashlib.shake_128, 256: hashlib.shake_256}
@@ -33,7 +35,7 @@ RNG = np.random.default_rng(2026)
 
 def _jit_or_none() -> ModuleType | None:
     try:
-        from pqkit.arith import jit_hash
+        from pqkit.common.kernels import jit as jit_hash
     except ModuleNotFoundError:  # numba missing or unusable: the backend is unavailable
         return None
     return jit_hash

@@ -13,9 +13,12 @@ import pytest
 pytest.importorskip("numba", reason="the jit arithmetic backend needs numba (pqkit[jit])")
 
 from pqkit import arith
-from pqkit.arith.api import MLDSAKernels, MLKEMKernels, kernel_names
-from pqkit.arith.compose import COMPOSITES
-from pqkit.arith.tables import MLDSA_Q, MLKEM_Q
+from pqkit.arith.api import kernel_names
+from pqkit.mldsa.kernels.contract import MLDSAKernels
+from pqkit.mldsa.kernels.tables import MLDSA_Q
+from pqkit.mlkem.kernels.compose import COMPOSITES
+from pqkit.mlkem.kernels.contract import MLKEMKernels
+from pqkit.mlkem.kernels.tables import MLKEM_Q
 
 JK = arith.kernels("mlkem", "jit")
 RK = arith.kernels("mlkem", "ref")
@@ -24,7 +27,8 @@ RK = arith.kernels("mlkem", "ref")
 def test_every_kernel_compiled() -> None:
     """jit has every kernel of its own, fused K-PKE included (measured faster than
     the composed one: benchmarks/arith_compose.py)."""
-    from pqkit.arith import jit_mldsa, jit_mlkem
+    from pqkit.mldsa.kernels import jit as jit_mldsa
+    from pqkit.mlkem.kernels import jit as jit_mlkem
 
     # kpke_keygen is composed over the jit primitives: key generation on jit runs
     # the whole-operation kernel (arith/jit_mlkem_ops.py), not the kernel table.
@@ -34,7 +38,7 @@ def test_every_kernel_compiled() -> None:
     assert JK.composed == composed
     for name in set(kernel_names(MLKEMKernels)) - composed:
         assert getattr(JK, name) is jit_mlkem.KERNELS[name]
-    assert set(COMPOSITES["mlkem"]) - composed <= set(jit_mlkem.KERNELS)
+    assert set(COMPOSITES) - composed <= set(jit_mlkem.KERNELS)
 
 
 def test_kem_boundary() -> None:
@@ -54,7 +58,7 @@ def test_kem_boundary() -> None:
 
 
 def test_dsa_float_reduction_at_the_edges() -> None:
-    from pqkit.arith.jit_mldsa import _reduce_f64
+    from pqkit.mldsa.kernels.jit import _reduce_f64
 
     # Integers around multiples of q and half-multiples, up to the 2^50 of the NTT.
     q = MLDSA_Q

@@ -1,5 +1,5 @@
 """The composite K-PKE kernels (``kpke_decrypt``, ``kpke_encrypt``) of every installed
-backend (its own fused copy, or the one :mod:`pqkit.arith.compose` builds over its
+backend (its own fused copy, or the one :mod:`pqkit.mlkem.kernels.compose` builds over its
 primitives) against the step-by-step composition of the ``ref`` kernels written
 out here (FIPS 203, Algorithm 15 lines 1-7, Algorithm 14 lines 9-24 and Algorithm 13
 lines 8-20), for the three ML-KEM parameter sets, on edge and random inputs and with
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pqkit import arith
-from pqkit.arith.compose import encrypt_rows
-from pqkit.arith.tables import MLKEM_Q
+from pqkit.mlkem.kernels.compose import encrypt_rows
+from pqkit.mlkem.kernels.tables import MLKEM_Q
 from pqkit.mlkem.params import MLKEM_512, MLKEM_768, MLKEM_1024, Params
 
 Q = MLKEM_Q

@@ -12,7 +12,7 @@ import pytest
 from helpers import FAST_BACKENDS
 
 from pqkit import arith
-from pqkit.arith.tables import MLDSA_D, MLDSA_Q
+from pqkit.mldsa.kernels.tables import MLDSA_D, MLDSA_Q
 
 Q = MLDSA_Q
 I64 = npt.NDArray[np.int64]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from pqkit import arith
-from pqkit.arith import numpy_mlkem
-from pqkit.arith.tables import MLKEM_Q as Q
+from pqkit.mlkem.kernels import numpy as numpy_mlkem
+from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
 
 
 def test_basemul_acc_is_ntt_multiplication(arith_backend: str) -> None:

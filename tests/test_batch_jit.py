@@ -1,5 +1,5 @@
 """The batch views on the jit backend, which run the compiled batch operations
-(pqkit.arith.jit_mlkem_batch, pqkit.arith.jit_mldsa_batch: one compiled call per
+(pqkit.mlkem.kernels.jit_batch, pqkit.mldsa.kernels.jit_batch: one compiled call per
 chunk, 8 items per Keccak group): rows against the single operations on random
 rows (counts that leave a partial group of 8), broadcasting, n = 0 and 1, mixed
 message lengths, malformed rows, chunks on threads."""
@@ -276,7 +276,7 @@ def test_public_challenge_equals_the_masked_one(tau: int) -> None:
     # Verification samples c from the published c_tilde with Algorithm 29's
     # branches; signing keeps the masked scan. Same c, also when the first
     # prefix runs out (a 20-byte one always does) and a longer one is read.
-    from pqkit.arith import jit_mldsa_ops as ops
+    from pqkit.mldsa.kernels import jit_ops as ops
 
     for _ in range(20):
         c_tilde = np.frombuffer(os.urandom(48), np.uint8).copy()

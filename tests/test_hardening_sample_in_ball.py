@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pqkit.arith import numpy_mldsa, ref_mldsa
+from pqkit.mldsa.kernels import numpy as numpy_mldsa
+from pqkit.mldsa.kernels import ref as ref_mldsa
 
 REF = ref_mldsa.KERNELS["sample_in_ball"]
 TAUS = (39, 49, 60)  # ML-DSA-44/65/87
@@ -25,7 +26,7 @@ TAUS = (39, 49, 60)  # ML-DSA-44/65/87
 def _backends() -> list[Any]:
     out = [pytest.param(numpy_mldsa.KERNELS["sample_in_ball"], id="numpy")]
     try:
-        from pqkit.arith import jit_mldsa
+        from pqkit.mldsa.kernels import jit as jit_mldsa
     except ImportError:  # pragma: no cover - numba not installed
         return out
     out.append(pytest.param(jit_mldsa.KERNELS["sample_in_ball"], id="jit"))
@@ -97,7 +98,7 @@ def _line_trace(fn: Callable[..., Any], *args: Any) -> Counter[int]:
 def _python_bodies() -> list[Any]:
     out = [pytest.param(numpy_mldsa.sample_in_ball, id="numpy")]
     try:
-        from pqkit.arith import jit_mldsa
+        from pqkit.mldsa.kernels import jit as jit_mldsa
     except ImportError:  # pragma: no cover - numba not installed
         return out
     body = jit_mldsa._sample_in_ball.py_func  # type: ignore[attr-defined]

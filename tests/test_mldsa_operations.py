@@ -1,4 +1,4 @@
-"""Whole-operation ML-DSA kernels (``pqkit.arith.api.MLDSAOperations``; the ``jit``
+"""Whole-operation ML-DSA kernels (``pqkit.mldsa.kernels.contract.MLDSAOperations``; the ``jit``
 backend's one-call keygen / sign / verify) against their reference twin, the
 step-by-step core on the ``numpy`` kernels. (The ACVP suites run on every installed
 backend, so on these kernels too.)"""

@@ -1,4 +1,4 @@
-"""Whole-operation ML-KEM kernels (``pqkit.arith.api.MLKEMOperations``; the ``jit``
+"""Whole-operation ML-KEM kernels (``pqkit.mlkem.kernels.contract.MLKEMOperations``; the ``jit``
 backend's one-call keygen / encaps / decaps) against their reference twin, the
 step-by-step path, and the cache of decoded encapsulation keys."""
 
@@ -20,7 +20,6 @@ from test_mlkem_accumulated import DIGESTS, accumulate
 import pqkit
 from pqkit import arith
 from pqkit._keystate import MLKEM_DK, KeyState, holding
-from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.ops import operations
 from pqkit.mlkem.fips203 import (
     EK_CACHE_SIZE,
@@ -30,6 +29,7 @@ from pqkit.mlkem.fips203 import (
     PublicState,
     SecretState,
 )
+from pqkit.mlkem.kernels.compose import encrypt_rows
 
 NAMES = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
@@ -136,7 +136,7 @@ def test_jit_matrix_equals_sample_ntt() -> None:
     """The compiled matrix sampler (one SHAKE128 block at a time, 8 entries at once)
     against FIPS 203 Algorithm 7 written out over hashlib's SHAKE128 stream, for
     k = 3 (9 entries: a full group of 8 and a group with 7 idle lanes)."""
-    from pqkit.arith import jit_mlkem_ops as jo
+    from pqkit.mlkem.kernels import jit_ops as jo
 
     rnd = random.Random(7)
     for _ in range(20):

@@ -10,7 +10,7 @@ Signing with an ``s`` set takes seconds in Python: the default run signs every
 first two keys of each ``s`` set; ``-m slow`` runs the rest.
 
 Each test runs on the default backend (the batched Python path) and, where Numba is
-installed, on ``jit`` (the compiled engine of :mod:`pqkit.arith.jit_slhdsa_ops`).
+installed, on ``jit`` (the compiled engine of :mod:`pqkit.slhdsa.kernels.jit_ops`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The compiled SLH-DSA engine (pqkit.arith.jit_slhdsa_ops) against the batched
+"""The compiled SLH-DSA engine (pqkit.slhdsa.kernels.jit_ops) against the batched
 Python path (its reference twin, on the numpy backend): the same keys, signatures
 and verification results, on random seeds and messages, for one SHAKE and one
 SHA-2 set of each category (the f sets by default, the s sets with ``-m slow``);
@@ -38,7 +38,7 @@ def _pair(name: str) -> tuple[SLHDSA, SLHDSA]:
 
 @pytest.mark.parametrize("compressed", [False, True])
 def test_compiled_addresses_match_the_codec(compressed: bool) -> None:
-    from pqkit.arith.jit_slhdsa_ops import adrs_bytes
+    from pqkit.slhdsa.kernels.jit_ops import adrs_bytes
 
     codec = AdrsCodec(compressed)
     rng = random.Random(205)
@@ -115,7 +115,7 @@ def test_sha_ni_follows_numba_target_features(monkeypatch: pytest.MonkeyPatch) -
     pytest.importorskip("numba")
     from numba.core import config
 
-    from pqkit.arith import jit_slhdsa_ops as ops
+    from pqkit.slhdsa.kernels import jit_ops as ops
 
     monkeypatch.setattr(config, "CPU_FEATURES", "+sse2,+avx2,-sha")
     assert ops._sha_ni_available() is False
@@ -128,7 +128,7 @@ def test_one_state_sha256_compressions_agree() -> None:
     same state, and the selected one is what the engine runs."""
     import numpy as np
 
-    from pqkit.arith import jit_slhdsa_ops as ops
+    from pqkit.slhdsa.kernels import jit_ops as ops
 
     rng = np.random.default_rng(205)
     variants = [ops._sha256_1_words] + ([ops._sha256_1_ni] if ops.SHA_NI else [])

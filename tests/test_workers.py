@@ -106,7 +106,7 @@ def test_a_default_batch_runs_on_several_threads(
 
 @needs_numba
 def test_jit_hash_threads_follow_the_rule(five_cpus: None) -> None:
-    from pqkit.arith import jit_hash
+    from pqkit.common.kernels import jit as jit_hash
 
     assert jit_hash.workers() == 5
 

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pqkit import _moved
 from pqkit.errors import InvalidSignature, MissingExtra, UnknownAlgorithm, UnknownBackend
 from pqkit.registry import kem, kems, sig, sigs
 from pqkit.schemes import Encapsulation, KeyPair
+
+_moved.install()  # the import paths that moved keep working, with a DeprecationWarning
 
 if TYPE_CHECKING:
     from pqkit.keys import (

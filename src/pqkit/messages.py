@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit._rng import RNG, draw
 from pqkit.prehash import lookup
-from pqkit.schemes import RNG, draw
 
 __all__ = [
     "MAX_CONTEXT",

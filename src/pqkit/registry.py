@@ -1,7 +1,7 @@
 """Name -> scheme lookup, aliases, listing, and what is known of each algorithm.
 
-Every family package has a light ``params`` module (no NumPy) whose ``CATALOG``
-lists one :class:`Algorithm` per parameter set: its canonical name, kind, family,
+Every family declares (:mod:`pqkit.families`) a light ``params`` module (no NumPy)
+whose ``CATALOG`` lists one :class:`Algorithm` per parameter set: its canonical name, kind, family,
 object identifier, the module holding its scheme object, and its parameters, from
 which every size is derived. This module owns those facts for the whole library:
 the key formats (:mod:`pqkit.serialization.algorithms`), the key objects and the
@@ -18,9 +18,9 @@ import importlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, overload
 
+from pqkit import families
 from pqkit.errors import UnknownAlgorithm
 from pqkit.schemes import Kem, Signature
 
@@ -51,15 +51,6 @@ __all__ = [
 ]
 
 Kind = Literal["kem", "sig"]
-
-# The light modules holding each family's CATALOG, in listing order. A new family
-# adds its params module here.
-FAMILY_CATALOGS: tuple[str, ...] = (
-    "pqkit.mlkem.params",
-    "pqkit.mldsa.params",
-    "pqkit.slhdsa.params",
-    "pqkit.hybrid.params",
-)
 
 
 class Sizes(Protocol):
@@ -153,20 +144,38 @@ def normalise(name: str) -> str:
     return name.upper().replace("-", "").replace("_", "")
 
 
-@cache
+_derived: dict[str, Any] = {}  # the catalogue and its index, until the families change
+
+
+def _forget() -> None:
+    _derived.clear()
+
+
+families.on_change(_forget)
+
+
 def _catalog() -> tuple[Algorithm, ...]:
+    found: tuple[Algorithm, ...] | None = _derived.get("catalog")
+    if found is not None:
+        return found
     entries: list[Algorithm] = []
-    for module in FAMILY_CATALOGS:
-        entries.extend(cast(tuple[Algorithm, ...], importlib.import_module(module).CATALOG))
+    for family in families.families():  # listing order: the families' ranks
+        if family.catalog is not None:
+            module = importlib.import_module(family.catalog)
+            entries.extend(cast(tuple[Algorithm, ...], module.CATALOG))
     keys = [normalise(n) for a in entries for n in (a.name, *a.aliases)]
-    if len(set(keys)) != len(keys):  # pragma: no cover - a catalogue bug
+    if len(set(keys)) != len(keys):
         raise RuntimeError("two algorithms share a normalised name or alias")
-    return tuple(entries)
+    _derived["catalog"] = found = tuple(entries)
+    return found
 
 
-@cache
 def _by_key() -> dict[str, Algorithm]:
-    return {normalise(n): a for a in _catalog() for n in (a.name, *a.aliases)}
+    found: dict[str, Algorithm] | None = _derived.get("by_key")
+    if found is None:
+        found = {normalise(n): a for a in _catalog() for n in (a.name, *a.aliases)}
+        _derived["by_key"] = found
+    return found
 
 
 def algorithms(kind: Kind | None = None) -> tuple[Algorithm, ...]:

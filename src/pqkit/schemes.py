@@ -10,11 +10,9 @@ attributes (all derived from the algorithm's parameters, see :mod:`pqkit.registr
 from __future__ import annotations
 
 import copy
-import os
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from pqkit._checks import as_rng_output
+from pqkit._rng import RNG, draw
 
 if TYPE_CHECKING:
     from pqkit.batch import KemBatch, SignatureBatch
@@ -33,18 +31,6 @@ __all__ = [
 ]
 
 _S = TypeVar("_S", bound="SchemeBase")
-
-RNG = Callable[[int], bytes]
-"""Any callable ``rng(n) -> bytes`` returning ``n`` bytes; the default is ``os.urandom``."""
-
-
-def draw(rng: RNG | None, n: int) -> bytes:
-    """Ask ``rng`` (``os.urandom`` if None) for ``n`` bytes and check the answer."""
-    if rng is None:
-        return os.urandom(n)
-    if not callable(rng):
-        raise TypeError(f"rng must be a callable rng(n) -> bytes, not {type(rng).__name__}")
-    return as_rng_output(rng(n), n)
 
 
 class KeyPair(NamedTuple):
@@ -203,7 +189,7 @@ class SchemeBase:
 
         if self.KERNELS is None:
             return None
-        return arith.kernels(self.KERNELS, backend)  # type: ignore[call-overload]
+        return arith.kernels(self.KERNELS, backend)
 
 
 class KemBase(SchemeBase):

@@ -8,11 +8,14 @@ backend=...)``), per scope (``with pqkit.arith.use("ref"):``), per process
 and its compiled code is ready, ``numpy`` until then (it compiles in a background
 thread, :mod:`pqkit.arith.auto`; ``pqkit compile`` builds the cache ahead of time).
 
-A backend is one :func:`register` call naming the table of kernels for each scheme
-(a module with a ``KERNELS`` dict, or a function returning one) and what it needs
-installed. The table must hold every *primitive* kernel of the contract
-(:mod:`pqkit.arith.api`) and nothing else; the *composite* kernels it lacks are
-written over its own primitives (:mod:`pqkit.arith.compose`). Nothing is ever
+A backend is one :func:`register` call saying what it needs installed; each family
+names its own table for the backend in its ``family.py`` (:mod:`pqkit.families`),
+and :func:`register` may add tables too (a module with a ``KERNELS`` dict, or a
+function returning one). A table must hold every *primitive* kernel of its family's
+contract (``pqkit.<family>.kernels.contract``; the shared rules are in
+:mod:`pqkit.arith.api`) and nothing else; the *composite* kernels it lacks are
+written over its own primitives (the family's ``COMPOSITES``). This module names
+no family. Nothing is ever
 filled in from another backend: an incomplete or inconsistent table is refused
 when it is built, with the backend and kernel named.
 """
@@ -20,7 +23,6 @@ when it is built, with the backend and kernel named.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import importlib
 import importlib.util
 import os
@@ -28,11 +30,11 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, Literal, overload
+from typing import Any
 
+from pqkit import families as _families
 from pqkit.arith import auto as _auto
-from pqkit.arith.api import HashKernels, MLDSAKernels, MLKEMKernels, kernel_names
-from pqkit.arith.compose import COMPOSITES
+from pqkit.arith.api import kernel_names
 from pqkit.errors import UnknownBackend
 
 __all__ = [
@@ -47,12 +49,13 @@ __all__ = [
     "backends",
     "kernels",
     "register",
+    "sources",
     "unregister",
     "use",
 ]
 
-Scheme = Literal["mlkem", "mldsa", "hash"]
-SCHEMES: tuple[Scheme, ...] = ("mlkem", "mldsa", "hash")
+Scheme = str
+"""A kernel family's name (:attr:`pqkit.families.Family.name`): ``"mlkem"`` ..."""
 
 TableSource = str | Callable[[], Mapping[str, Any]]
 """Where a backend's table for one scheme comes from: the name of a module with a
@@ -64,13 +67,8 @@ DEFAULT_BACKEND = "numpy"
 code is ready (:mod:`pqkit.arith.auto`; for good where Numba is not installed). The
 first call in a fresh environment never waits for compilation."""
 
-_CONTRACTS: dict[Scheme, type[Any]] = {
-    "mlkem": MLKEMKernels,
-    "mldsa": MLDSAKernels,
-    "hash": HashKernels,
-}
 _ENV = "PQKIT_ARITH"
-_scope: contextvars.ContextVar[str | None] = contextvars.ContextVar("pqkit_arith", default=None)
+_scope = _auto.scope
 
 
 class BackendUnavailable(UnknownBackend):
@@ -102,7 +100,8 @@ class Backend:
 
     name: str
     tables: Mapping[str, TableSource]
-    """Per scheme (``"mlkem"``, ``"mldsa"``): where its kernel table comes from."""
+    """Per scheme: where its kernel table comes from, beyond the tables the families
+    declare for this backend (:func:`sources`)."""
     requires: tuple[str, ...] = ()
     """Top-level packages it imports, checked with ``importlib.util.find_spec``
     (without importing them) to decide availability."""
@@ -128,6 +127,29 @@ _TABLES: dict[tuple[str, str], Any] = {}  # built tables, by (backend, scheme)
 _WARNED: set[str] = set()
 
 
+def _schemes() -> tuple[Scheme, ...]:
+    """The kernel families: the registered families with a kernel contract."""
+    return tuple(f.name for f in _families.families() if f.contract is not None)
+
+
+def _family_changed() -> None:
+    _TABLES.clear()
+
+
+_families.on_change(_family_changed)
+
+
+def sources(backend: Backend) -> dict[Scheme, TableSource]:
+    """Where ``backend``'s table for each scheme comes from: the families' own
+    declarations for it, and what :func:`register` named."""
+    declared: dict[Scheme, TableSource] = {
+        f.name: f.kernels[backend.name]
+        for f in _families.families()
+        if f.contract is not None and backend.name in f.kernels
+    }
+    return {**declared, **backend.tables}
+
+
 def register(
     name: str,
     tables: Mapping[str, TableSource],
@@ -140,15 +162,17 @@ def register(
     """Register (or replace) the arithmetic backend ``name``.
 
     ``tables`` maps each scheme it serves to a module name (whose ``KERNELS`` dict
-    is the table) or a function returning the table. Nothing is imported here: the
-    table is loaded and checked against the contract the first time it is used.
+    is the table) or a function returning the table; a family may also name its
+    table for ``name`` in its ``family.py``. Nothing is imported here: the table is
+    loaded and checked against the contract the first time it is used.
     """
     if not isinstance(name, str) or not name or not name.replace("-", "_").isidentifier():
         raise ValueError(f"backend name must be a non-empty identifier, got {name!r}")
-    unknown = sorted(set(tables) - set(SCHEMES))
+    known = _schemes()
+    unknown = sorted(set(tables) - set(known))
     if unknown or not tables:
         raise ValueError(
-            f"backend {name!r}: tables must map some of {', '.join(SCHEMES)} to a source, "
+            f"backend {name!r}: tables must map some of {', '.join(known)} to a source, "
             f"got {sorted(tables)}"
         )
     for scheme, source in tables.items():
@@ -180,27 +204,37 @@ def _ordered() -> list[Backend]:
 
 
 def __getattr__(attr: str) -> Any:
+    # Derived from the registrations on every read (they may change).
     if attr == "BACKEND_ORDER":
-        # Derived from the registrations on every read (they may change).
         return tuple(b.name for b in _ordered())
+    if attr == "SCHEMES":
+        return _schemes()
     raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
 
 
-def available(scheme: Scheme = "mlkem") -> list[str]:
-    """The backends that provide kernels for ``scheme`` and whose requirements are
-    installed, fastest first. Imports no backend (and so not Numba)."""
-    return [b.name for b in _ordered() if scheme in b.tables and b.missing() is None]
+def _serves(backend: Backend, scheme: Scheme | None) -> bool:
+    return scheme is None or scheme in backend.tables or scheme in sources(backend)
 
 
-def active(backend: str | None = None, scheme: Scheme = "mlkem") -> str:
-    """The backend name a call for ``scheme`` with ``backend`` would use now (asking
-    starts no background compilation)."""
-    return _resolve(backend, scheme, start=False)[0]
+def available(scheme: Scheme | None = None) -> list[str]:
+    """The backends that provide kernels for ``scheme`` (None: for any family) and
+    whose requirements are installed, fastest first. Imports no backend (and so not
+    Numba)."""
+    return [b.name for b in _ordered() if _serves(b, scheme) and b.missing() is None]
 
 
-def _resolve(
-    backend: str | None, scheme: Scheme = "mlkem", *, start: bool = True
-) -> tuple[str, bool]:
+def active(backend: str | None = None, scheme: Scheme | None = None) -> str:
+    """The backend name a call for ``scheme`` (None: the first kernel family) with
+    ``backend`` would use now (asking starts no background compilation)."""
+    return _resolve(backend, scheme or _first(), start=False)[0]
+
+
+def _first() -> Scheme:
+    found = _schemes()
+    return found[0] if found else ""
+
+
+def _resolve(backend: str | None, scheme: Scheme, *, start: bool = True) -> tuple[str, bool]:
     """(name, whether it came from the environment)."""
     if backend is not None:
         return backend, False
@@ -214,9 +248,9 @@ def _resolve(
 def _check(name: object, scheme: Scheme | None) -> Backend:
     """The registered backend ``name``, serving ``scheme`` (None: any) and installed;
     UnknownBackend / BackendUnavailable otherwise."""
-    listed = available(scheme) if scheme else [b.name for b in _ordered() if b.missing() is None]
+    listed = available(scheme)
     backend = _REGISTRY.get(name) if isinstance(name, str) else None
-    if backend is None or (scheme is not None and scheme not in backend.tables):
+    if backend is None or not _serves(backend, scheme):
         raise UnknownBackend("arith", str(name), listed)
     reason = backend.missing()
     if reason is not None:
@@ -225,7 +259,7 @@ def _check(name: object, scheme: Scheme | None) -> Backend:
 
 
 def _load(backend: Backend, scheme: Scheme) -> Mapping[str, Any]:
-    source = backend.tables[scheme]
+    source = sources(backend)[scheme]
     if not isinstance(source, str):
         return source()
     try:
@@ -247,8 +281,10 @@ def _build(backend: Backend, scheme: Scheme) -> Any:
     where = f"arith backend {backend.name!r} ({scheme})"
     if not isinstance(own, Mapping):
         raise InvalidKernelTable(f"{where}: the table is a {type(own).__name__}, not a dict")
-    names = kernel_names(_CONTRACTS[scheme])
-    composites = COMPOSITES[scheme]
+    declared = _families.family(scheme)
+    assert declared is not None and declared.contract is not None  # kernels() checked
+    names = kernel_names(_families.load(declared.contract))
+    composites = _families.load(declared.composites) if declared.composites else {}
     unknown = sorted(set(own) - set(names))
     if unknown:
         raise InvalidKernelTable(f"{where}: kernels not in the contract: {', '.join(unknown)}")
@@ -271,16 +307,9 @@ def _build(backend: Backend, scheme: Scheme) -> Any:
     return table
 
 
-@overload
-def kernels(scheme: Literal["mlkem"], backend: str | None = None) -> MLKEMKernels: ...
-@overload
-def kernels(scheme: Literal["mldsa"], backend: str | None = None) -> MLDSAKernels: ...
-@overload
-def kernels(scheme: Literal["hash"], backend: str | None = None) -> HashKernels: ...
-
-
 def kernels(scheme: Scheme, backend: str | None = None) -> Any:
-    """The kernel table for ``scheme`` from the chosen backend.
+    """The kernel table for ``scheme`` from the chosen backend: an object following
+    the family's contract (``pqkit.<family>.kernels.contract``).
 
     Raises :class:`pqkit.UnknownBackend` listing the available ones for an unknown
     name (:class:`BackendUnavailable`, saying what to install, for a registered one
@@ -291,8 +320,8 @@ def kernels(scheme: Scheme, backend: str | None = None) -> Any:
     name, from_env = _resolve(backend, scheme)
     table = _TABLES.get((name, scheme)) if isinstance(name, str) else None
     if table is None:
-        if scheme not in _CONTRACTS:
-            raise ValueError(f"unknown scheme {scheme!r}; known: {', '.join(SCHEMES)}")
+        if scheme not in _schemes():
+            raise ValueError(f"unknown scheme {scheme!r}; known: {', '.join(_schemes())}")
         chosen = _check(name, scheme)
         table = _TABLES[(name, scheme)] = _build(chosen, scheme)
     if from_env and name not in _WARNED and not _REGISTRY[name].constant_time:
@@ -329,40 +358,13 @@ def _using(backend: str) -> Iterator[None]:
 def backends() -> dict[str, Any]:
     """The available backends per scheme, and the active one."""
     return {
-        "available": {scheme: available(scheme) for scheme in SCHEMES},
+        "available": {scheme: available(scheme) for scheme in _schemes()},
         "active": active(),
     }
 
 
-# --- the built-in backends ---------------------------------------------------------
+# --- the built-in backends: each family names its own table for them --------------
 
-register(
-    "jit",
-    {
-        "mlkem": "pqkit.arith.jit_mlkem",
-        "mldsa": "pqkit.arith.jit_mldsa",
-        "hash": "pqkit.arith.jit_hash",
-    },
-    requires=("numba",),
-    extra="jit",
-    rank=10,
-)
-register(
-    "numpy",
-    {
-        "mlkem": "pqkit.arith.numpy_mlkem",
-        "mldsa": "pqkit.arith.numpy_mldsa",
-        "hash": "pqkit.arith.numpy_hash",
-    },
-    rank=20,
-)
-register(
-    "ref",
-    {
-        "mlkem": "pqkit.arith.ref_mlkem",
-        "mldsa": "pqkit.arith.ref_mldsa",
-        "hash": "pqkit.arith.ref_hash",
-    },
-    constant_time=False,
-    rank=30,
-)
+_REGISTRY["jit"] = Backend("jit", {}, ("numba",), "jit", rank=10)
+_REGISTRY["numpy"] = Backend("numpy", {}, rank=20)
+_REGISTRY["ref"] = Backend("ref", {}, constant_time=False, rank=30)

@@ -1,5 +1,5 @@
-"""Shared plumbing of the ``jit`` backends (:mod:`pqkit.arith.jit_mlkem`,
-:mod:`pqkit.arith.jit_mldsa`): the Numba decorator and the boundary helpers that
+"""Shared plumbing of the ``jit`` backends (:mod:`pqkit.mlkem.kernels.jit`,
+:mod:`pqkit.mldsa.kernels.jit`): the Numba decorator and the boundary helpers that
 turn contract arrays (any leading batch axes) into the fixed 2-D shapes the
 compiled loops take.
 

@@ -2,7 +2,7 @@
 
 When nothing selects a backend (no argument, no :func:`pqkit.arith.use` scope, no
 ``PQKIT_ARITH``), the first kernel request of a family (one of
-:data:`pqkit.arith.warmup.ORDER`) queues it for a daemon thread that loads or
+:func:`pqkit.arith.warmup.groups`) queues it for a daemon thread that loads or
 compiles its ``jit`` code by running the warm-up workload of
 :mod:`pqkit.arith.warmup` (real operations on the ``jit`` backend), family after
 family in request order; families nobody asked for are not loaded.
@@ -26,6 +26,7 @@ default on ``numpy``, records why (:func:`status`) and says so once with a
 
 from __future__ import annotations
 
+import contextvars
 import importlib.util
 import os
 import threading
@@ -49,6 +50,9 @@ FALLBACK = "numpy"
 
 _ENV_BACKGROUND = "PQKIT_JIT_BACKGROUND"
 
+scope: contextvars.ContextVar[str | None] = contextvars.ContextVar("pqkit_arith", default=None)
+"""The backend a :func:`pqkit.arith.use` scope selects (None outside one)."""
+
 
 class JitUnavailableWarning(RuntimeWarning):
     """The compiled kernels could not be built or loaded: the default stays on the
@@ -57,6 +61,7 @@ class JitUnavailableWarning(RuntimeWarning):
 
 _lock = threading.Lock()
 _ready: dict[str, float] = {}  # family -> seconds from the first request to ready
+_backend: dict[str, str] = {}  # family -> the backend its warm-up prepared (jit)
 _queue: list[str] = []  # requested families not ready yet, in request order
 _state: dict[str, Any] = {"thread": None, "error": None, "started": None}
 
@@ -72,7 +77,7 @@ def choice(scheme: str, *, start: bool = True) -> str:
     else ``numpy`` (queueing ``scheme`` for the background warm-up on its first
     request, unless ``start`` is False: a question about the backend starts nothing)."""
     if scheme in _ready:
-        return "jit"
+        return _backend.get(scheme, "jit")
     if start:
         _request((scheme,))
     return FALLBACK
@@ -88,12 +93,20 @@ def _request(families: tuple[str, ...]) -> None:
         if _state["error"] is not None or not _enabled():
             return
         for family in families:
-            if family not in _ready and family not in _queue:
+            if family not in _ready and family not in _queue and _has_warmup(family):
                 _queue.append(family)
         if _queue and _state["thread"] is None:
             thread = threading.Thread(target=_warm, name="pqkit-jit-warmup", daemon=True)
             _state["thread"] = thread
             thread.start()
+
+
+def _has_warmup(family: str) -> bool:
+    """Whether a family declares warm-up parts (one that does not stays on the
+    fallback: there is nothing to switch to)."""
+    from pqkit.arith import warmup
+
+    return family in warmup.groups()
 
 
 def _next() -> str | None:
@@ -126,6 +139,7 @@ def _warm() -> None:
             )
             continue  # _next() ends the thread
         with _lock:
+            _backend[family] = warmup.target(family)
             _ready[family] = time.monotonic() - _state["started"]
             _queue.remove(family)
 
@@ -135,7 +149,7 @@ def wait(timeout: float | None = None, families: tuple[str, ...] | None = None) 
     and wait for it; True when all of them switched to ``jit``."""
     from pqkit.arith import warmup
 
-    wanted = warmup.ORDER if families is None else families
+    wanted = warmup.groups() if families is None else families
     _request(wanted)
     thread = _state["thread"]
     if thread is not None:
@@ -152,28 +166,29 @@ def status() -> dict[str, Any]:
     return {
         "enabled": _enabled(),
         "running": bool(thread is not None and thread.is_alive()),
-        "backend": {s: ("jit" if s in _ready else FALLBACK) for s in warmup.ORDER},
+        "backend": {
+            s: (_backend.get(s, "jit") if s in _ready else FALLBACK) for s in warmup.groups()
+        },
         "ready_after_s": dict(_ready),
         "error": _state["error"],
     }
 
 
-def pending(scheme: str = "mlkem") -> bool:
-    """Whether a default request for ``scheme`` would get ``numpy`` now only because
-    the ``jit`` code is still being compiled or loaded in the background."""
+def pending(scheme: str | None = None) -> bool:
+    """Whether a default request for ``scheme`` (None: any) would get ``numpy`` now
+    only because the ``jit`` code is still being compiled or loaded in the background."""
     thread = _state["thread"]
-    return scheme in _queue and thread is not None and thread.is_alive()
+    queued = bool(_queue) if scheme is None else scheme in _queue
+    return queued and thread is not None and thread.is_alive()
 
 
 def explicit() -> bool:
     """Whether the backend is chosen explicitly now (a :func:`pqkit.arith.use` scope
     or ``PQKIT_ARITH``), so the automatic selection does not apply."""
-    from pqkit import arith
-
-    return bool(os.environ.get("PQKIT_ARITH", "").strip()) or arith._scope.get() is not None
+    return bool(os.environ.get("PQKIT_ARITH", "").strip()) or scope.get() is not None
 
 
-def note(scheme: str = "mlkem") -> str:
+def note(scheme: str | None = None) -> str:
     """A remark for messages naming the backend: empty unless the automatic
     selection is still on ``numpy`` while ``jit`` compiles."""
     if explicit() or not pending(scheme):

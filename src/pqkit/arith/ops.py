@@ -1,5 +1,5 @@
-"""Whole-operation kernels per backend (:class:`pqkit.arith.api.MLKEMOperations`,
-:class:`pqkit.arith.api.MLDSAOperations`).
+"""Whole-operation kernels per backend (a family's optional ``Operations`` contract,
+e.g. :class:`pqkit.mlkem.kernels.contract.MLKEMOperations`).
 
 A backend may run a whole operation (ML-KEM key generation, encapsulation,
 decapsulation; ML-DSA key generation, signing, verification) as one unit: the
@@ -17,47 +17,46 @@ from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
+from pqkit import families
+
 __all__ = ["batch_operations", "batch_operations_now", "operations"]
 
-_MODULES: dict[tuple[str, str], str] = {
-    ("jit", "mlkem"): "pqkit.arith.jit_mlkem_ops",
-    ("jit", "mldsa"): "pqkit.arith.jit_mldsa_ops",
-    ("jit", "slhdsa"): "pqkit.arith.jit_slhdsa_ops",
-}
-"""(backend, scheme) -> the module whose ``OPERATIONS`` dict holds its operations."""
+
+def _table(scheme: str, backend: str, kind: str, attribute: str) -> Any | None:
+    declared = families.family(scheme)
+    name = getattr(declared, kind).get(backend) if declared is not None else None
+    if name is None:
+        return None
+    table: dict[str, Any] = getattr(importlib.import_module(name), attribute)
+    return SimpleNamespace(backend=backend, **table)
 
 
 @cache
 def operations(scheme: str, backend: str) -> Any | None:
     """The whole-operation kernels of ``backend`` for ``scheme`` (attribute access,
-    plus ``backend``), or None when it has none. Call it for a backend whose kernel
-    table is already built (so its requirements are known to import)."""
-    name = _MODULES.get((backend, scheme))
-    if name is None:
-        return None
-    table: dict[str, Any] = importlib.import_module(name).OPERATIONS
-    return SimpleNamespace(backend=backend, **table)
-
-
-_BATCH_MODULES: dict[tuple[str, str], str] = {
-    ("jit", "mlkem"): "pqkit.arith.jit_mlkem_batch",
-    ("jit", "mldsa"): "pqkit.arith.jit_mldsa_batch",
-}
-"""(backend, scheme) -> the module whose ``BATCH_OPERATIONS`` dict holds its batch
-operations: whole operations over many rows in one call (the batch views run them
-per chunk; :mod:`pqkit.mlkem.batch`, :mod:`pqkit.mldsa.batch`)."""
+    plus ``backend``), or None when it has none: the module a family names in its
+    :attr:`pqkit.families.Family.operations`, whose ``OPERATIONS`` dict holds them.
+    Call it for a backend whose kernel table is already built (so its requirements
+    are known to import)."""
+    return _table(scheme, backend, "operations", "OPERATIONS")
 
 
 @cache
 def batch_operations(scheme: str, backend: str) -> Any | None:
     """The batch operations of ``backend`` for ``scheme`` (attribute access, plus
-    ``backend``), or None when it has none (the batch view then runs its
-    vectorised path on the kernel table)."""
-    name = _BATCH_MODULES.get((backend, scheme))
-    if name is None:
-        return None
-    table: dict[str, Any] = importlib.import_module(name).BATCH_OPERATIONS
-    return SimpleNamespace(backend=backend, **table)
+    ``backend``), or None when it has none (the batch view then runs its vectorised
+    path on the kernel table): whole operations over many rows in one call, from the
+    module a family names in :attr:`pqkit.families.Family.batch_operations` (its
+    ``BATCH_OPERATIONS`` dict)."""
+    return _table(scheme, backend, "batch_operations", "BATCH_OPERATIONS")
+
+
+def _forget() -> None:
+    operations.cache_clear()
+    batch_operations.cache_clear()
+
+
+families.on_change(_forget)
 
 
 def batch_operations_now(scheme: str, backend: str, bound: str | None) -> Any | None:

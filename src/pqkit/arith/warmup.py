@@ -3,6 +3,11 @@ compiled specialization the library's calls use is built (or loaded from Numba's
 on-disk cache). The background selection (:mod:`pqkit.arith.auto`) and
 ``pqkit compile`` run it; Numba is imported only when a step runs.
 
+Each family declares its parts (:class:`pqkit.families.Part`: name, kernel group,
+steps, compile order) in its ``family.py``; this module collects them and names
+no family. :func:`kem_steps` and :func:`sig_steps` are the steps most families
+build their parts from.
+
 Each step is an operation on a scheme object bound to ``jit``; the argument types
 it passes are the ones real calls pass (read-only byte buffers, read-only cached
 states), which is what Numba specializes on. Kernels of one scheme compile once
@@ -15,41 +20,83 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ORDER", "PARTS", "part_steps", "parts", "steps"]
+from pqkit import families
 
-ORDER: tuple[str, ...] = ("hash", "mlkem", "mldsa", "mlkem-batch", "mldsa-batch")
-"""Every kernel family: the switch to ``jit`` is per family, and the background
-warm-up runs the requested ones in request order. ``hash`` holds the hash kernels
-and the SLH-DSA engine. ``mlkem-batch`` and ``mldsa-batch`` are the batch views'
-compiled operations (:mod:`pqkit.arith.jit_mlkem_batch`,
-:mod:`pqkit.arith.jit_mldsa_batch`), apart from the single operations: they take
-about as long to compile, and the single operations should not wait for them;
-until they are built the batch views run their vectorised path
-(:func:`pqkit.arith.ops.batch_operations_now`)."""
-
-PARTS: tuple[tuple[str, str], ...] = (
-    ("slhdsa", "hash"),
-    ("mlkem", "mlkem"),
-    ("mldsa", "mldsa"),
-    ("mlkem-batch", "mlkem-batch"),
-    ("mldsa-batch", "mldsa-batch"),
-    ("hash-kernels", "hash"),
-)
-"""``pqkit compile``'s units of work as (part, family), in the order its worker
-processes take them. ``hash`` is split in two because the SLH-DSA engine
-alone takes about 25 s on an empty cache here, the others 4-21 s. Longest first,
-so that the two processes of a 2-core machine finish close together, but each
-batch part after its family's single operations: it then loads the kernels they
-share instead of compiling them a second time (docs/decisions.md, "Compile time,
-third round")."""
+__all__ = [  # and ORDER, PARTS: derived on every read (module __getattr__)
+    "Step",
+    "groups",
+    "kem_steps",
+    "part_steps",
+    "parts",
+    "parts_in_order",
+    "sig_steps",
+    "steps",
+    "target",
+]
 
 Step = tuple[str, Callable[[], object]]
 
+_derived: dict[str, Any] = {}
 
-def _kem_steps(name: str) -> list[Step]:
-    import pqkit
 
-    kem: Any = pqkit.kem(name)
+def _forget() -> None:
+    _derived.clear()
+
+
+families.on_change(_forget)
+
+
+def _parts() -> tuple[families.Part, ...]:
+    found = _derived.get("parts")
+    if found is None:
+        found = tuple(
+            sorted(
+                (part for family in families.families() for part in family.warmup),
+                key=lambda part: (part.order, part.name),
+            )
+        )
+        _derived["parts"] = found
+    return found
+
+
+def groups() -> tuple[str, ...]:
+    """Every kernel group with a warm-up (``ORDER``): the switch to the compiled
+    backend is per group, and the background warm-up runs the requested ones in
+    request order. A family's batch group (``"mlkem-batch"``) holds the batch
+    views' compiled operations, apart from the single operations: they take about
+    as long to compile, and the single operations should not wait for them; until
+    they are built the batch views run their vectorised path
+    (:func:`pqkit.arith.ops.batch_operations_now`)."""
+    return tuple(dict.fromkeys(part.group for part in _parts()))
+
+
+def parts_in_order() -> tuple[tuple[str, str], ...]:
+    """``pqkit compile``'s units of work as (part, group) (``PARTS``), in the order
+    its worker processes take them: longest first, so that the processes of a 2-core
+    machine finish close together, but each batch part after its family's single
+    operations (it then loads the kernels they share instead of compiling them a
+    second time; docs/decisions.md, "Compile time, third round")."""
+    return tuple((part.name, part.group) for part in _parts())
+
+
+def __getattr__(name: str) -> Any:
+    # Derived from the registered families on every read (they may change).
+    if name == "ORDER":
+        return groups()
+    if name == "PARTS":
+        return parts_in_order()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def target(group: str) -> str:
+    """The backend ``group`` switches to once its parts have run."""
+    return next((p.backend for p in _parts() if p.group == group), "jit")
+
+
+def kem_steps(kem: Any) -> list[Step]:
+    """Key generation, encapsulation and decapsulation (a valid and an implicitly
+    rejected ciphertext) of the KEM scheme object ``kem`` on ``jit``."""
+    name = kem.name
     kem = kem.using(arith="jit")
     seed = bytes(range(64))
     box: dict[str, Any] = {}
@@ -67,10 +114,10 @@ def _kem_steps(name: str) -> list[Step]:
     return [(f"{name} keygen", keygen), (f"{name} encaps", encaps), (f"{name} decaps", decaps)]
 
 
-def _sig_steps(name: str) -> list[Step]:
-    import pqkit
-
-    sig: Any = pqkit.sig(name)
+def sig_steps(sig: Any) -> list[Step]:
+    """Key generation, signing and verification (a valid and a wrong message) of the
+    signature scheme object ``sig`` on ``jit``."""
+    name = sig.name
     sig = sig.using(arith="jit")
     box: dict[str, Any] = {}
 
@@ -87,105 +134,23 @@ def _sig_steps(name: str) -> list[Step]:
     return [(f"{name} keygen", keygen), (f"{name} sign", sign), (f"{name} verify", verify)]
 
 
-def _kem_batch_steps(name: str) -> list[Step]:
-    """The batch view's compiled operations (:mod:`pqkit.arith.jit_mlkem_batch`):
-    rows of keys, one broadcast key, implicit rejection; ``FEW`` rows, the fewest
-    that encapsulation and decapsulation run compiled (fewer run the single
-    operations)."""
-    import numpy as np
-
-    import pqkit
-    from pqkit.mlkem.batch import FEW
-
-    kem: Any = pqkit.kem(name)
-    view = kem.using(arith="jit").batch
-
-    def run() -> None:
-        seeds = np.arange(FEW * 64, dtype=np.uint8).reshape(FEW, 64)
-        eks, dks = view.keygen_derand(seeds)
-        _, cts = view.encaps_derand(eks, seeds[:, :32])
-        view.encaps_derand(eks[0], seeds[:, :32])
-        view.decaps(dks, cts)
-        view.decaps(dks[0], np.zeros_like(cts))
-
-    return [(f"{name} batch", run)]
-
-
-def _sig_batch_steps(name: str) -> list[Step]:
-    """The batch view's compiled operations (:mod:`pqkit.arith.jit_mldsa_batch`)."""
-    import numpy as np
-
-    import pqkit
-
-    sig: Any = pqkit.sig(name)
-    view = sig.using(arith="jit").batch
-
-    def run() -> None:
-        pks, sks = view.keygen_derand(np.arange(2 * 32, dtype=np.uint8).reshape(2, 32))
-        msgs = [b"pqkit", b"warm-up"]
-        sigs = view.sign(sks, msgs, deterministic=True)
-        view.sign(sks[0], msgs, deterministic=True)
-        view.verify(pks, msgs, sigs)
-        view.verify(pks[0], msgs, sigs)
-
-    return [(f"{name} batch", run)]
-
-
-def _hash_kernel_steps() -> list[Step]:
-    import numpy as np
-
-    from pqkit import arith
-
-    def run() -> None:
-        K = arith.kernels("hash", "jit")
-        rows = np.zeros((300, 48), dtype=np.uint8)
-        K.keccak_f1600(np.zeros((300, 25), dtype=np.uint64))
-        for bits in (128, 256):
-            K.shake_many(bits, rows, 64)
-            K.shake_many(bits, rows, 64, prefix=bytes(200))
-        K.sha256_many(rows)
-        K.sha256_many(rows, prefix=bytes(64))
-        K.sha512_many(rows)
-        K.sha512_many(rows, prefix=bytes(128))
-        K.sha256_compress(np.zeros((300, 8), np.uint32), np.zeros((300, 64), np.uint8))
-        K.sha512_compress(np.zeros((300, 8), np.uint64), np.zeros((300, 128), np.uint8))
-
-    return [("hash kernels", run)]
-
-
-def _slhdsa_steps() -> list[Step]:
-    # SLH-DSA on jit runs the compiled engine (pqkit.arith.jit_slhdsa_ops): one
-    # compilation serves every set (the hash mode and sizes are runtime arguments);
-    # a SHA-2 set with SHA-512 (n > 16) runs the engine's other hash paths once.
-    return [*_sig_steps("SLH-DSA-SHAKE-128f"), *_sig_steps("SLH-DSA-SHA2-192f")]
-
-
 def part_steps(part: str) -> list[Step]:
     """The (label, callable) steps of one part of :data:`PARTS`, in order."""
-    if part == "mlkem":
-        kems = ("ML-KEM-768", "ML-KEM-512", "ML-KEM-1024", "Kyber768", "Kyber768-90s")
-        return [step for name in kems for step in _kem_steps(name)]
-    if part == "mldsa":
-        sigs = ("ML-DSA-65", "ML-DSA-44", "ML-DSA-87", "Dilithium3")
-        return [step for name in sigs for step in _sig_steps(name)]
-    if part == "hash-kernels":
-        return _hash_kernel_steps()
-    if part == "slhdsa":
-        return _slhdsa_steps()
-    if part == "mlkem-batch":
-        return _kem_batch_steps("ML-KEM-768")
-    if part == "mldsa-batch":
-        return _sig_batch_steps("ML-DSA-65")
-    raise ValueError(f"unknown warm-up part {part!r}; known: {', '.join(p for p, _ in PARTS)}")
+    for declared in _parts():
+        if declared.name == part:
+            steps: list[Step] = families.load(declared.steps)()
+            return steps
+    known = ", ".join(p.name for p in _parts())
+    raise ValueError(f"unknown warm-up part {part!r}; known: {known}")
 
 
 def parts(family: str) -> list[str]:
-    """The parts of one kernel family, in :data:`PARTS` order."""
-    if family not in ORDER:
-        raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(ORDER)}")
-    return [part for part, owner in PARTS if owner == family]
+    """The parts of one kernel group, in :data:`PARTS` order."""
+    if family not in groups():
+        raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(groups())}")
+    return [part.name for part in _parts() if part.group == family]
 
 
 def steps(family: str) -> list[Step]:
-    """The (label, callable) steps of one kernel family's warm-up, in order."""
+    """The (label, callable) steps of one kernel group's warm-up, in order."""
     return [step for part in parts(family) for step in part_steps(part)]

@@ -63,8 +63,8 @@ import numpy.typing as npt
 
 from pqkit._checks import as_bytes
 from pqkit._files import replacing
+from pqkit._rng import RNG, draw
 from pqkit._workers import available_cpus, resolve_workers
-from pqkit.schemes import RNG, draw
 
 if TYPE_CHECKING:
     from pqkit.schemes import KemBase, SignatureBase

@@ -6,7 +6,7 @@ specialization the library uses and writes it to its on-disk cache; later
 processes then load it (about a second, in the background) instead of compiling.
 For container images and installers, wherever Numba is installed (a dependency of
 pqkit where Numba has wheels; ``pip install "pqkit[jit]"`` elsewhere). The
-parts of the work (:data:`pqkit.arith.warmup.PARTS`: the kernel families, the
+parts of the work (:func:`pqkit.arith.warmup.parts_in_order`: the kernel families, the
 SLH-DSA engine apart) compile in parallel, in worker processes (``--jobs``, default
 ``PQKIT_WORKERS``, else one per CPU this process may use: ``pqkit._workers``; the
 times on a 2-core machine are in docs/decisions.md).
@@ -39,35 +39,47 @@ __all__ = ["cache_dir", "cached", "register", "run"]
 def cache_dir() -> str | None:
     """Where Numba writes pqkit's compiled code (the ML-KEM operations' entry), or
     None when it cannot say."""
-    from pqkit.arith import jit_mlkem_ops
+    from pqkit.mlkem.kernels import jit_ops as jit_mlkem_ops
 
     cache = getattr(jit_mlkem_ops._keygen, "_cache", None)
     path = getattr(cache, "cache_path", None) or getattr(cache, "_cache_path", None)
     return str(path) if path else None
 
 
-_FAMILY_MODULES: dict[str, str] = {
-    "hash": "pqkit.arith.jit_slhdsa_ops",
-    "mlkem": "pqkit.arith.jit_mlkem_ops",
-    "mldsa": "pqkit.arith.jit_mldsa_ops",
-    "mlkem-batch": "pqkit.arith.jit_mlkem_batch",
-    "mldsa-batch": "pqkit.arith.jit_mldsa_batch",
-}
-"""Per kernel family (:data:`pqkit.arith.warmup.ORDER`), the module of its compiled
-operations, whose cache entries tell whether the family is in the cache."""
+def _compiled_modules() -> dict[str, list[str]]:
+    """Per kernel group (:func:`pqkit.arith.warmup.groups`), the modules of the
+    compiled code its warm-up parts build, from the families' declarations: a
+    ``-batch`` group's batch operations, else the family's whole operations, else its
+    kernel table on the part's backend."""
+    from pqkit.families import families
+
+    modules: dict[str, list[str]] = {}
+    for family in families():
+        for part in family.warmup:
+            table = family.batch_operations if part.group.endswith("-batch") else family.operations
+            module = table.get(part.backend) or family.kernels.get(part.backend)
+            if module is not None:
+                modules.setdefault(part.group, []).append(module)
+    return modules
 
 
 def cached(family: str) -> bool:
-    """Whether Numba's on-disk cache holds compiled code of ``family`` for the sources
-    installed now (a fresh index of one of its operations: Numba's index records the
-    source file's time stamp and size, and its own version). False without Numba or
-    when it cannot tell. Importing the module imports Numba (not compiling anything)."""
-    if family not in _FAMILY_MODULES:
-        raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(_FAMILY_MODULES)}")
+    """Whether Numba's on-disk cache holds compiled code of kernel group ``family``
+    for the sources installed now (for each module its parts build, a fresh index of
+    one of its functions: Numba's index records the source file's time stamp and
+    size, and its own version). False without Numba or when it cannot tell.
+    Importing the modules imports Numba (not compiling anything)."""
+    modules = _compiled_modules()
+    if family not in modules:
+        raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(modules)}")
     if importlib.util.find_spec("numba") is None:
         return False
+    return all(_module_cached(name) for name in modules[family])
+
+
+def _module_cached(name: str) -> bool:
     try:
-        module = importlib.import_module(_FAMILY_MODULES[family])
+        module = importlib.import_module(name)
     except ImportError:
         return False
     for value in vars(module).values():
@@ -102,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
         require("jit", "compiling the jit kernels (the numpy backend needs no compilation)")
     if args.worker:
         return _serve(args.verbose)
-    families = list(dict.fromkeys(args.only or warmup.ORDER))
-    parts = [part for part, family in warmup.PARTS if family in families]
+    families = list(dict.fromkeys(args.only or warmup.groups()))
+    parts = [part for part, family in warmup.parts_in_order() if family in families]
     jobs = args.jobs if args.jobs is not None else min(len(parts), resolve_workers())
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
@@ -123,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _in_processes(parts: list[str], jobs: int, verbose: bool) -> None:
     """The parts in ``jobs`` worker processes (:func:`_serve`), in
-    :data:`pqkit.arith.warmup.PARTS` order: a worker that finishes a part gets the
+    :func:`pqkit.arith.warmup.parts_in_order` order: a worker that finishes a part gets the
     next one at once.
 
     NOTE: Numba's compiler holds the GIL for its Python half, so threads would not
@@ -254,9 +266,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--only",
         nargs="+",
-        choices=warmup.ORDER,
+        choices=warmup.groups(),
         metavar="FAMILY",
-        help=f"only these kernel families ({', '.join(warmup.ORDER)})",
+        help=f"only these kernel families ({', '.join(warmup.groups())})",
     )
     parser.add_argument(
         "-j",

@@ -26,7 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, cast
+from typing import Any
 
 import pqkit
 from pqkit.errors import MissingExtra
@@ -87,7 +87,7 @@ def providers_lines() -> list[str]:
 
 
 def _family(name: str) -> str:
-    """The kernel family (:data:`pqkit.arith.warmup.ORDER`) a scheme's arithmetic
+    """The kernel group (:func:`pqkit.arith.warmup.groups`) a scheme's arithmetic
     runs on: the hybrid KEMs run ML-KEM's."""
     from pqkit import registry
 
@@ -142,9 +142,8 @@ def _arith_line(families: list[str], pinned: str | None) -> str:
 
 def _backend(family: str, pinned: str | None) -> str:
     from pqkit import arith
-    from pqkit.arith import Scheme
 
-    return pinned if pinned is not None else arith.active(scheme=cast("Scheme", family))
+    return pinned if pinned is not None else arith.active(scheme=family)
 
 
 class _Rows:

@@ -14,15 +14,16 @@ provider objects directly.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit.common.ctr import NONCE_BYTES, ctr_keystreams
 from pqkit.common.drbg import CtrDrbg
 from pqkit.common.providers import AesEcb, Keystream, Xof
 from pqkit.common.select import backends, provider, use
+
+if TYPE_CHECKING:  # NumPy loads with the batched calls, so the package stays light
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "AesEcb",
@@ -284,6 +285,8 @@ def aes256_ctr_many(
     """The first ``n`` bytes of AES-256-CTR under ``key`` for each 12-byte nonce
     (counter block = nonce || 32-bit big-endian block counter from 0): a
     (len(nonces), n) uint8 array, all streams encrypted in one ECB call."""
+    from pqkit.common.ctr import NONCE_BYTES, ctr_keystreams
+
     ecb = provider("aes", backend).ecb(as_bytes_len(key, "AES-256 key", 32))
     checked = tuple(as_bytes_len(x, "AES-256-CTR nonce", NONCE_BYTES) for x in nonces)
     return ctr_keystreams(ecb, checked, _length(n))

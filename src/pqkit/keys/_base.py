@@ -17,6 +17,7 @@ from typing import Any, ClassVar, TypeVar
 from pqkit._checks import as_bytes_len
 from pqkit._keystate import KeyState, holding
 from pqkit._secret import Uncopyable
+from pqkit.keys._pyca import identify, pyca_class
 from pqkit.schemes import RNG, draw
 from pqkit.serialization import pbes2
 from pqkit.serialization.algorithms import KeyAlgorithm, by_name
@@ -160,9 +161,7 @@ class PublicKey:
     def to_cryptography_key(self) -> object:
         """The same public key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`;
         each parameter set's class gives the pyca type it returns)."""
-        from pqkit.keys.pyca import to_cryptography_key
-
-        return to_cryptography_key(self)
+        return pyca_class(self.algorithm.name, "Public").from_public_bytes(self.public_bytes_raw())
 
     @classmethod
     def from_cryptography_key(cls: type[PublicT], key: Any) -> PublicT:
@@ -374,9 +373,13 @@ class PrivateKey(Uncopyable):
 
         Goes over as the seed: ``ValueError`` for a key loaded from an expanded key alone.
         """
-        from pqkit.keys.pyca import to_cryptography_key
-
-        return to_cryptography_key(self)
+        cls = pyca_class(self.algorithm.name, "Private")
+        if self._seed is None:
+            raise ValueError(
+                f"this {self.algorithm.name} key was loaded from an expanded key and has no "
+                "seed; pyca/cryptography builds private keys only from the seed"
+            )
+        return cls.from_seed_bytes(self._seed)
 
     @classmethod
     def from_cryptography_key(cls: type[PrivateT], key: Any) -> PrivateT:
@@ -394,11 +397,63 @@ class PrivateKey(Uncopyable):
 KeyT = TypeVar("KeyT", bound="PublicKey | PrivateKey")
 
 
+_CLASSES: dict[str, type[PrivateKey]] = {}
+
+
+def _key_classes() -> dict[str, type[PrivateKey]]:
+    """The private key class of every parameter set with a key format, by name, in
+    the registry's order: the concrete subclasses of :class:`PrivateKey` (the package
+    imports every key module, so each is defined before this can be called)."""
+    if _CLASSES:
+        return _CLASSES
+    found: dict[str, type[PrivateKey]] = {}
+    todo = list(PrivateKey.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if "algorithm" in vars(cls):
+            found[cls.algorithm.name] = cls
+    from pqkit.registry import algorithms
+    from pqkit.serialization.algorithms import PREHASH_ALGORITHMS
+
+    names = [a.name for a in algorithms()] + [a.name for a in PREHASH_ALGORITHMS]
+    _CLASSES.update({name: found[name] for name in names if name in found})
+    return _CLASSES
+
+
+def private_key_class(name: str) -> type[PrivateKey]:
+    """The private key class of the parameter set ``name`` ("ML-KEM-768", "mldsa65",
+    "HashML-DSA-65-with-SHA512", ...)."""
+    from pqkit.errors import UnknownAlgorithm
+
+    alg = by_name(name) if isinstance(name, str) else None
+    classes = _key_classes()
+    if alg is None or alg.name not in classes:
+        if not isinstance(name, str):
+            raise TypeError(f"algorithm name must be str, not {type(name).__name__}")
+        raise UnknownAlgorithm(name, list(classes))
+    return classes[alg.name]
+
+
+def public_key_class(name: str) -> type[PublicKey]:
+    """The public key class of the parameter set ``name``."""
+    return private_key_class(name)._public_class
+
+
+def from_pyca(key: Any) -> PrivateKey | PublicKey:
+    """The pqkit key object of a pyca/cryptography ML-KEM or ML-DSA key (the
+    private key from its seed, the public key from its raw bytes, with pqkit's own
+    checks); ``TypeError`` for any other object."""
+    name, private = identify(key)
+    cls = private_key_class(name)
+    if private:
+        return cls.from_seed_bytes(key.private_bytes_raw())
+    return cls._public_class.from_public_bytes(key.public_bytes_raw())
+
+
 def _converted(cls: type[KeyT], key: Any) -> KeyT:
     """``from_cryptography_key`` of a key class: convert, then check the class."""
-    from pqkit.keys.pyca import from_cryptography_key
-
-    ours = from_cryptography_key(key)
+    ours = from_pyca(key)
     if not isinstance(ours, cls):
         raise TypeError(
             f"{cls.__name__}.from_cryptography_key got a {type(key).__name__}, which "

@@ -98,10 +98,9 @@ class HybridPublicKey:
     def to_cryptography_key(self) -> NoReturn:
         """pyca/cryptography has no hybrid KEM keys: always raises
         ``cryptography.exceptions.UnsupportedAlgorithm`` (:mod:`pqkit.keys.pyca`)."""
-        from pqkit.keys.pyca import to_cryptography_key
+        from pqkit.keys._pyca import not_convertible
 
-        to_cryptography_key(self)
-        raise AssertionError("unreachable")  # pragma: no cover
+        not_convertible(self.algorithm)
 
 
 class HybridPrivateKey(Uncopyable):
@@ -151,10 +150,9 @@ class HybridPrivateKey(Uncopyable):
     def to_cryptography_key(self) -> NoReturn:
         """pyca/cryptography has no hybrid KEM keys: always raises
         ``cryptography.exceptions.UnsupportedAlgorithm`` (:mod:`pqkit.keys.pyca`)."""
-        from pqkit.keys.pyca import to_cryptography_key
+        from pqkit.keys._pyca import not_convertible
 
-        to_cryptography_key(self)
-        raise AssertionError("unreachable")  # pragma: no cover
+        not_convertible(self.algorithm)
 
 
 class XWingPublicKey(HybridPublicKey):

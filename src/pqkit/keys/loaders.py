@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pqkit import der
 from pqkit._checks import as_bytes
+from pqkit.keys._base import private_key_class, public_key_class
 from pqkit.serialization import pbes2
 from pqkit.serialization.pem import pem_decode
 from pqkit.serialization.structures import decode_private_key_info, decode_spki
@@ -61,8 +62,6 @@ def _is_encrypted(data: bytes) -> bool:
 def _private_from_der(
     data: bytes, password: bytes | None, encrypted: bool, max_iterations: int
 ) -> PrivateKey:
-    from pqkit.keys import private_key_class
-
     if encrypted:
         if password is None:
             raise TypeError("the private key is encrypted: a password is needed")
@@ -120,8 +119,6 @@ def load_pem_private_key(
 def load_der_public_key(data: bytes) -> PublicKey:
     """The ML-KEM, ML-DSA or SLH-DSA public key (pure or pre-hash OID) in DER
     SubjectPublicKeyInfo ``data``."""
-    from pqkit.keys import public_key_class
-
     alg, key = decode_spki(_key_data(data))
     return public_key_class(alg.name).from_public_bytes(key)
 

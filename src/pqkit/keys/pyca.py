@@ -29,107 +29,17 @@ expanded key alone (no seed, which is all pyca keeps) raises ``ValueError``.
 
 from __future__ import annotations
 
-import importlib
-from functools import cache
-from typing import Any, NoReturn
+from typing import Any
 
-from pqkit.keys._base import PrivateKey, PublicKey
+from pqkit.keys._base import PrivateKey, PublicKey, from_pyca
+from pqkit.keys._pyca import convertible, pyca_class
 
 __all__ = ["convertible", "from_cryptography_key", "pyca_class", "to_cryptography_key"]
 
-# pqkit parameter set -> (pyca module under cryptography.hazmat.primitives.asymmetric,
-# the stem of its class names): every pairing pqkit knows how to make. Whether one
-# works is up to the installed cryptography (convertible()); ML-KEM-512 is here so
-# that a cryptography release that adds it converts without a change here.
-_PYCA_NAMES: dict[str, tuple[str, str]] = {
-    "ML-KEM-512": ("mlkem", "MLKEM512"),
-    "ML-KEM-768": ("mlkem", "MLKEM768"),
-    "ML-KEM-1024": ("mlkem", "MLKEM1024"),
-    "ML-DSA-44": ("mldsa", "MLDSA44"),
-    "ML-DSA-65": ("mldsa", "MLDSA65"),
-    "ML-DSA-87": ("mldsa", "MLDSA87"),
-}
-
-
-def _cryptography() -> Any:
-    from pqkit._extras import require
-
-    return require("openssl", "converting keys to and from pyca/cryptography")
-
-
-def _pyca_module(family_module: str) -> Any | None:
-    try:
-        return importlib.import_module(f"cryptography.hazmat.primitives.asymmetric.{family_module}")
-    except ImportError:
-        return None
-
-
-def _pyca_classes(name: str) -> tuple[Any, Any] | None:
-    """pyca's (private, public) classes for ``name``, if this cryptography has both."""
-    if name not in _PYCA_NAMES:
-        return None
-    family_module, stem = _PYCA_NAMES[name]
-    module = _pyca_module(family_module)
-    private = getattr(module, f"{stem}PrivateKey", None)
-    public = getattr(module, f"{stem}PublicKey", None)
-    return None if private is None or public is None else (private, public)
-
-
-@cache
-def convertible() -> tuple[str, ...]:
-    """The parameter sets whose keys convert with the installed cryptography, in
-    registry order: those whose pyca classes exist and build a key (the probe: a
-    private key from an all-zero seed). ``ImportError`` without cryptography."""
-    from cryptography.exceptions import UnsupportedAlgorithm
-
-    from pqkit.registry import algorithm
-
-    _cryptography()
-    works = []
-    for name in _PYCA_NAMES:
-        classes = _pyca_classes(name)
-        if classes is None:
-            continue
-        try:
-            classes[0].from_seed_bytes(bytes(algorithm(name).length_seed))
-        except UnsupportedAlgorithm:
-            continue
-        works.append(name)
-    return tuple(works)
-
-
-def _not_convertible(name: str) -> NoReturn:
-    from cryptography.exceptions import UnsupportedAlgorithm
-
-    version = _cryptography().__version__
-    offered = (
-        ", ".join(convertible()) or "none (pyca/cryptography 48 or later has ML-KEM and ML-DSA)"
-    )
-    raise UnsupportedAlgorithm(
-        f"{name} keys do not convert to pyca/cryptography {version}; "
-        f"the keys that convert with it: {offered}"
-    )
-
-
-def pyca_class(name: str, kind: str) -> Any:
-    """The pyca/cryptography class for parameter set ``name``; ``kind`` is
-    ``"Private"`` or ``"Public"`` (else ``ValueError``).
-
-    ``cryptography.exceptions.UnsupportedAlgorithm`` for a parameter set that is
-    not in :func:`convertible`, :class:`pqkit.MissingExtra` (an ``ImportError``)
-    without cryptography.
-    """
-    if kind not in ("Private", "Public"):
-        raise ValueError(f"kind must be 'Private' or 'Public', not {kind!r}")
-    _cryptography()
-    classes = _pyca_classes(name) if name in convertible() else None
-    if classes is None:
-        _not_convertible(name)
-    return classes[0] if kind == "Private" else classes[1]
-
 
 def to_cryptography_key(key: Any) -> Any:
-    """The pyca/cryptography key object of ``key``'s parameter set, same key material.
+    """The pyca/cryptography key object of ``key``'s parameter set, same key material
+    (each key class's ``to_cryptography_key``).
 
     ``UnsupportedAlgorithm`` for a key not in :func:`convertible` (the hybrid KEMs'
     keys included). A private key goes over as its seed (pyca keeps only seeds), so
@@ -137,20 +47,8 @@ def to_cryptography_key(key: Any) -> Any:
     """
     from pqkit.keys.hybrid import HybridPrivateKey, HybridPublicKey
 
-    _cryptography()
-    if isinstance(key, (HybridPrivateKey, HybridPublicKey)):
-        _not_convertible(key.algorithm)
-    if isinstance(key, PrivateKey):
-        cls = pyca_class(key.algorithm.name, "Private")
-        if key._seed is None:
-            raise ValueError(
-                f"this {key.algorithm.name} key was loaded from an expanded key and has no "
-                "seed; pyca/cryptography builds private keys only from the seed"
-            )
-        return cls.from_seed_bytes(key._seed)
-    if isinstance(key, PublicKey):
-        cls = pyca_class(key.algorithm.name, "Public")
-        return cls.from_public_bytes(key.public_bytes_raw())
+    if isinstance(key, (PrivateKey, PublicKey, HybridPrivateKey, HybridPublicKey)):
+        return key.to_cryptography_key()
     raise TypeError(f"key must be a pqkit key object, not {type(key).__name__}")
 
 
@@ -160,20 +58,4 @@ def from_cryptography_key(key: Any) -> PrivateKey | PublicKey:
     The private key is rebuilt from its seed and the public key from its raw bytes,
     with pqkit's own checks; ``TypeError`` for any other object.
     """
-    from pqkit.keys import private_key_class
-
-    _cryptography()
-    for name in _PYCA_NAMES:
-        classes = _pyca_classes(name)
-        if classes is None:
-            continue
-        private, public = classes
-        pqkit_class = private_key_class(name)
-        if isinstance(key, private):
-            return pqkit_class.from_seed_bytes(key.private_bytes_raw())
-        if isinstance(key, public):
-            return pqkit_class._public_class.from_public_bytes(key.public_bytes_raw())
-    raise TypeError(
-        "key must be a pyca/cryptography ML-KEM or ML-DSA key object, "
-        f"not {type(key).__module__}.{type(key).__name__}"
-    )
+    return from_pyca(key)

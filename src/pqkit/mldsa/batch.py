@@ -15,7 +15,7 @@ count). Rows needing different numbers of attempts therefore share every pass
 they are in; no row waits for another.
 
 On a backend with batch operations (:func:`pqkit.arith.ops.batch_operations`:
-``jit``, :mod:`pqkit.arith.jit_mldsa_batch`) each chunk is instead one compiled
+``jit``, :mod:`pqkit.mldsa.kernels.jit_batch`) each chunk is instead one compiled
 call running the whole operation row after row (signing: each row its own attempt
 loop); the checks, the randomness and the chunks are the same (docs/decisions.md,
 "Batch on compiled kernels").
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import MLDSAKernels, Poly
+from pqkit.arith.api import Poly
 from pqkit.arith.ops import batch_operations_now
 from pqkit.batch import (
     Messages,
@@ -48,6 +48,7 @@ from pqkit.batch import (
 from pqkit.batch._hash import concat_rows, shake_list, shake_rows
 from pqkit.messages import m_prime_for
 from pqkit.mldsa.core import MAX_SIGN_ATTEMPTS, SIGN_BATCH
+from pqkit.mldsa.kernels.contract import MLDSAKernels
 from pqkit.mldsa.params import D, Params
 from pqkit.schemes import RNG
 

@@ -24,10 +24,11 @@ import numpy.typing as npt
 from pqkit import _keystate as keystate
 from pqkit import arith
 from pqkit._lru import LruCache
-from pqkit.arith.api import MLDSAKernels, Poly
+from pqkit.arith.api import Poly
 from pqkit.arith.ops import operations
 from pqkit.common import provider
 from pqkit.common.providers import Sha3Provider
+from pqkit.mldsa.kernels.contract import MLDSAKernels
 from pqkit.mldsa.params import D, Params
 from pqkit.mldsa.symmetric import Suite
 
@@ -87,7 +88,7 @@ def ops_for(suite: Suite, arith_backend: str | None, a_cache: LruCache[Poly]) ->
 
 
 def _fast(ops: Ops) -> Any | None:
-    """The backend's whole-operation kernels (:class:`pqkit.arith.api.MLDSAOperations`)
+    """The backend's whole-operation kernels (:class:`pqkit.mldsa.kernels.contract.MLDSAOperations`)
     when it has them and the suite is SHAKE (they hash with SHAKE inside), else None:
     then the step-by-step code below runs, their reference twin."""
     if ops.suite.name != "shake":
@@ -204,7 +205,7 @@ def sample_in_ball_public(p: Params, ops: Ops, c_tilde: bytes) -> Poly:
     stream) is allowed here; it is much faster in NumPy than the masked scan the
     signing loop needs for the challenges of rejected attempts. Same values.
     """
-    from pqkit.arith import ref_mldsa
+    from pqkit.mldsa.kernels import ref as ref_mldsa
 
     n = _BALL_BYTES
     while True:

@@ -11,7 +11,7 @@ A broadcast key (one public key, many encapsulations; one secret key, many
 ciphertexts) is decoded and its matrix expanded once; the kernels broadcast it.
 
 On a backend with batch operations (:func:`pqkit.arith.ops.batch_operations`:
-``jit``, :mod:`pqkit.arith.jit_mlkem_batch`) each chunk is instead one compiled
+``jit``, :mod:`pqkit.mlkem.kernels.jit_batch`) each chunk is instead one compiled
 call running the whole operation row after row, 8 rows per Keccak group; the
 checks, the randomness and the chunks are the same (docs/decisions.md, "Batch on
 compiled kernels").
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import MLKEMKernels, Poly
+from pqkit.arith.api import Poly
 from pqkit.arith.ops import batch_operations_now
 from pqkit.batch import (
     KemBatch,
@@ -38,6 +38,7 @@ from pqkit.batch import (
     run_chunks,
 )
 from pqkit.batch._hash import concat_rows, sha3_rows, shake_rows
+from pqkit.mlkem.kernels.contract import MLKEMKernels
 from pqkit.mlkem.params import Params, Q
 from pqkit.mlkem.symmetric import SHAKE128_XOF_BYTES
 from pqkit.schemes import RNG

@@ -26,10 +26,11 @@ import numpy as np
 from pqkit import _keystate as keystate
 from pqkit._checks import as_bytes_len
 from pqkit._lru import LruCache
-from pqkit.arith.api import MLKEMKernels, Poly
-from pqkit.arith.compose import encrypt_rows
+from pqkit.arith.api import Poly
 from pqkit.arith.ops import operations
 from pqkit.mlkem import kpke
+from pqkit.mlkem.kernels.compose import encrypt_rows
+from pqkit.mlkem.kernels.contract import MLKEMKernels
 from pqkit.mlkem.params import CATALOG, Q
 from pqkit.mlkem.scheme import KpkeKem, bytes_equal, masked_select
 from pqkit.mlkem.symmetric import FIPS203, SuiteOps

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import MLKEMKernels, Poly
+from pqkit.arith.api import Poly
+from pqkit.mlkem.kernels.contract import MLKEMKernels
 from pqkit.mlkem.params import Params
 from pqkit.mlkem.symmetric import SHAKE128_XOF_BYTES, SuiteOps
 

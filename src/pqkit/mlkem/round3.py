@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pqkit.arith.api import MLKEMKernels
 from pqkit.mlkem import kpke
+from pqkit.mlkem.kernels.contract import MLKEMKernels
 from pqkit.mlkem.params import CATALOG
 from pqkit.mlkem.scheme import KpkeKem, bytes_equal, masked_select
 from pqkit.mlkem.symmetric import FIPS203, KYBER90S, Suite, SuiteOps

@@ -14,8 +14,8 @@ from typing import Any, cast
 import numpy as np
 
 from pqkit._checks import as_bytes_len
-from pqkit.arith.api import MLKEMKernels
 from pqkit.arith.ops import operations
+from pqkit.mlkem.kernels.contract import MLKEMKernels
 from pqkit.mlkem.params import Params
 from pqkit.mlkem.symmetric import Suite, SuiteOps
 from pqkit.registry import Algorithm

@@ -11,20 +11,8 @@ algorithm OID and return the matching key class::
 
 from __future__ import annotations
 
-from pqkit.serialization.options import (
-    BestAvailableEncryption,
-    Encoding,
-    KeyForm,
-    NoEncryption,
-    PrivateFormat,
-    PublicFormat,
-)
+from pqkit.serialization import options as _options
+from pqkit.serialization.options import *  # noqa: F403 (re-exported: its __all__)
 
-__all__ = [
-    "BestAvailableEncryption",
-    "Encoding",
-    "KeyForm",
-    "NoEncryption",
-    "PrivateFormat",
-    "PublicFormat",
-]
+__all__: list[str] = []
+__all__ += _options.__all__

@@ -33,7 +33,7 @@ class SLHDSA(SignatureBase):
 
     SLH-DSA runs on hash functions alone. Its kernel family is ``"hash"``. Where the
     selected backend has a compiled SLH-DSA engine (``jit``:
-    :mod:`pqkit.arith.jit_slhdsa_ops`, found by :func:`pqkit.arith.ops.operations`),
+    :mod:`pqkit.slhdsa.kernels.jit_ops`, found by :func:`pqkit.arith.ops.operations`),
     key generation's tree, signing's FORS and hypertree trees and verification's
     walk are one compiled call each, for every parameter set; H_msg and PRF_msg
     stay on the :mod:`pqkit.common` providers. Elsewhere the batched Python path of

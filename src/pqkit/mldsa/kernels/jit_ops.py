@@ -1,7 +1,7 @@
 """The ``jit`` ML-DSA operations: FIPS 204 key generation, signing on mu and
 verification on mu, each one compiled call (Numba), hashing included.
 
-Contract: :class:`pqkit.arith.api.MLDSAOperations`. The ``ref`` twin is the
+Contract: :class:`pqkit.mldsa.kernels.contract.MLDSAOperations`. The ``ref`` twin is the
 step-by-step path of :mod:`pqkit.mldsa.core` (the kernel table plus the
 :mod:`pqkit.common` hash providers), which every backend without this module and
 every suite other than SHAKE (Dilithium-AES) runs; the differential tests compare
@@ -11,11 +11,11 @@ c_tilde are).
 
 Inside the compiled code:
 
-- Every Keccak-f[1600] is :func:`pqkit.arith.jit_hash._keccak_x8`: the k l matrix
+- Every Keccak-f[1600] is :func:`pqkit.common.kernels.jit._keccak_x8`: the k l matrix
   entries (ExpandA, SHAKE128), the l + k secret polynomials (ExpandS) and the l
   mask polynomials of an attempt (ExpandMask, SHAKE256) run as groups of 8
   sponges; H of one input (FIPS 204 §3.7) uses lane 0.
-- The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.arith.jit_mldsa`),
+- The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.mldsa.kernels.jit`),
   so their constant-time argument carries over, SampleInBall included (the
   fixed-length masked scan).
 - Signing runs FIPS 204 Algorithm 7's loop one attempt at a time (the batch of
@@ -35,7 +35,18 @@ import numpy.typing as npt
 from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes, put
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
-from pqkit.arith.jit_mldsa import (
+from pqkit.common.kernels.jit_sponge import (
+    RATE_128,
+    RATE_256,
+    SHAKE_PAD,
+    _absorb_x8,
+    _lane_bytes,
+    _permute,
+    _seeded,
+    _shake_x8,
+    _sponge1,
+)
+from pqkit.mldsa.kernels.jit import (
     _decompose,
     _half_byte,
     _infinity_norm,
@@ -47,18 +58,7 @@ from pqkit.arith.jit_mldsa import (
     _sample_in_ball,
     _use_hint,
 )
-from pqkit.arith.jit_sponge import (
-    RATE_128,
-    RATE_256,
-    SHAKE_PAD,
-    _absorb_x8,
-    _lane_bytes,
-    _permute,
-    _seeded,
-    _shake_x8,
-    _sponge1,
-)
-from pqkit.arith.tables import MLDSA_Q as Q
+from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
 
 __all__ = ["OPERATIONS"]
 
@@ -98,7 +98,7 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
     (:func:`_take23`).
 
     NOTE: this group loop is written out again in :func:`_expand_s` and in
-    :func:`pqkit.arith.jit_mlkem_ops._sample_ntt`, with a different parser each.
+    :func:`pqkit.mlkem.kernels.jit_ops._sample_ntt`, with a different parser each.
     One loop taking the parser as an argument compiles, but Numba then refuses to
     cache every function above it ("dynamic globals"): tried and measured, reverted.
     """

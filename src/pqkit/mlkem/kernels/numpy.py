@@ -1,6 +1,6 @@
 """The ``numpy`` ML-KEM kernels: vectorised, the default backend.
 
-Contracts: :class:`pqkit.arith.api.MLKEMKernels`. Leading axes are batch axes, so
+Contracts: :class:`pqkit.mlkem.kernels.contract.MLKEMKernels`. Leading axes are batch axes, so
 a whole vector or matrix is one call.
 
 How the secret-dependent arithmetic stays branch-free (docs/architecture.md §8):
@@ -31,12 +31,19 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._numpy import first_accepted
-from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args, kpke_keygen_args
-from pqkit.arith.compose import encrypt_rows
-from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
-from pqkit.arith.tables import MLKEM_N_INV, N
-from pqkit.arith.tables import MLKEM_Q as Q
-from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
+from pqkit.arith.api import Poly, kernel_table
+from pqkit.arith.tables import N
+from pqkit.mlkem.kernels.compose import encrypt_rows
+from pqkit.mlkem.kernels.contract import (
+    MLKEMKernels,
+    kpke_decrypt_args,
+    kpke_encrypt_args,
+    kpke_keygen_args,
+)
+from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.mlkem.kernels.tables import MLKEM_N_INV
+from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
+from pqkit.mlkem.kernels.tables import MLKEM_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -411,7 +418,7 @@ def add(a: Poly, b: Poly) -> Poly:
 
 # --- the fused K-PKE steps (the fewest NumPy calls) -----------------------------------
 #
-# The composites of pqkit.arith.compose run each primitive with its own conversions
+# The composites of pqkit.mlkem.kernels.compose run each primitive with its own conversions
 # and a reduction to canonical int64 after it. Here the chain stays in float64
 # (exact integers below 2^53 throughout), is reduced only where a bound needs it, and
 # runs in "h-major" layout: a (rows, 256) block is held as (16, rows, 16) [h, row, l]
@@ -601,8 +608,10 @@ def kpke_decrypt(
     s_hat: Poly | None = None,
     s_cache: Any = None,
 ) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7; see the contract. ``s_cache``
-    is :func:`kpke_cache` of s_hat here."""
+    """Twin of the composite :func:`pqkit.mlkem.kernels.compose.kpke_decrypt`, on
+    purpose: float64 throughout (faster; benchmarks/arith_compose.py). FIPS 203,
+    Algorithm 15 (K-PKE.Decrypt) lines 1-7; see the contract. ``s_cache`` is
+    :func:`kpke_cache` of s_hat here."""
     dk, ct = kpke_decrypt_args(dk_pke, c, k, du, dv)
     if s_cache is None:  # line 5 (unless given decoded)
         s_cache = kpke_cache(byte_decode(dk.reshape(k, 384), 12) if s_hat is None else s_hat)
@@ -662,7 +671,9 @@ def kpke_encrypt(
     rows: Poly | None = None,
     rows_cache: Any = None,
 ) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 9-24; see the contract.
+    """Twin of the composite :func:`pqkit.mlkem.kernels.compose.kpke_encrypt`, on
+    purpose (float64 throughout, faster). FIPS 203, Algorithm 14 (K-PKE.Encrypt)
+    lines 9-24; see the contract.
     ``rows_cache`` is :func:`kpke_cache` of the rows here."""
     k, eta1, eta2, (t, a, py, pe, mb) = kpke_encrypt_args(t_hat, A_hat, prf_y, prf_e, m, du, dv)
     if rows_cache is None:
@@ -701,7 +712,9 @@ def _encode12_take(rows: int) -> npt.NDArray[np.int64]:
 
 
 def kpke_keygen(A_hat: Poly, prf: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 8-20; see the contract. float64
+    """Twin of the composite :func:`pqkit.mlkem.kernels.compose.kpke_keygen`, on
+    purpose (faster). FIPS 203, Algorithm 13 (K-PKE.KeyGen) lines 8-20; see the
+    contract. float64
     throughout, in natural order: each NTT stage is one matrix product (the second
     with per-block matrices, read and written through transposed views)."""
     k, eta, a, x = kpke_keygen_args(A_hat, prf)
@@ -731,20 +744,4 @@ def kpke_keygen(A_hat: Poly, prf: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8
     return out.reshape(2 * k, 384)
 
 
-KERNELS: dict[str, Any] = {
-    "add": add,
-    "ntt": ntt,
-    "intt": intt,
-    "mulcache": mulcache,
-    "basemul_acc": basemul_acc,
-    "rej_uniform": rej_uniform,
-    "cbd": cbd,
-    "byte_encode": byte_encode,
-    "byte_decode": byte_decode,
-    "compress": compress,
-    "decompress": decompress,
-    "kpke_cache": kpke_cache,
-    "kpke_decrypt": kpke_decrypt,
-    "kpke_encrypt": kpke_encrypt,
-    "kpke_keygen": kpke_keygen,
-}
+KERNELS: dict[str, Any] = kernel_table(MLKEMKernels, globals())

@@ -30,10 +30,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._numpy import first_accepted
-from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLDSA_DECOMPOSE, MLDSA_N_INV, N
-from pqkit.arith.tables import MLDSA_Q as Q
-from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
+from pqkit.arith.api import Poly, kernel_table
+from pqkit.arith.tables import N
+from pqkit.mldsa.kernels.contract import MLDSAKernels
+from pqkit.mldsa.kernels.tables import MLDSA_DECOMPOSE, MLDSA_N_INV
+from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
+from pqkit.mldsa.kernels.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -548,21 +550,4 @@ def centre(x: Poly) -> Poly:
     return y - ((((Q - 1) // 2 - y) >> 63) & Q)
 
 
-KERNELS: dict[str, Any] = {
-    "mod_q": mod_q,
-    "centre": centre,
-    "ntt": ntt,
-    "intt": intt,
-    "pointwise_mul": pointwise_mul,
-    "pointwise_acc": pointwise_acc,
-    "power2round": power2round,
-    "decompose": decompose,
-    "make_hint": make_hint,
-    "use_hint": use_hint,
-    "infinity_norm": infinity_norm,
-    "rej_uniform": rej_uniform,
-    "rej_bounded": rej_bounded,
-    "sample_in_ball": sample_in_ball,
-    "bit_pack": bit_pack,
-    "bit_unpack": bit_unpack,
-}
+KERNELS: dict[str, Any] = kernel_table(MLDSAKernels, globals())

@@ -1,7 +1,7 @@
 """The ``ref`` hash kernels: plain Python ints, one input at a time, reading like
 FIPS 202 and FIPS 180-4. The test oracle of the other backends.
 
-Contracts: :class:`pqkit.arith.api.HashKernels`. KECCAK-p[1600, nr] is written out
+Contracts: :class:`pqkit.common.kernels.contract.HashKernels`. KECCAK-p[1600, nr] is written out
 step by step (FIPS 202 Algorithms 1-7) in :func:`keccak_p`; for the full 24 rounds
 the sponge uses the unrolled permutation of :mod:`pqkit.common.python.keccak`
 (the same function, about five times faster in Python; the tests check the two
@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._hash import (
+from pqkit.arith.api import kernel_table
+from pqkit.common.kernels._hash import (
     H256,
     H512,
     RHO_OFFSETS,
@@ -32,6 +33,7 @@ from pqkit.arith._hash import (
     rows_u8,
     states_u64,
 )
+from pqkit.common.kernels.contract import HashKernels
 from pqkit.common.python.keccak import keccak_f1600 as _keccak_f1600_unrolled
 from pqkit.common.python.sha2 import _compress256, _compress512
 
@@ -224,11 +226,4 @@ def sha512_many(inputs: npt.NDArray[np.uint8], prefix: bytes = b"") -> npt.NDArr
     return _sha2_many(inputs, prefix, _compress512, H512, 128, "Q")
 
 
-KERNELS: dict[str, Any] = {
-    "keccak_f1600": keccak_f1600,
-    "shake_many": shake_many,
-    "sha256_compress": sha256_compress,
-    "sha512_compress": sha512_compress,
-    "sha256_many": sha256_many,
-    "sha512_many": sha512_many,
-}
+KERNELS: dict[str, Any] = kernel_table(HashKernels, globals())

@@ -1,6 +1,6 @@
 """The ``jit`` backend for q = 8380417: compiled loops over coefficients (Numba).
 
-Contracts: :class:`pqkit.arith.api.MLDSAKernels`, the same as the ``numpy`` and
+Contracts: :class:`pqkit.mldsa.kernels.contract.MLDSAKernels`, the same as the ``numpy`` and
 ``ref`` backends; thin Python wrappers flatten the leading batch axes to rows
 (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest per kernel.
 
@@ -28,10 +28,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, check_width, jit, pack_le, unpack_le
-from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLDSA_DECOMPOSE, N
-from pqkit.arith.tables import MLDSA_Q as Q
-from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
+from pqkit.arith.api import Poly, kernel_table
+from pqkit.arith.tables import N
+from pqkit.mldsa.kernels.contract import MLDSAKernels
+from pqkit.mldsa.kernels.tables import MLDSA_DECOMPOSE
+from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
+from pqkit.mldsa.kernels.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -545,21 +547,4 @@ def centre(x: Poly) -> Poly:
     return out
 
 
-KERNELS: dict[str, Any] = {
-    "mod_q": mod_q,
-    "centre": centre,
-    "ntt": ntt,
-    "intt": intt,
-    "pointwise_mul": pointwise_mul,
-    "pointwise_acc": pointwise_acc,
-    "power2round": power2round,
-    "decompose": decompose,
-    "make_hint": make_hint,
-    "use_hint": use_hint,
-    "infinity_norm": infinity_norm,
-    "rej_uniform": rej_uniform,
-    "rej_bounded": rej_bounded,
-    "sample_in_ball": sample_in_ball,
-    "bit_pack": bit_pack,
-    "bit_unpack": bit_unpack,
-}
+KERNELS: dict[str, Any] = kernel_table(MLDSAKernels, globals())

@@ -1,6 +1,6 @@
 """The ``numpy`` hash kernels.
 
-Contracts: :class:`pqkit.arith.api.HashKernels`.
+Contracts: :class:`pqkit.common.kernels.contract.HashKernels`.
 
 - :func:`keccak_f1600`, :func:`sha256_compress` and :func:`sha512_compress` are
   vectorised across the batch: every step mapping or round is a handful of NumPy
@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._hash import (
+from pqkit.arith.api import kernel_table
+from pqkit.common.kernels._hash import (
     K256,
     K512,
     RHO_OFFSETS,
@@ -38,6 +39,7 @@ from pqkit.arith._hash import (
     rows_u8,
     states_u64,
 )
+from pqkit.common.kernels.contract import HashKernels
 
 __all__ = ["KERNELS"]
 
@@ -202,11 +204,4 @@ def sha512_compress(
     return out.reshape(*lead, 8)
 
 
-KERNELS: dict[str, Any] = {
-    "keccak_f1600": keccak_f1600,
-    "shake_many": shake_many,
-    "sha256_compress": sha256_compress,
-    "sha512_compress": sha512_compress,
-    "sha256_many": sha256_many,
-    "sha512_many": sha512_many,
-}
+KERNELS: dict[str, Any] = kernel_table(HashKernels, globals())

@@ -1,6 +1,6 @@
-"""FIPS 202 sponges for the whole-operation kernels (:mod:`pqkit.arith.jit_mlkem_ops`,
-:mod:`pqkit.arith.jit_mldsa_ops`), on the 8-state permutation
-:func:`pqkit.arith.jit_hash._keccak_x8` (one SIMD lane per state).
+"""FIPS 202 sponges for the whole-operation kernels (:mod:`pqkit.mlkem.kernels.jit_ops`,
+:mod:`pqkit.mldsa.kernels.jit_ops`), on the 8-state permutation
+:func:`pqkit.common.kernels.jit._keccak_x8` (one SIMD lane per state).
 
 Groups of 8 independent sponges whose inputs fit in one block (the matrix entries,
 PRF calls and mask polynomials) run side by side (:func:`_absorb_x8`,
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from pqkit.arith._jit import jit, put
-from pqkit.arith.jit_hash import _keccak_x8
+from pqkit.common.kernels.jit import _keccak_x8
 
 __all__: list[str] = []
 

@@ -1,6 +1,6 @@
 """The ``jit`` ML-KEM kernels: compiled loops over coefficients (Numba).
 
-Contracts: :class:`pqkit.arith.api.MLKEMKernels`, the same as the ``numpy`` and
+Contracts: :class:`pqkit.mlkem.kernels.contract.MLKEMKernels`, the same as the ``numpy`` and
 ``ref`` backends. Each kernel is a thin Python wrapper that flattens the leading
 batch axes to rows (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest.
 
@@ -37,12 +37,13 @@ from pqkit.arith._jit import (
     put,
     unpack_le,
 )
-from pqkit.arith.api import Poly, cbd_eta, kpke_check
-from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
-from pqkit.arith.tables import MLKEM_N_INV as _N_INV
-from pqkit.arith.tables import MLKEM_Q as Q
-from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
+from pqkit.arith.api import Poly, kernel_table
 from pqkit.arith.tables import N
+from pqkit.mlkem.kernels.contract import MLKEMKernels, cbd_eta, kpke_check
+from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.mlkem.kernels.tables import MLKEM_N_INV as _N_INV
+from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
+from pqkit.mlkem.kernels.tables import MLKEM_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
@@ -766,6 +767,8 @@ def kpke_decrypt(
     s_hat: Poly | None = None,
     s_cache: Any = None,
 ) -> npt.NDArray[np.uint8]:
+    """Twin of the composite :func:`pqkit.mlkem.kernels.compose.kpke_decrypt`, on
+    purpose: one compiled call (faster; benchmarks/arith_compose.py)."""
     # s_hat / s_cache (a decoded dk_pke) are not needed: decoding dk_pke compiled
     # costs about 1 us, and it gives the same s_hat.
     dk, lead_dk = as_bytes(dk_pke)
@@ -793,6 +796,8 @@ def kpke_encrypt(
     rows: Poly | None = None,
     rows_cache: Any = None,
 ) -> npt.NDArray[np.uint8]:
+    """Twin of the composite :func:`pqkit.mlkem.kernels.compose.kpke_encrypt`, on
+    purpose: one compiled call (faster; benchmarks/arith_compose.py)."""
     # rows / rows_cache (A_hat^T || t_hat and its mulcache) are not needed compiled.
     t, lead = as_polys(t_hat)
     k = lead[0] if len(lead) == 1 else 0
@@ -821,19 +826,4 @@ def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
     return mulcache(b_hat)
 
 
-KERNELS: dict[str, Any] = {
-    "add": add,
-    "ntt": ntt,
-    "intt": intt,
-    "mulcache": mulcache,
-    "kpke_cache": kpke_cache,
-    "basemul_acc": basemul_acc,
-    "rej_uniform": rej_uniform,
-    "cbd": cbd,
-    "byte_encode": byte_encode,
-    "byte_decode": byte_decode,
-    "compress": compress,
-    "decompress": decompress,
-    "kpke_decrypt": kpke_decrypt,
-    "kpke_encrypt": kpke_encrypt,
-}
+KERNELS: dict[str, Any] = kernel_table(MLKEMKernels, globals())

@@ -5,18 +5,18 @@ The batch view (:class:`pqkit.mlkem.batch.MLKEMBatch`) runs these on the ``jit``
 backend, one call per chunk of rows, chunks spread over threads
 (:func:`pqkit.batch.run_chunks`); every other backend keeps the view's vectorised
 NumPy path. Every row equals the single operation of
-:mod:`pqkit.arith.jit_mlkem_ops` (the tests compare them byte for byte): the
+:mod:`pqkit.mlkem.kernels.jit_ops` (the tests compare them byte for byte): the
 arithmetic of an item is the same compiled steps (:func:`_keygen_body`, the K-PKE
-steps of :mod:`pqkit.arith.jit_mlkem`, :func:`_select_key`), so the security
+steps of :mod:`pqkit.mlkem.kernels.jit`, :func:`_select_key`), so the security
 argument carries over. The NTTs and inverse NTTs of the items of a group run as
 one call each (:func:`_encrypt_rows`, the decryption in :func:`_decaps_rows`, the
 noise of :func:`_keygen_rows`): from 8 rows on those transform the rows in
-lock-step, one vector lane per row (:func:`pqkit.arith.jit_mlkem._ntt`).
+lock-step, one vector lane per row (:func:`pqkit.mlkem.kernels.jit._ntt`).
 
 What differs is the hashing: the rows are taken 8 at a time and every Keccak of
-those 8 items runs in one :func:`pqkit.arith.jit_hash._keccak_x8` group (one SIMD
+those 8 items runs in one :func:`pqkit.common.kernels.jit._keccak_x8` group (one SIMD
 lane per item) where the single operation fills one lane: G, H(ek) and J of 8
-items in one sponge (:func:`pqkit.arith.jit_sponge._sponge_rows`), the 8 k^2
+items in one sponge (:func:`pqkit.common.kernels.jit_sponge._sponge_rows`), the 8 k^2
 matrix streams and the PRF calls of 8 items in one run of groups. For ML-KEM-768
 that is about 5.5 permutations of 8 states per item instead of 17.
 
@@ -35,7 +35,15 @@ import numpy.typing as npt
 
 from pqkit.arith._jit import jit, jit_inline, put
 from pqkit.arith._jit import writable_u8 as _c
-from pqkit.arith.jit_mlkem import (
+from pqkit.common.kernels.jit_sponge import (
+    RATE_256,
+    RATE_512,
+    SHA3_PAD,
+    SHAKE_PAD,
+    _shake_x8,
+    _sponge_rows,
+)
+from pqkit.mlkem.kernels.jit import (
     _COMPRESS_M,
     _GAMMAS,
     _barrett,
@@ -52,21 +60,8 @@ from pqkit.arith.jit_mlkem import (
     _ntt_cols,
     _to_cols,
 )
-from pqkit.arith.jit_mlkem_ops import (
-    _keygen_body,
-    _matrix_nonces,
-    _sample_ntt,
-    _select_key,
-)
-from pqkit.arith.jit_sponge import (
-    RATE_256,
-    RATE_512,
-    SHA3_PAD,
-    SHAKE_PAD,
-    _shake_x8,
-    _sponge_rows,
-)
-from pqkit.arith.tables import MLKEM_Q as Q
+from pqkit.mlkem.kernels.jit_ops import _keygen_body, _matrix_nonces, _sample_ntt, _select_key
+from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
 
 __all__ = ["BATCH_OPERATIONS"]
 
@@ -130,10 +125,10 @@ def _encrypt_rows(
     """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b <= 8 items: t_hats (b or 1, k,
     256), a_hats (b or 1, k, k, 256) (one key broadcasts), ms (b, 32) and the PRF
     outputs buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines 9-17 -> ciphertexts (b,
-    32 (du k + dv)). The arithmetic of :func:`pqkit.arith.jit_mlkem._kpke_encrypt`
+    32 (du k + dv)). The arithmetic of :func:`pqkit.mlkem.kernels.jit._kpke_encrypt`
     with the polynomials of 8 items in column layout (spare columns repeat the last
     item): y sampled into columns and transformed in lock-step, A_hat^T y_hat and
-    t_hat^T y_hat per item (as :func:`pqkit.arith.jit_mlkem._encrypt_products`),
+    t_hat^T y_hat per item (as :func:`pqkit.mlkem.kernels.jit._encrypt_products`),
     the inverse NTTs in lock-step, and the noise, mu and compression read straight
     from the columns. eta is 2 or 3 (FIPS 203)."""
     b = ms.shape[0]
@@ -211,7 +206,7 @@ def _encode_items(y: Any, k: int, du: int, dv: int, out: Any) -> None:
 def _encrypt_tail_cols(w: Any, e: Any, ms: Any, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 14 lines 19-24 from the columns of :func:`_encrypt_rows`
     (column j 8 + i: item i's row j; w the inverse NTTs, canonical): u = w[:k] + e1
-    and v = w[k] + e2 + mu, as :func:`pqkit.arith.jit_mlkem._encrypt_tail` (the
+    and v = w[k] + e2 + mu, as :func:`pqkit.mlkem.kernels.jit._encrypt_tail` (the
     sums below 3q, mu by a mask), compressed in lock-step in place (w is the
     caller's scratch) and encoded down the columns -> (b, 32 (du k + dv))."""
     b = ms.shape[0]

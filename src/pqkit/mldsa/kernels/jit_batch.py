@@ -5,7 +5,7 @@ The batch view (:class:`pqkit.mldsa.batch.MLDSABatch`) runs these on the ``jit``
 backend for the SHAKE parameter sets, one call per chunk of rows, chunks spread
 over threads (:func:`pqkit.batch.run_chunks`); other backends keep the view's
 vectorised NumPy path. Each row runs the single operation's compiled code
-(:mod:`pqkit.arith.jit_mldsa_ops`: :func:`_keygen_body`, :func:`_sign`,
+(:mod:`pqkit.mldsa.kernels.jit_ops`: :func:`_keygen_body`, :func:`_sign`,
 :func:`_verify`), so it gives the same bytes and keeps that module's security
 argument:
 
@@ -14,7 +14,7 @@ argument:
   beyond its own compute time (threads take whole chunks).
 - The hashes of one input per item (H(pk) = tr in key generation, verification
   and the key check, the seed expansion) run 8 items per Keccak group
-  (:func:`pqkit.arith.jit_sponge._sponge_rows`); mu = H(tr || M') and rho'' over
+  (:func:`pqkit.common.kernels.jit_sponge._sponge_rows`); mu = H(tr || M') and rho'' over
   messages of any length run per row (:func:`_sponge1`).
 - Messages are passed as M' (FIPS 204, Algorithm 2 line 10 / Algorithm 4,
   formatted by :func:`pqkit.messages.m_prime_for`) concatenated, with offsets.
@@ -38,7 +38,8 @@ from pqkit.arith._jit import jit, kernel_bytes, put
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
 from pqkit.arith._jit import writable_u8 as _c
-from pqkit.arith.jit_mldsa_ops import (
+from pqkit.common.kernels.jit_sponge import RATE_256, SHAKE_PAD, _sponge1, _sponge_rows
+from pqkit.mldsa.kernels.jit_ops import (
     _challenge_public,
     _expand_a,
     _keygen_body,
@@ -46,8 +47,7 @@ from pqkit.arith.jit_mldsa_ops import (
     _t_parts,
     _verify_w1,
 )
-from pqkit.arith.jit_sponge import RATE_256, SHAKE_PAD, _sponge1, _sponge_rows
-from pqkit.arith.tables import MLDSA_Q as Q
+from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
 
 __all__ = ["BATCH_OPERATIONS"]
 

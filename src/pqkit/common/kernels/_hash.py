@@ -1,4 +1,5 @@
-"""Shared plumbing of the ``hash`` kernel family (:class:`pqkit.arith.api.HashKernels`):
+"""Shared plumbing of the ``hash`` kernel family
+(:class:`pqkit.common.kernels.contract.HashKernels`):
 argument checks with the library's error messages, and the constants every backend
 reads (FIPS 202 round constants and rho offsets, FIPS 180-4 initial values and round
 constants), taken from the pure-Python providers in :mod:`pqkit.common.python`,

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly, kpke_decrypt_args, kpke_encrypt_args, kpke_keygen_args
-from pqkit.arith.tables import MLKEM_Q
+from pqkit.arith.api import Poly
+from pqkit.mlkem.kernels.contract import kpke_decrypt_args, kpke_encrypt_args, kpke_keygen_args
+from pqkit.mlkem.kernels.tables import MLKEM_Q
 
 __all__ = [
     "COMPOSITES",
@@ -150,14 +151,11 @@ def kpke_cache(K: Any) -> Callable[..., Any]:
     return kpke_cache
 
 
-COMPOSITES: Mapping[str, Mapping[str, Factory]] = {
-    "mlkem": {
-        "kpke_cache": kpke_cache,
-        "kpke_decrypt": kpke_decrypt,
-        "kpke_encrypt": kpke_encrypt,
-        "kpke_keygen": kpke_keygen,
-    },
-    "mldsa": {},
-    "hash": {},
+COMPOSITES: Mapping[str, Factory] = {
+    "kpke_cache": kpke_cache,
+    "kpke_decrypt": kpke_decrypt,
+    "kpke_encrypt": kpke_encrypt,
+    "kpke_keygen": kpke_keygen,
 }
-"""Per scheme: composite kernel name -> factory over the backend's primitives."""
+"""ML-KEM's composite kernels: name -> factory over the backend's primitives
+(declared as the family's ``composites``)."""

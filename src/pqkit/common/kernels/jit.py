@@ -1,7 +1,7 @@
 """The ``jit`` hash kernels: Keccak-f[1600], SHAKE and the SHA-256 / SHA-512
 compressions compiled with Numba, looping over many independent inputs in one call.
 
-Contracts: :class:`pqkit.arith.api.HashKernels`.
+Contracts: :class:`pqkit.common.kernels.contract.HashKernels`.
 
 - The permutation (:func:`_keccak_x8`) is FIPS 202 Algorithm 7 on 8 states at
   once: each round is one loop over the 8 states whose body has the lanes in local
@@ -54,8 +54,15 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit._workers import resolve_workers
-from pqkit.arith import numpy_hash
-from pqkit.arith._hash import (
+from pqkit.arith._jit import (  # imports Numba (ModuleNotFoundError: unavailable)
+    jit,
+    kernel_array,
+    kernel_bytes,
+    put,
+)
+from pqkit.arith.api import kernel_table
+from pqkit.common.kernels import numpy as numpy_hash
+from pqkit.common.kernels._hash import (
     H256,
     H512,
     K256,
@@ -71,12 +78,7 @@ from pqkit.arith._hash import (
     rows_u8,
     states_u64,
 )
-from pqkit.arith._jit import (
-    jit,
-    kernel_array,
-    kernel_bytes,
-    put,
-)  # imports Numba (ModuleNotFoundError: unavailable)
+from pqkit.common.kernels.contract import HashKernels
 
 __all__ = ["HASHLIB_MAX_ROWS", "KERNELS", "PARALLEL_MIN_ROWS", "set_workers", "workers"]
 
@@ -615,11 +617,4 @@ def sha512_many(inputs: npt.NDArray[np.uint8], prefix: bytes = b"") -> npt.NDArr
     return _sha2_many(inputs, prefix, True)
 
 
-KERNELS: dict[str, Any] = {
-    "keccak_f1600": keccak_f1600,
-    "shake_many": shake_many,
-    "sha256_compress": sha256_compress,
-    "sha512_compress": sha512_compress,
-    "sha256_many": sha256_many,
-    "sha512_many": sha512_many,
-}
+KERNELS: dict[str, Any] = kernel_table(HashKernels, globals())

@@ -1,6 +1,6 @@
 """The ``ref`` backend for q = 8380417: plain Python ints, read like FIPS 204.
 
-This is the test oracle of :class:`pqkit.arith.api.MLDSAKernels`; it favours
+This is the test oracle of :class:`pqkit.mldsa.kernels.contract.MLDSAKernels`; it favours
 matching the pseudo-code line by line over speed, and uses ``%`` and branches
 freely. Arrays cross the boundary (the contract's shapes), and each polynomial is
 handled as a Python list inside.
@@ -14,13 +14,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLDSA_D as D
-from pqkit.arith.tables import MLDSA_N_INV as _F
-from pqkit.arith.tables import MLDSA_Q as Q
-from pqkit.arith.tables import MLDSA_ZETA as ZETA
-from pqkit.arith.tables import MLDSA_ZETAS as ZETAS
+from pqkit.arith.api import Poly, kernel_table
 from pqkit.arith.tables import N, bitrev8
+from pqkit.mldsa.kernels.contract import MLDSAKernels
+from pqkit.mldsa.kernels.tables import MLDSA_D as D
+from pqkit.mldsa.kernels.tables import MLDSA_N_INV as _F
+from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
+from pqkit.mldsa.kernels.tables import MLDSA_ZETA as ZETA
+from pqkit.mldsa.kernels.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS", "ZETA", "ZETAS", "D", "N", "Q", "bitrev8"]
 
@@ -349,21 +350,4 @@ def centre(x: Poly) -> Poly:
     return _per_poly(x, lambda r: [_mod_pm(v, Q) for v in r])
 
 
-KERNELS: dict[str, Any] = {
-    "mod_q": mod_q,
-    "centre": centre,
-    "ntt": ntt,
-    "intt": intt,
-    "pointwise_mul": pointwise_mul,
-    "pointwise_acc": pointwise_acc,
-    "power2round": power2round,
-    "decompose": decompose,
-    "make_hint": make_hint,
-    "use_hint": use_hint,
-    "infinity_norm": infinity_norm,
-    "rej_uniform": rej_uniform,
-    "rej_bounded": rej_bounded,
-    "sample_in_ball": sample_in_ball,
-    "bit_pack": bit_pack,
-    "bit_unpack": bit_unpack,
-}
+KERNELS: dict[str, Any] = kernel_table(MLDSAKernels, globals())

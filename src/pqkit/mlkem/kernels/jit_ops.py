@@ -1,19 +1,19 @@
 """The ``jit`` ML-KEM operations: FIPS 203 key generation, encapsulation and
 decapsulation, each one compiled call (Numba), hashing included.
 
-Contract: :class:`pqkit.arith.api.MLKEMOperations`. The ``ref`` twin is the
+Contract: :class:`pqkit.mlkem.kernels.contract.MLKEMOperations`. The ``ref`` twin is the
 step-by-step path of :mod:`pqkit.mlkem.fips203` (K-PKE over the kernel table and the
 :mod:`pqkit.common` hash providers), which every backend without this module runs;
 the differential tests compare the two byte for byte.
 
 Inside the compiled code:
 
-- Every Keccak-f[1600] is :func:`pqkit.arith.jit_hash._keccak_x8` through the
-  sponges of :mod:`pqkit.arith.jit_sponge`: the k^2 matrix entries (FIPS 203,
+- Every Keccak-f[1600] is :func:`pqkit.common.kernels.jit._keccak_x8` through the
+  sponges of :mod:`pqkit.common.kernels.jit_sponge`: the k^2 matrix entries (FIPS 203,
   Algorithm 7, SHAKE128) and the PRF calls (§4.1, SHAKE256) of one operation run as
   groups of 8 independent sponges (:func:`_sample_matrix`, :func:`_prf`); a single
   hash (G, H, J) uses lane 0.
-- The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.arith.jit_mlkem`:
+- The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.mlkem.kernels.jit`:
   NTT, base multiplication, CBD, packing, compression, the fused K-PKE encryption),
   so their security argument carries over: Barrett reductions and sign masks, no
   ``%``, division or branch on secret values.
@@ -38,18 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes, put
-from pqkit.arith.jit_mlkem import (
-    _basemul_acc,
-    _byte_decode,
-    _byte_encode,
-    _cbd,
-    _csub,
-    _kpke_decrypt,
-    _kpke_encrypt,
-    _mulcache,
-    _ntt,
-)
-from pqkit.arith.jit_sponge import (
+from pqkit.common.kernels.jit_sponge import (
     RATE_128,
     RATE_256,
     RATE_512,
@@ -61,7 +50,18 @@ from pqkit.arith.jit_sponge import (
     _shake_x8,
     _sponge1,
 )
-from pqkit.arith.tables import MLKEM_Q as Q
+from pqkit.mlkem.kernels.jit import (
+    _basemul_acc,
+    _byte_decode,
+    _byte_encode,
+    _cbd,
+    _csub,
+    _kpke_decrypt,
+    _kpke_encrypt,
+    _mulcache,
+    _ntt,
+)
+from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
 
 __all__ = ["OPERATIONS"]
 

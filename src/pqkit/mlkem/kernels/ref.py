@@ -1,7 +1,7 @@
 """The ``ref`` ML-KEM kernels: plain Python ints, reading like FIPS 203.
 
 This is the test oracle for every other backend. Arrays are accepted and returned
-at the boundary (see :class:`pqkit.arith.api.MLKEMKernels` for the contracts), but
+at the boundary (see :class:`pqkit.mlkem.kernels.contract.MLKEMKernels` for the contracts), but
 all arithmetic inside is on Python ints, one polynomial at a time, following the
 pseudo-code of FIPS 203 §4.2.1 and §4.3. It is not constant time (it uses ``%``
 and branches) and is never the default.
@@ -15,12 +15,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly
-from pqkit.arith.tables import MLKEM_GAMMAS as GAMMAS
-from pqkit.arith.tables import MLKEM_N_INV, N, bitrev7
-from pqkit.arith.tables import MLKEM_Q as Q
-from pqkit.arith.tables import MLKEM_ZETA as ZETA
-from pqkit.arith.tables import MLKEM_ZETAS as ZETAS
+from pqkit.arith.api import Poly, kernel_table
+from pqkit.arith.tables import N, bitrev7
+from pqkit.mlkem.kernels.contract import MLKEMKernels
+from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
+from pqkit.mlkem.kernels.tables import MLKEM_N_INV
+from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
+from pqkit.mlkem.kernels.tables import MLKEM_ZETA as ZETA
+from pqkit.mlkem.kernels.tables import MLKEM_ZETAS as ZETAS
 
 __all__ = ["GAMMAS", "KERNELS", "ZETA", "ZETAS", "N", "Q", "bitrev7"]
 
@@ -249,16 +251,4 @@ def add(a: Poly, b: Poly) -> Poly:
     return _per_poly(lambda r: [v % Q for v in r], x + y)
 
 
-KERNELS: dict[str, Any] = {
-    "add": add,
-    "ntt": ntt,
-    "intt": intt,
-    "mulcache": mulcache,
-    "basemul_acc": basemul_acc,
-    "rej_uniform": rej_uniform,
-    "cbd": cbd,
-    "byte_encode": byte_encode,
-    "byte_decode": byte_decode,
-    "compress": compress,
-    "decompress": decompress,
-}
+KERNELS: dict[str, Any] = kernel_table(MLKEMKernels, globals())

@@ -14,7 +14,7 @@ for byte. One engine serves both instantiations, chosen by ``mode``:
   call and every input starts from it (as the SPHINCS+ reference does).
 
 Every hash is one lane of a group of 16 (:func:`_hash`): the SHAKE lanes go
-through :func:`pqkit.arith.jit_hash._keccak_x8` (two 8-state groups), the SHA-2 ones
+through :func:`pqkit.common.kernels.jit._keccak_x8` (two 8-state groups), the SHA-2 ones
 through this module's 16-state compressions (:func:`_sha256_x16` on uint32 words,
 :func:`_sha512_x16`). Each lane's padded message lives in a buffer whose
 padding depends only on the (public) lengths, written once per structure; the
@@ -41,10 +41,10 @@ from numba.core import types  # type: ignore[import-not-found, unused-ignore]
 from numba.extending import intrinsic  # type: ignore[import-not-found, unused-ignore]
 from numba.np.numpy_support import carray  # type: ignore[import-not-found, unused-ignore]
 
-from pqkit.arith._hash import H256, H512, K256, K512
 from pqkit.arith._jit import jit, kernel_bytes, put
 from pqkit.arith._jit import jit_inline as _inline
-from pqkit.arith.jit_sponge import _permute
+from pqkit.common.kernels._hash import H256, H512, K256, K512
+from pqkit.common.kernels.jit_sponge import _permute
 
 # FIPS 205, Table 1: the address types, from their one owner (a light module: no
 # scheme code is imported).
@@ -473,7 +473,7 @@ def _compress256(h: Any, w: Any, n: int) -> None:
     schedule at ``w`` (1152 words) (:func:`_ptr`), called through a function that
     is recursive on a branch never taken (``n`` > 0 always) only so that LLVM does
     not inline the large round body at every call site (see
-    :func:`pqkit.arith.jit_sponge._permute`). ``n`` is a run-time value: Numba
+    :func:`pqkit.common.kernels.jit_sponge._permute`). ``n`` is a run-time value: Numba
     types a constant argument as a literal and compiles the callee once more for
     it."""
     if n < 0:

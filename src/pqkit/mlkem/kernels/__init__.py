@@ -1,0 +1,1 @@
+"""ML-KEM's kernels: its contract and its arithmetic backends (see ``family.py``)."""

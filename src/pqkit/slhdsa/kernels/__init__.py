@@ -1,0 +1,1 @@
+"""SLH-DSA's compiled engine (:mod:`.jit_ops`) and its warm-up (see ``family.py``)."""

@@ -1,0 +1,1 @@
+"""Step 2: the toy family's kernels: contract, ref, numpy, warm-up."""
