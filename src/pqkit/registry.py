@@ -150,6 +150,25 @@ def _by_key() -> dict[str, Algorithm]:
     return {normalise(n): a for a in _catalog() for n in (a.name, *a.aliases)}
 
 
+@cache
+def _family_by_key(module: str) -> dict[str, Algorithm]:
+    """One family's algorithms by normalised name and alias."""
+    entries = cast(tuple[Algorithm, ...], importlib.import_module(module).CATALOG)
+    return {normalise(n): a for a in entries for n in (a.name, *a.aliases)}
+
+
+def _find(key: str) -> Algorithm | None:
+    """The algorithm of a normalised name, importing the families' params modules
+    one at a time until one has it (start-up: ``pqkit.kem("ML-KEM-768")`` reads only
+    ML-KEM's); else the whole catalogue's answer (which checks that no two share a
+    name)."""
+    for module in FAMILY_CATALOGS:
+        found = _family_by_key(module).get(key)
+        if found is not None:
+            return found
+    return _by_key().get(key)
+
+
 def algorithms(kind: Kind | None = None) -> tuple[Algorithm, ...]:
     """Every algorithm (of ``kind``, if given), in listing order."""
     return tuple(a for a in _catalog() if kind is None or a.kind == kind)
@@ -160,7 +179,7 @@ def algorithm(name: str, kind: Kind | None = None) -> Algorithm:
     :class:`pqkit.UnknownAlgorithm` (listing the known names) for an unknown one."""
     if not isinstance(name, str):
         raise TypeError(f"algorithm name must be str, not {type(name).__name__}")
-    found = _by_key().get(normalise(name))
+    found = _find(normalise(name))
     if found is None or (kind is not None and found.kind != kind):
         raise UnknownAlgorithm(name, [a.name for a in algorithms(kind)])
     return found
