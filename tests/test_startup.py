@@ -184,3 +184,33 @@ def test_warm_up_starts_by_itself_after_the_pause(monkeypatch: pytest.MonkeyPatc
     thread.join(60)  # nobody waits: the pause ends by itself
     assert ran == ["hash"]
     assert auto.choice("hash") == "jit"
+
+
+def test_requests_on_numpy_do_not_search_for_numba_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every kernel request made while on numpy asks the automatic selection; once
+    its family is queued that costs no search of sys.path, and whether Numba is
+    installed is looked up once."""
+    from pqkit.arith import auto
+
+    searches: list[str] = []
+    real = importlib.util.find_spec
+
+    def counting(name: str, package: str | None = None) -> Any:
+        searches.append(name)
+        return real(name, package)
+
+    monkeypatch.setattr(auto, "_ready", {})
+    monkeypatch.setattr(auto, "_queue", ["mlkem"])  # queued, as after a first request
+    monkeypatch.setattr(auto, "_state", {"thread": None, "error": None, "started": 0.0})
+    monkeypatch.setattr(importlib.util, "find_spec", counting)
+    monkeypatch.setenv("PQKIT_JIT_BACKGROUND", "1")
+    for _ in range(3):
+        assert auto.choice("mlkem") == "numpy"
+    assert searches == []
+    auto._numba_found.cache_clear()
+    try:
+        for _ in range(3):
+            auto.status()
+        assert searches == ["numba"]  # once, whatever the number of questions
+    finally:
+        auto._numba_found.cache_clear()

@@ -32,6 +32,7 @@ default on ``numpy``, records why (:func:`status`) and says so once with a
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import threading
@@ -72,10 +73,17 @@ _state: dict[str, Any] = {"thread": None, "error": None, "started": None}
 _now = threading.Event()  # set by wait(): the warm-up starts without the delay
 
 
+@functools.cache
+def _numba_found() -> bool:
+    """Whether Numba is installed: looked up once (a search of ``sys.path``, tens of
+    microseconds, that every kernel request made on ``numpy`` would repeat)."""
+    return importlib.util.find_spec("numba") is not None
+
+
 def _enabled() -> bool:
     if os.environ.get(_ENV_BACKGROUND, "").strip() == "0":
         return False
-    return importlib.util.find_spec("numba") is not None
+    return _numba_found()
 
 
 def choice(scheme: str, *, start: bool = True) -> str:
@@ -99,11 +107,10 @@ def _request(families: tuple[str, ...], *, now: bool = False) -> None:
     with _lock:
         if _state["started"] is None:
             _state["started"] = time.monotonic()
-        if _state["error"] is not None or not _enabled():
-            return
-        for family in families:
-            if family not in _ready and family not in _queue:
-                _queue.append(family)
+        new = [f for f in families if f not in _ready and f not in _queue]
+        if not new or _state["error"] is not None or not _enabled():
+            return  # (every request on numpy comes here: nothing more to do is cheap)
+        _queue.extend(new)
         if _queue and _state["thread"] is None:
             thread = threading.Thread(target=_warm, name="pqkit-jit-warmup", daemon=True)
             _state["thread"] = thread
