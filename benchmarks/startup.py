@@ -39,11 +39,10 @@ import tempfile
 import time
 
 _PROBE = r"""
-import json, time
+import json, resource, sys, time
 t0 = time.perf_counter()
 import pqkit
 t_import = time.perf_counter() - t0
-import sys
 from pqkit import arith
 from pqkit.arith import auto
 kem = pqkit.kem("ML-KEM-768")
@@ -69,6 +68,8 @@ while time.monotonic() < deadline:
     time.sleep(0.02)
 print(json.dumps({"import_s": t_import, "first_round_trip_s": first, "worst_round_trip_s": worst,
                   "switch_to_jit_s": switch, "all_ready_s": time.perf_counter() - t0,
+                  "peak_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                  * (1 if sys.platform == "darwin" else 1024),
                   "status": auto.status()}))
 """
 
@@ -106,18 +107,36 @@ def _pqkit_command() -> list[str]:
     return [script] if script else [sys.executable, "-m", "pqkit"]
 
 
+# Each measured process is started by a bare interpreter (``-S``, about 9 MB), not
+# by this one: Linux counts the RSS of the process that forks (or vforks) into a
+# child's ru_maxrss, so this process's own size would put a floor under every figure.
+_LAUNCHER = r"""
+import os, sys, time
+devnull = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)]
+start = time.perf_counter()
+pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ, file_actions=devnull)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+cpu = usage.ru_utime + usage.ru_stime
+print(wall, cpu, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+
+
 def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     """Wall seconds, CPU seconds (user + system, all threads) and peak resident
-    memory (bytes) of one process running ``command``."""
-    start = time.perf_counter()
-    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"{command} exited with {child.returncode}")
+    memory (bytes) of one process running ``command`` (an absolute path first)."""
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", _LAUNCHER, *command],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    wall, cpu, peak, status = done.stdout.split()
+    if status != "0":
+        raise SystemExit(f"{command} exited with {status}")
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * scale
+    return float(wall), float(cpu), int(peak) * scale
 
 
 Row = tuple[str, float, float, int]
@@ -206,14 +225,15 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("warm cache", json.loads(out.splitlines()[-1])))
     print()
     print("| | import | first ML-KEM-768 round trip | slowest round trip | jit from", end="")
-    print(" | all jit from |")
-    print("|---|---|---|---|---|---|")
+    print(" | all jit from | peak memory |")
+    print("|---|---|---|---|---|---|---|")
     for label, r in rows:
         switch = r["switch_to_jit_s"]
         print(
             f"| {label} | {r['import_s']:.3f} s | {r['first_round_trip_s']:.3f} s | "
             f"{r['worst_round_trip_s']:.3f} s | "
-            f"{'-' if switch is None else f'{switch:.1f} s'} | {r['all_ready_s']:.1f} s |"
+            f"{'-' if switch is None else f'{switch:.1f} s'} | {r['all_ready_s']:.1f} s | "
+            f"{r['peak_bytes'] / 2**20:.0f} MB |"
         )
     return 0 if met else 1
 
