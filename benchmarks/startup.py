@@ -23,7 +23,8 @@ time ``pqkit compile`` takes on an empty cache. One process each.
     python benchmarks/startup.py --no-jit       # the fresh-process table only
 
 Not run by CI; on a shared machine every figure moves with the load, which is why
-the targets are ratios measured in the same run.
+the targets are ratios measured in the same run. The fresh-process part needs a
+POSIX system (``os.posix_spawn``, ``os.wait4``).
 """
 
 from __future__ import annotations
