@@ -7,15 +7,21 @@ single-operation time measured in the same run (the ratio column). Run from the
 repository root::
 
     PYTHONPATH=src python benchmarks/batch_throughput.py [--max-n 4096] [--arith numpy jit]
-        [--workers 1 2] [--rounds 3] [--plot curve.png] [--json out.json]
+        [--workers 1 2] [--keys both] [--rounds 3] [--plot curve.png] [--json out.json]
         [--only-max]   # just n = --max-n (ML-KEM) and --max-n-sig (ML-DSA): the targets
 
 Each figure is the median over ``--rounds`` rounds; in a round pycryptodome's
 single operation runs for ``--min-time`` / 2 seconds, then the batch call is
 repeated until it has run for ``--min-time`` seconds (at least once), and the
 ratio is the median of the per-round ratios: both sides see the same load.
-Encapsulation and decapsulation use n different keys; signing and verification
-n different keys and 32-byte messages, hedged.
+Keys (``--keys``, default both): "fresh", n different keys a call, and successive
+calls cycle through enough sets that at least 64 (``KEY_RING``) different keys go
+by before one comes back, and pycryptodome's single operation cycles through 64
+key objects; "one key", one key on every row of every call (broadcast by the view
+for decapsulation, signing and verification; n copies for encapsulation) and one
+pycryptodome key object. Signing and verification use 32-byte messages, hedged.
+Threads: ``--workers`` (default: the batch default, every CPU this process may
+use, or ``PQKIT_WORKERS``; the table's header says how many).
 ML-DSA's n stops at ``--max-n-sig`` (signing is slower). pycryptodome is a
 benchmark-only dependency (``pip install pycryptodome``); without it the ratio
 column is empty. ``--plot`` needs matplotlib.
@@ -27,12 +33,17 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 import pqkit
 from pqkit import arith
+from pqkit.batch import resolve_workers
+from pqkit.bench.keyring import KEY_RING, ONE_KEY, cycling
 
 KEM = "ML-KEM-768"
 SIG = "ML-DSA-65"
@@ -75,49 +86,92 @@ def interleaved(
     )
 
 
-def pycryptodome_ops() -> dict[str, Callable[[], Any]]:
-    """pycryptodome's single operations, keyed ``scheme/op`` (empty if missing)."""
+def pycryptodome_ops(one_key: bool) -> dict[str, Callable[[], Any]]:
+    """pycryptodome's single operations, keyed ``scheme/op`` (empty if missing): each
+    call meets a fresh key (cycling through KEY_RING key objects made beforehand),
+    or with ``one_key`` the same key every call."""
     try:
         from Crypto.PublicKey import MLDSA, MLKEM
         from Crypto.Signature import mldsa
     except ImportError:
         return {}
+    ring = 1 if one_key else KEY_RING
     kp = MLKEM.ParamSet.ML_KEM_768
-    key: Any = MLKEM.generate(param_set=kp)
-    _, ct = key._encaps()  # pycryptodome 4.4 has no public encapsulate (its HPKE uses these)
+    kem_keys = []
+    for _ in range(ring):
+        key: Any = MLKEM.generate(param_set=kp)
+        # pycryptodome 4.4+ has no public encapsulate (its HPKE uses these)
+        kem_keys.append((key, key._encaps()[1]))
     sp = MLDSA.ParamSet.ML_DSA_65
-    skey: Any = MLDSA.generate(param_set=sp)
-    signer, verifier = mldsa.new(skey), mldsa.new(skey.public_key())
     msg = os.urandom(32)
-    sig = signer.sign(msg)
+    sig_keys = []
+    for _ in range(ring):
+        skey: Any = MLDSA.generate(param_set=sp)
+        signer, verifier = mldsa.new(skey), mldsa.new(skey.public_key())
+        sig_keys.append((signer, verifier, signer.sign(msg)))
+    kem_next, sig_next = cycling(kem_keys), cycling(sig_keys)
+
+    def verify() -> None:
+        _, verifier, sig = sig_next()
+        verifier.verify(msg, sig)
+
+    def decaps() -> bytes:
+        key, ct = kem_next()
+        return key._decaps(ct)  # type: ignore[no-any-return]
+
     return {
         f"{KEM}/keygen": lambda: MLKEM.generate(param_set=kp),
-        f"{KEM}/encaps": key._encaps,
-        f"{KEM}/decaps": lambda: key._decaps(ct),
+        f"{KEM}/encaps": lambda: kem_next()[0]._encaps(),
+        f"{KEM}/decaps": decaps,
         f"{SIG}/keygen": lambda: MLDSA.generate(param_set=sp),
-        f"{SIG}/sign": lambda: signer.sign(msg),
-        f"{SIG}/verify": lambda: verifier.verify(msg, sig),
+        f"{SIG}/sign": lambda: sig_next()[0].sign(msg),
+        f"{SIG}/verify": verify,
     }
 
 
-def batch_ops(name: str, backend: str, n: int, workers: int) -> dict[str, Callable[[], Any]]:
-    """The three batch operations of ``name`` on n rows."""
+def batch_ops(
+    name: str, backend: str, n: int, workers: int | None, one_key: bool
+) -> dict[str, Callable[[], Any]]:
+    """The three batch operations of ``name`` on n rows. Fresh keys: n different
+    keys a call, and successive calls cycle through enough sets that KEY_RING
+    different keys go by before one comes back. ``one_key``: one key for every row
+    of every call (broadcast where the view broadcasts a single key: decaps, sign,
+    verify; n copies of it for encaps)."""
     scheme: Any = (pqkit.kem(name) if name == KEM else pqkit.sig(name)).using(arith=backend)
     view = scheme.batch
-    pks, sks = view.keygen(n, workers=workers)
+    sets = 1 if one_key else -(-KEY_RING // n)
+    keys = [view.keygen(1 if one_key else n, workers=workers) for _ in range(sets)]
     if name == KEM:
-        _, cts = view.encaps(pks, workers=workers)
+        inputs = []
+        for pks, sks in keys:
+            pks_n = np.repeat(pks, n, axis=0) if one_key else pks
+            inputs.append((pks_n, sks[0] if one_key else sks, view.encaps(pks_n)[1]))
+        step = cycling(inputs)
+
+        def decaps() -> Any:
+            _, sks, cts = step()
+            return view.decaps(sks, cts, workers=workers)
+
         return {
             "keygen": lambda: view.keygen(n, workers=workers),
-            "encaps": lambda: view.encaps(pks, workers=workers),
-            "decaps": lambda: view.decaps(sks, cts, workers=workers),
+            "encaps": lambda: view.encaps(step()[0], workers=workers),
+            "decaps": decaps,
         }
     msgs = [os.urandom(32) for _ in range(n)]
-    sigs = view.sign(sks, msgs, workers=workers)
+    signed = []
+    for pks, sks in keys:
+        pk, sk = (pks[0], sks[0]) if one_key else (pks, sks)
+        signed.append((pk, sk, view.sign(sk, msgs, workers=workers)))
+    step = cycling(signed)
+
+    def verify() -> Any:
+        pk, _, sigs = step()
+        return view.verify(pk, msgs, sigs, workers=workers)
+
     return {
         "keygen": lambda: view.keygen(n, workers=workers),
-        "sign": lambda: view.sign(sks, msgs, workers=workers),
-        "verify": lambda: view.verify(pks, msgs, sigs, workers=workers),
+        "sign": lambda: view.sign(step()[1], msgs, workers=workers),
+        "verify": verify,
     }
 
 
@@ -136,10 +190,23 @@ def main() -> None:
     parser.add_argument("--max-n", type=int, default=4096, help="largest ML-KEM batch")
     parser.add_argument("--max-n-sig", type=int, default=1024, help="largest ML-DSA batch")
     parser.add_argument("--arith", nargs="*", default=["numpy", "jit"])
-    parser.add_argument("--workers", nargs="*", type=int, default=[1])
+    parser.add_argument(
+        "--workers",
+        nargs="*",
+        type=int,
+        default=None,
+        help="thread counts to run (default: the batch default, every CPU this process "
+        "may use, or PQKIT_WORKERS)",
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--min-time", type=float, default=0.3)
     parser.add_argument("--schemes", nargs="*", default=[KEM, SIG])
+    parser.add_argument(
+        "--keys",
+        choices=("both", "fresh", "one"),
+        default="both",
+        help="fresh keys every call, one key reused, or both (default)",
+    )
     parser.add_argument("--plot", help="write the curve to this image (needs matplotlib)")
     parser.add_argument("--json", help="write every figure to this JSON file")
     parser.add_argument(
@@ -147,47 +214,64 @@ def main() -> None:
     )
     args = parser.parse_args()
     backends = [b for b in args.arith if b in arith.available("mlkem")]
-
-    peers = pycryptodome_ops()
+    workers_list = args.workers or [resolve_workers()]
+    kinds = [k for k in ("fresh", "one") if args.keys in (k, "both")]
+    peers = {kind: pycryptodome_ops(one_key=kind == "one") for kind in kinds}
     rows: list[dict[str, Any]] = []
     print(f"per-item median us ({args.rounds} rounds, >= {args.min_time} s each); ratio:")
     print("median of per-round (per-item time / pycryptodome single-op time), interleaved")
     print(
-        f"{'scheme':<11} {'op':<7} {'arith':<6} {'thr':>3} {'n':>6} {'us/item':>10} "
-        f"{'items/s':>9} {'pycryptodome us':>15} {'ratio':>6}"
+        f"threads (thr): {', '.join(map(str, workers_list))}"
+        + ("" if args.workers else " (the default: every CPU this process may use)")
     )
+    print(
+        f"fresh: a new key every call, cycling through at least {KEY_RING} keys, for "
+        "pqkit and pycryptodome; one key: the same key on every row and call"
+    )
+    head = f"{'scheme':<11} {'op':<7} {'arith':<6} {'thr':>3} {'n':>6}"
+    for kind in kinds:
+        label = "" if kind == "fresh" else f" ({ONE_KEY})"
+        head += f" | {'us/item' + label:>18} {'items/s':>9} {'pycryptodome us':>15} {'ratio':>6}"
+    print(head)
     for name in args.schemes:
         top = args.max_n if name == KEM else args.max_n_sig
         for backend in backends:
-            for workers in args.workers:
+            for workers in workers_list:
                 for n in [top] if args.only_max else sizes(top):
-                    for op, fn in batch_ops(name, backend, n, workers).items():
-                        peer = peers.get(f"{name}/{op}")
-                        us, ref, ratio = interleaved(fn, n, peer, args.rounds, args.min_time)
-                        row = {
-                            "scheme": name,
-                            "op": op,
-                            "arith": backend,
-                            "workers": workers,
-                            "n": n,
-                            "us_per_item": us,
-                            "items_per_s": 1e6 / us,
-                            "pycryptodome_us": ref,
-                            "ratio": ratio,
-                        }
-                        rows.append(row)
-                        peer_us = f"{ref:15.1f}" if ref is not None else ""
-                        ratio_s = f"{ratio:6.2f}" if ratio is not None else ""
-                        print(
-                            f"{name:<11} {op:<7} {backend:<6} {workers:>3} {n:>6} {us:>10.1f} "
-                            f"{1e6 / us:>9.0f} {peer_us:>15} {ratio_s:>6}",
-                            flush=True,
-                        )
+                    line = {}
+                    for kind in kinds:
+                        ops = batch_ops(name, backend, n, workers, one_key=kind == "one")
+                        for op, fn in ops.items():
+                            if kind == "one" and op == "keygen":
+                                continue  # a new key pair is a new key pair
+                            peer = peers[kind].get(f"{name}/{op}")
+                            us, ref, ratio = interleaved(fn, n, peer, args.rounds, args.min_time)
+                            row = {
+                                "scheme": name,
+                                "op": op,
+                                "keys": kind,
+                                "arith": backend,
+                                "workers": workers,
+                                "n": n,
+                                "us_per_item": us,
+                                "items_per_s": 1e6 / us,
+                                "pycryptodome_us": ref,
+                                "ratio": ratio,
+                            }
+                            rows.append(row)
+                            peer_us = f"{ref:15.1f}" if ref is not None else " " * 15
+                            ratio_s = f"{ratio:6.2f}" if ratio is not None else " " * 6
+                            line[op] = line.get(op, "") + (
+                                f" | {us:>18.1f} {1e6 / us:>9.0f} {peer_us} {ratio_s}"
+                            )
+                    for op, text in line.items():
+                        print(f"{name:<11} {op:<7} {backend:<6} {workers:>3} {n:>6}{text}")
+                    sys.stdout.flush()
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"rows": rows}, f, indent=2)
     if args.plot:
-        _plot(rows, args.plot)
+        _plot([r for r in rows if r["keys"] == kinds[0]], args.plot)
 
 
 def _plot(rows: list[dict[str, Any]], path: str) -> None:

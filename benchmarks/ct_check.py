@@ -167,6 +167,22 @@ def _load(wrong_vs_wrong: bool) -> Case:
     return Case("load-password", False, note, prepare, 0.5)
 
 
+def _aes_python() -> Case:
+    def prepare(samples: int) -> tuple[Callable[[Any], object], list[Any], list[Any]]:
+        from pqkit.common.python.aes import Aes256
+
+        key = os.urandom(32)
+        cipher = Aes256(key)
+        pool = min(samples, 1000)
+        # class 0: the first state's top byte (byte 15 XOR key byte 15) is zero
+        zero_top = [os.urandom(15) + key[15:16] for _ in range(pool)]
+        varied = [os.urandom(16) for _ in range(pool)]
+        return cipher.encrypt_block, zero_top, varied
+
+    note = "pure-Python AES: zero vs random top state byte (fixed-width integers)"
+    return Case("aes-python", True, note, prepare, 0.5)
+
+
 def all_cases() -> list[Case]:
     """Every case, for the backends installed here."""
     from pqkit import arith
@@ -174,7 +190,7 @@ def all_cases() -> list[Case]:
     backends = [b for b in ("numpy", "jit", "ref") if b in arith.available()]
     cases = [_decaps(b) for b in backends]
     cases += [_sign(b) for b in backends if b != "ref"]
-    cases += [_load(False), _load(True)]
+    cases += [_load(False), _load(True), _aes_python()]
     return cases
 
 

@@ -3,9 +3,10 @@
     python benchmarks/peers.py                      # ML-KEM-768 and ML-DSA-65, 1 s per operation
     python benchmarks/peers.py --kem ML-KEM-512 Kyber768 --sig ML-DSA-87 --duration 3
 
-pqkit runs twice: as a user gets it (the automatic backend selection, after its
-background jit warm-up: ``jit`` where numba is installed) and bound to ``numpy``
-(what a user without numba gets). Peers: cryptography (OpenSSL), pycryptodome,
+pqkit runs three times: its byte API as a user gets it (the automatic backend
+selection, after its background jit warm-up: ``jit`` where numba is installed),
+its key objects (same backend), and its byte API bound to ``numpy`` (what a user
+without numba gets). Peers: cryptography (OpenSSL), pycryptodome,
 mlkem (Rust), kyber-py, dilithium-py, and where
 installed pqcrypto and liboqs-python (``oqs``, only when the liboqs shared library
 is already present: importing ``oqs`` without it would try to build liboqs). Peers
@@ -16,10 +17,16 @@ library, then the ratio pqkit time / peer time (below 1: pqkit is faster). Every
 figure comes from :func:`pqkit.bench.timing.measure`, the loop ``pqkit speed``
 uses, so the numbers are comparable with its tables. Not run by CI.
 
-Peer operations work on what each library hands out (key objects for
-cryptography and pycryptodome, bytes for the others); parsing keys from bytes is
-not timed for any library. pycryptodome 4.4 has no public encapsulation call, so
-its ``_encaps`` / ``_decaps`` methods are used.
+Keys: by default every encapsulation, decapsulation, signature and verification
+meets a fresh key, cycling through ``pqkit.bench.keyring.KEY_RING`` (64) key pairs
+made beforehand for every library (twice the largest cache of decoded keys in
+pqkit; what a TLS handshake or a C benchmark sees), and the same operations with
+one key reused follow in columns labelled ``(one key)`` (``--keys fresh|one|both``).
+Each library's keys are what it hands out: key objects for cryptography and
+pycryptodome, and for the "pqkit key objects" row (pqkit's pyca-shaped classes,
+the like-for-like comparison with those two), bytes for pqkit's scheme API and the
+others; parsing keys from bytes is not timed for any library. pycryptodome 4.4 has
+no public encapsulation call, so its ``_encaps`` / ``_decaps`` methods are used.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import ctypes.util
 import importlib
 import importlib.metadata
 import importlib.util
+import operator
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,27 +45,55 @@ from typing import Any
 
 import pqkit
 from pqkit.bench.config import configuration, format_configuration
+from pqkit.bench.keyring import KEY_RING, ONE_KEY, cycling
 from pqkit.bench.report import markdown_table
 from pqkit.bench.timing import measure
 
 MESSAGE = bytes(range(50))  # as pqkit speed sig (liboqs's speed_sig length)
 KEM_OPS = ("keygen", "encaps", "decaps")
 SIG_OPS = ("keypair", "sign", "verify")
+KEYS = ("both", "fresh", "one")
 
 Ops = dict[str, Callable[[], object]]
 
 
 @dataclass
+class KemApi:
+    """One library's KEM, as it is used: ``keygen`` is timed; ``pair`` makes a key
+    pair in the library's own form (key objects or bytes) for the timed calls;
+    ``encaps(public)`` and ``decaps(secret, ct)`` are timed; ``ciphertext`` takes
+    the ciphertext out of what ``encaps`` returned (set-up only)."""
+
+    keygen: Callable[[], object]
+    pair: Callable[[], tuple[Any, Any]]
+    encaps: Callable[[Any], Any]
+    decaps: Callable[[Any, Any], object]
+    ciphertext: Callable[[Any], Any] = operator.itemgetter(1)
+
+
+@dataclass
+class SigApi:
+    """One library's signature scheme: ``keygen`` timed; ``pair`` makes (public,
+    secret) in the library's form; ``sign(secret)`` and ``verify(public, sig)`` of
+    :data:`MESSAGE` timed."""
+
+    keygen: Callable[[], object]
+    pair: Callable[[], tuple[Any, Any]]
+    sign: Callable[[Any], Any]
+    verify: Callable[[Any, Any], object]
+
+
+@dataclass
 class Peer:
-    """A library: its label, and builders of the timed operations per algorithm
-    (each returns None when the library lacks the algorithm)."""
+    """A library: its label, and its KEM / signature scheme per algorithm name
+    (None when the library lacks the algorithm)."""
 
     label: str
-    kem: Callable[[str], Ops | None]
-    sig: Callable[[str], Ops | None]
+    kem: Callable[[str], KemApi | None]
+    sig: Callable[[str], SigApi | None]
 
 
-def _none(_name: str) -> Ops | None:
+def _none(_name: str) -> Any:
     return None
 
 
@@ -68,94 +104,168 @@ def _version(distribution: str) -> str:
         return "?"
 
 
+def _columns(ops: tuple[str, ...], keys: str) -> list[str]:
+    """The timed columns: key generation, then the fresh-key operations and the
+    one-key ones as ``keys`` asks."""
+    fresh = list(ops[1:]) if keys != "one" else []
+    one = [f"{op} ({ONE_KEY})" for op in ops[1:]] if keys != "fresh" else []
+    return [ops[0], *fresh, *one]
+
+
+def kem_ops(api: KemApi, ring: int = KEY_RING) -> Ops:
+    """The timed calls of one library's KEM: encaps and decaps with a fresh key every
+    call (cycling through ``ring`` key pairs, each with its own ciphertext), and the
+    same with one key reused (``(one key)``)."""
+    keyring = []
+    for _ in range(ring):
+        public, secret = api.pair()
+        keyring.append((public, secret, api.ciphertext(api.encaps(public))))
+    fresh, one = cycling(keyring), cycling(keyring[:1])
+    return {
+        "keygen": api.keygen,
+        "encaps": lambda: api.encaps(fresh()[0]),
+        "decaps": lambda: api.decaps(*fresh()[1:]),
+        f"encaps ({ONE_KEY})": lambda: api.encaps(one()[0]),
+        f"decaps ({ONE_KEY})": lambda: api.decaps(*one()[1:]),
+    }
+
+
+def sig_ops(api: SigApi, ring: int = KEY_RING) -> Ops:
+    """The timed calls of one library's signature scheme: sign and verify with a
+    fresh key every call (cycling through ``ring`` key pairs, each with its own
+    signature), and the same with one key reused (``(one key)``)."""
+    keyring = []
+    for _ in range(ring):
+        public, secret = api.pair()
+        keyring.append((public, secret, api.sign(secret)))
+    fresh, one = cycling(keyring), cycling(keyring[:1])
+    return {
+        "keypair": api.keygen,
+        "sign": lambda: api.sign(fresh()[1]),
+        "verify": lambda: _verify(api, fresh()),
+        f"sign ({ONE_KEY})": lambda: api.sign(one()[1]),
+        f"verify ({ONE_KEY})": lambda: _verify(api, one()),
+    }
+
+
+def _verify(api: SigApi, entry: tuple[Any, Any, Any]) -> object:
+    return api.verify(entry[0], entry[2])
+
+
 # --- pqkit ------------------------------------------------------------------------
 
 
-def _pqkit(arith: str | None = None) -> Peer:
-    """pqkit as a user gets it (``arith`` None: the automatic selection, after its
-    background warm-up has finished, so one backend runs every timed call), or bound
-    to one backend (``"numpy"``: what a user without numba gets)."""
-
-    def bound(scheme: Any) -> Any:
-        return scheme if arith is None else scheme.using(arith=arith)
-
-    def kem(name: str) -> Ops | None:
-        try:
-            scheme = bound(pqkit.kem(name))
-        except pqkit.UnknownAlgorithm:
-            return None
-        pk, sk = scheme.keygen()
-        _, ct = scheme.encaps(pk)
-        return {
-            "keygen": scheme.keygen,
-            "encaps": lambda: scheme.encaps(pk),
-            "decaps": lambda: scheme.decaps(sk, ct),
-        }
-
-    def sig(name: str) -> Ops | None:
-        try:
-            scheme = bound(pqkit.sig(name))
-        except pqkit.UnknownAlgorithm:
-            return None
-        pk, sk = scheme.keygen()
-        s = scheme.sign(sk, MESSAGE)
-        return {
-            "keypair": scheme.keygen,
-            "sign": lambda: scheme.sign(sk, MESSAGE),
-            "verify": lambda: scheme.verify(pk, MESSAGE, s),
-        }
-
+def _pqkit_wait(arith: str | None) -> None:
     from pqkit.arith import auto
 
     if arith is None and not auto.explicit():
         pqkit.arith.kernels("mlkem")  # starts the background warm-up if needed
         auto.wait()
+
+
+def _pqkit(arith: str | None = None) -> Peer:
+    """pqkit's byte API as a user gets it (``arith`` None: the automatic selection,
+    after its background warm-up has finished, so one backend runs every timed call),
+    or bound to one backend (``"numpy"``: what a user without numba gets)."""
+
+    def bound(scheme: Any) -> Any:
+        return scheme if arith is None else scheme.using(arith=arith)
+
+    def kem(name: str) -> KemApi | None:
+        try:
+            scheme = bound(pqkit.kem(name))
+        except pqkit.UnknownAlgorithm:
+            return None
+        return KemApi(scheme.keygen, scheme.keygen, scheme.encaps, scheme.decaps)
+
+    def sig(name: str) -> SigApi | None:
+        try:
+            scheme = bound(pqkit.sig(name))
+        except pqkit.UnknownAlgorithm:
+            return None
+        return SigApi(
+            scheme.keygen,
+            scheme.keygen,
+            lambda sk: scheme.sign(sk, MESSAGE),
+            lambda pk, s: scheme.verify(pk, MESSAGE, s),
+        )
+
+    _pqkit_wait(arith)
     config = configuration()
     sha3 = config["sha3"].split()[0]
     which = "default: " + pqkit.arith.active() if arith is None else f"{arith} only"
     return Peer(f"pqkit {pqkit.__version__} ({which}, SHA-3: {sha3})", kem, sig)
 
 
+def _key_class(module: Any, name: str, family: str) -> Any:
+    """``module.<family><set>PrivateKey`` for ``name`` = ``<family with a dash>-<set>``
+    (``MLKEM768PrivateKey`` for ML-KEM-768), or None."""
+    prefix = family.replace("ML", "ML-", 1) + "-"
+    if not name.startswith(prefix):
+        return None
+    return getattr(module, f"{family}{name.removeprefix(prefix)}PrivateKey", None)
+
+
+def _pyca_kem(module: Any) -> Callable[[str], KemApi | None]:
+    """A KEM of key objects in pyca's shape (pyca/cryptography's and pqkit's):
+    ``generate()``, ``public_key()``, ``encapsulate()``, ``decapsulate(ct)``."""
+
+    def kem(name: str) -> KemApi | None:
+        cls = _key_class(module, name, "MLKEM")
+        if cls is None:
+            return None
+
+        def pair() -> tuple[Any, Any]:
+            sk = cls.generate()
+            return sk.public_key(), sk
+
+        return KemApi(
+            cls.generate, pair, lambda pk: pk.encapsulate(), lambda sk, ct: sk.decapsulate(ct)
+        )
+
+    return kem
+
+
+def _pyca_sig(module: Any) -> Callable[[str], SigApi | None]:
+    """A signature scheme of key objects in pyca's shape: ``generate()``,
+    ``public_key()``, ``sign(msg)``, ``verify(sig, msg)`` (raises if bad)."""
+
+    def sig(name: str) -> SigApi | None:
+        cls = _key_class(module, name, "MLDSA")
+        if cls is None:
+            return None
+
+        def pair() -> tuple[Any, Any]:
+            sk = cls.generate()
+            return sk.public_key(), sk
+
+        return SigApi(
+            cls.generate, pair, lambda sk: sk.sign(MESSAGE), lambda pk, s: pk.verify(s, MESSAGE)
+        )
+
+    return sig
+
+
+def _pqkit_keys() -> Peer:
+    """pqkit's key objects (the pyca shape), on the automatic backend."""
+    _pqkit_wait(None)
+    label = f"pqkit {pqkit.__version__} key objects (default: {pqkit.arith.active()})"
+    return Peer(label, _pyca_kem(pqkit), _pyca_sig(pqkit))
+
+
 # --- pyca/cryptography --------------------------------------------------------------
 
 
 def _cryptography() -> Peer:
+    from cryptography.hazmat.backends.openssl.backend import backend
     from cryptography.hazmat.primitives.asymmetric import mldsa, mlkem
 
-    kems = {"ML-KEM-768": "MLKEM768PrivateKey", "ML-KEM-1024": "MLKEM1024PrivateKey"}
-    sigs = {"ML-DSA-44": "MLDSA44PrivateKey", "ML-DSA-65": "MLDSA65PrivateKey"}
-    sigs["ML-DSA-87"] = "MLDSA87PrivateKey"
-
-    def kem(name: str) -> Ops | None:
-        cls: Any = getattr(mlkem, kems.get(name, ""), None)
-        if cls is None:
-            return None
-        sk = cls.generate()
-        pk = sk.public_key()
-        _, ct = pk.encapsulate()
-        return {
-            "keygen": cls.generate,
-            "encaps": pk.encapsulate,
-            "decaps": lambda: sk.decapsulate(ct),
-        }
-
-    def sig(name: str) -> Ops | None:
-        cls: Any = getattr(mldsa, sigs.get(name, ""), None)
-        if cls is None:
-            return None
-        sk = cls.generate()
-        pk = sk.public_key()
-        s = sk.sign(MESSAGE)
-        return {
-            "keypair": cls.generate,
-            "sign": lambda: sk.sign(MESSAGE),
-            "verify": lambda: pk.verify(s, MESSAGE),
-        }
-
-    from cryptography.hazmat.backends.openssl.backend import backend
-
     openssl = backend.openssl_version_text().split()[1]
-    return Peer(f"cryptography {_version('cryptography')} (OpenSSL {openssl})", kem, sig)
+    return Peer(
+        f"cryptography {_version('cryptography')} (OpenSSL {openssl}) key objects",
+        _pyca_kem(mlkem),
+        _pyca_sig(mldsa),
+    )
 
 
 # --- pycryptodome ---------------------------------------------------------------------
@@ -165,55 +275,55 @@ def _pycryptodome() -> Peer:
     from Crypto.PublicKey import MLDSA, MLKEM
     from Crypto.Signature import mldsa
 
-    def kem(name: str) -> Ops | None:
+    def kem(name: str) -> KemApi | None:
         param_set = getattr(MLKEM.ParamSet, name.replace("-", "_"), None)
         if param_set is None:
             return None
-        key: Any = MLKEM.generate(param_set=param_set)
-        _, ct = key._encaps()
-        return {
-            "keygen": lambda: MLKEM.generate(param_set=param_set),
-            "encaps": key._encaps,
-            "decaps": lambda: key._decaps(ct),
-        }
 
-    def sig(name: str) -> Ops | None:
+        def pair() -> tuple[Any, Any]:
+            key: Any = MLKEM.generate(param_set=param_set)
+            return key, key  # one object; pycryptodome 4.4+ has no public encapsulate
+
+        return KemApi(
+            lambda: MLKEM.generate(param_set=param_set),
+            pair,
+            lambda key: key._encaps(),
+            lambda key, ct: key._decaps(ct),
+        )
+
+    def sig(name: str) -> SigApi | None:
         param_set = getattr(MLDSA.ParamSet, name.replace("-", "_"), None)
         if param_set is None:
             return None
-        key: Any = MLDSA.generate(param_set=param_set)
-        signer, verifier = mldsa.new(key), mldsa.new(key.public_key())
-        s = signer.sign(MESSAGE)
-        return {
-            "keypair": lambda: MLDSA.generate(param_set=param_set),
-            "sign": lambda: signer.sign(MESSAGE),
-            "verify": lambda: verifier.verify(MESSAGE, s),
-        }
 
-    return Peer(f"pycryptodome {_version('pycryptodome')}", kem, sig)
+        def pair() -> tuple[Any, Any]:
+            key: Any = MLDSA.generate(param_set=param_set)
+            return mldsa.new(key.public_key()), mldsa.new(key)  # (verifier, signer)
+
+        return SigApi(
+            lambda: MLDSA.generate(param_set=param_set),
+            pair,
+            lambda signer: signer.sign(MESSAGE),
+            lambda verifier, s: verifier.verify(MESSAGE, s),
+        )
+
+    return Peer(f"pycryptodome {_version('pycryptodome')} key objects", kem, sig)
 
 
 # --- kyber-py / dilithium-py (pure Python) ----------------------------------------------
 
 
-def _bytes_kem(scheme: Any) -> Ops:
-    pk, sk = scheme.keygen()
-    _, ct = scheme.encaps(pk)
-    return {
-        "keygen": scheme.keygen,
-        "encaps": lambda: scheme.encaps(pk),
-        "decaps": lambda: scheme.decaps(sk, ct),
-    }
+def _bytes_kem(scheme: Any) -> KemApi:
+    return KemApi(scheme.keygen, scheme.keygen, scheme.encaps, scheme.decaps)
 
 
-def _bytes_sig(scheme: Any) -> Ops:
-    pk, sk = scheme.keygen()
-    s = scheme.sign(sk, MESSAGE)
-    return {
-        "keypair": scheme.keygen,
-        "sign": lambda: scheme.sign(sk, MESSAGE),
-        "verify": lambda: scheme.verify(pk, MESSAGE, s),
-    }
+def _bytes_sig(scheme: Any) -> SigApi:
+    return SigApi(
+        scheme.keygen,
+        scheme.keygen,
+        lambda sk: scheme.sign(sk, MESSAGE),
+        lambda pk, s: scheme.verify(pk, MESSAGE, s),
+    )
 
 
 def _mlkem_rust() -> Peer:
@@ -229,17 +339,11 @@ def _mlkem_rust() -> Peer:
         sys.path[:] = saved
     ML_KEM, ParameterSet = module.ML_KEM, module.ParameterSet
 
-    def kem(name: str) -> Ops | None:
+    def kem(name: str) -> KemApi | None:
         if name not in ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"):
             return None
         scheme = ML_KEM(getattr(ParameterSet, name.replace("-", "_")))
-        ek, dk = scheme.key_gen()
-        _, ct = scheme.encaps(ek)
-        return {
-            "keygen": scheme.key_gen,
-            "encaps": lambda: scheme.encaps(ek),
-            "decaps": lambda: scheme.decaps(dk, ct),
-        }
+        return KemApi(scheme.key_gen, scheme.key_gen, scheme.encaps, scheme.decaps)
 
     return Peer(f"mlkem {_version('mlkem')} (Rust)", kem, _none)
 
@@ -247,7 +351,7 @@ def _mlkem_rust() -> Peer:
 def _kyber_py() -> Peer:
     from kyber_py import kyber, ml_kem
 
-    def kem(name: str) -> Ops | None:
+    def kem(name: str) -> KemApi | None:
         scheme = getattr(ml_kem, name.replace("-", "_"), None) or getattr(kyber, name, None)
         return None if scheme is None else _bytes_kem(scheme)
 
@@ -257,7 +361,7 @@ def _kyber_py() -> Peer:
 def _dilithium_py() -> Peer:
     from dilithium_py import dilithium, ml_dsa
 
-    def sig(name: str) -> Ops | None:
+    def sig(name: str) -> SigApi | None:
         scheme = getattr(ml_dsa, name.replace("-", "_"), None) or getattr(dilithium, name, None)
         return None if scheme is None else _bytes_sig(scheme)
 
@@ -276,7 +380,7 @@ def _pqcrypto() -> Peer:
         except ImportError:
             return None
 
-    def kem(name: str) -> Ops | None:
+    def kem(name: str) -> KemApi | None:
         m = module("kem", name)
         if m is None:
             return None
@@ -285,26 +389,16 @@ def _pqcrypto() -> Peer:
         keygen = getattr(m, "keygen", None) or m.generate_keypair
         encaps = getattr(m, "encaps", None) or m.encrypt
         decaps = getattr(m, "decaps", None) or m.decrypt
-        pk, sk = keygen()
-        ct, _ = encaps(pk)
-        return {
-            "keygen": keygen,
-            "encaps": lambda: encaps(pk),
-            "decaps": lambda: decaps(sk, ct),
-        }
+        return KemApi(keygen, keygen, encaps, decaps, ciphertext=operator.itemgetter(0))
 
-    def sig(name: str) -> Ops | None:
+    def sig(name: str) -> SigApi | None:
         m = module("sign", name)
         if m is None:
             return None
         keygen = getattr(m, "keygen", None) or m.generate_keypair
-        pk, sk = keygen()
-        s = m.sign(sk, MESSAGE)
-        return {
-            "keypair": keygen,
-            "sign": lambda: m.sign(sk, MESSAGE),
-            "verify": lambda: m.verify(pk, MESSAGE, s),
-        }
+        return SigApi(
+            keygen, keygen, lambda sk: m.sign(sk, MESSAGE), lambda pk, s: m.verify(pk, MESSAGE, s)
+        )
 
     return Peer(f"pqcrypto {_version('pqcrypto')}", kem, sig)
 
@@ -316,29 +410,38 @@ def _oqs() -> Peer:
         raise ImportError("the liboqs shared library is not installed")
     oqs: Any = importlib.import_module("oqs")
 
-    def kem(name: str) -> Ops | None:
+    def kem(name: str) -> KemApi | None:
         if name not in oqs.get_enabled_kem_mechanisms():
             return None
-        client, server = oqs.KeyEncapsulation(name), oqs.KeyEncapsulation(name)
-        pk = server.generate_keypair()
-        ct, _ = client.encap_secret(pk)
-        return {
-            "keygen": server.generate_keypair,
-            "encaps": lambda: client.encap_secret(pk),
-            "decaps": lambda: server.decap_secret(ct),
-        }
+        client, keygen = oqs.KeyEncapsulation(name), oqs.KeyEncapsulation(name)
 
-    def sig(name: str) -> Ops | None:
+        def pair() -> tuple[Any, Any]:
+            server = oqs.KeyEncapsulation(name)  # holds its secret key
+            return server.generate_keypair(), server
+
+        return KemApi(
+            keygen.generate_keypair,
+            pair,
+            client.encap_secret,
+            lambda server, ct: server.decap_secret(ct),
+            ciphertext=operator.itemgetter(0),
+        )
+
+    def sig(name: str) -> SigApi | None:
         if name not in oqs.get_enabled_sig_mechanisms():
             return None
-        signer, verifier = oqs.Signature(name), oqs.Signature(name)
-        pk = signer.generate_keypair()
-        s = signer.sign(MESSAGE)
-        return {
-            "keypair": signer.generate_keypair,
-            "sign": lambda: signer.sign(MESSAGE),
-            "verify": lambda: verifier.verify(MESSAGE, s, pk),
-        }
+        verifier, keygen = oqs.Signature(name), oqs.Signature(name)
+
+        def pair() -> tuple[Any, Any]:
+            signer = oqs.Signature(name)  # holds its secret key
+            return signer.generate_keypair(), signer
+
+        return SigApi(
+            keygen.generate_keypair,
+            pair,
+            lambda signer: signer.sign(MESSAGE),
+            lambda pk, s: verifier.verify(MESSAGE, s, pk),
+        )
 
     return Peer(f"liboqs-python {_version('liboqs-python')}", kem, sig)
 
@@ -356,22 +459,28 @@ PEERS: dict[str, Callable[[], Peer]] = {
 
 def _table(
     algorithm: str,
-    ops: tuple[str, ...],
+    columns: list[str],
     medians: dict[str, dict[str, float]],
     reference: str | None,
 ) -> list[str]:
-    lines = [f"### {algorithm}", "", "Median time per operation (us):", ""]
+    lines = [
+        f"### {algorithm}",
+        "",
+        f"Median time per operation (us); a fresh key on every call (cycling through "
+        f"{KEY_RING} key pairs) except in the '({ONE_KEY})' columns, where one key is reused:",
+        "",
+    ]
     lines += markdown_table(
-        ["Library", *ops],
-        [[label, *(f"{m[op] / 1e3:.1f}" for op in ops)] for label, m in medians.items()],
+        ["Library", *columns],
+        [[label, *(f"{m[op] / 1e3:.1f}" for op in columns)] for label, m in medians.items()],
     )
     if reference is not None and len(medians) > 1:
         ours = medians[reference]
         lines += ["", "pqkit time / peer time (below 1: pqkit is faster):", ""]
         lines += markdown_table(
-            ["Peer", *ops],
+            ["Peer", *columns],
             [
-                [label, *(f"{ours[op] / m[op]:.2f}" for op in ops)]
+                [label, *(f"{ours[op] / m[op]:.2f}" for op in columns)]
                 for label, m in medians.items()
                 if label != reference
             ],
@@ -389,11 +498,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--peers", nargs="*", choices=list(PEERS), default=list(PEERS), metavar="PEER"
     )
+    parser.add_argument(
+        "--keys",
+        choices=KEYS,
+        default="both",
+        help=f"fresh: a new key every call (cycling through {KEY_RING} key pairs); one: one "
+        "key reused; both (default): the fresh-key columns, then the one-key columns",
+    )
     parser.add_argument("--no-config", action="store_true", help="omit the configuration block")
     parser.add_argument("--no-numpy", action="store_true", help="omit the pqkit numpy-only row")
+    parser.add_argument(
+        "--no-key-objects", action="store_true", help="omit the pqkit key-objects row"
+    )
     args = parser.parse_args(argv)
 
     peers: list[Peer] = [_pqkit()]
+    if not args.no_key_objects:
+        peers.append(_pqkit_keys())
     if not args.no_numpy:
         peers.append(_pqkit("numpy"))
     notes: list[str] = []
@@ -405,23 +526,25 @@ def main(argv: list[str] | None = None) -> int:
 
     out: list[str] = [] if args.no_config else [*format_configuration(configuration()), ""]
     for kind, algorithms, ops in (("kem", args.kem, KEM_OPS), ("sig", args.sig, SIG_OPS)):
+        columns = _columns(ops, args.keys)
         for algorithm in algorithms:
             medians: dict[str, dict[str, float]] = {}
             for peer in peers:
-                build = peer.kem if kind == "kem" else peer.sig
-                if build is _none:  # a KEM-only or signature-only library
+                api: Any = (peer.kem if kind == "kem" else peer.sig)(algorithm)
+                if api is None:
+                    if (peer.kem if kind == "kem" else peer.sig) is not _none:
+                        notes.append(f"- {peer.label}: no {algorithm}")
                     continue
-                operations = build(algorithm)
-                if operations is None:
-                    notes.append(f"- {peer.label}: no {algorithm}")
-                    continue
+                print(f"keys for {peer.label} {algorithm} ...", file=sys.stderr)
+                ring = KEY_RING if args.keys != "one" else 1
+                operations = kem_ops(api, ring) if kind == "kem" else sig_ops(api, ring)
                 medians[peer.label] = {}
-                for op in ops:
+                for op in columns:
                     print(f"timing {peer.label} {algorithm} {op} ...", file=sys.stderr)
                     stats = measure(operations[op], args.duration)
                     medians[peer.label][op] = stats.median_ns
             reference = peers[0].label if peers[0].label in medians else None
-            out += [*_table(algorithm, ops, medians, reference), ""]
+            out += [*_table(algorithm, columns, medians, reference), ""]
     if notes:
         out += ["Notes:", "", *notes, ""]
     print("\n".join(out).rstrip())

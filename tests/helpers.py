@@ -30,6 +30,28 @@ def load_lines(name: str) -> list[str]:
         return [line.strip() for line in f if line.strip()]
 
 
+def certificate_parts(cert: bytes) -> tuple[bytes, bytes, str, bytes]:
+    """(tbsCertificate DER, subjectPublicKeyInfo DER, signature OID, signature) of a
+    DER X.509 certificate (RFC 5280 §4.1), read with pqkit's DER reader; the
+    signatureAlgorithm must have no parameters (RFC 9881, RFC 9909)."""
+    from pqkit import der
+
+    outer = der.DerReader(der.read_single(cert, der.SEQUENCE, "SEQUENCE", "cert"), "cert")
+    tbs_body = outer.expect(der.SEQUENCE, "tbsCertificate")
+    alg = der.DerReader(outer.expect(der.SEQUENCE, "signatureAlgorithm"), "cert")
+    oid = der.decode_oid(alg.expect(der.OBJECT_IDENTIFIER, "OID"), "cert")
+    alg.finish()
+    signature = der.decode_bit_string(outer.expect(der.BIT_STRING, "signature"), "cert")
+    outer.finish()
+    fields = der.DerReader(tbs_body, "tbs")
+    if fields.peek_tag() == der.CONTEXT_CONSTRUCTED_0:  # version
+        fields.read()
+    for _field in ("serialNumber", "signature", "issuer", "validity", "subject"):
+        fields.read()
+    spki = der.encode_tlv(der.SEQUENCE, fields.expect(der.SEQUENCE, "subjectPublicKeyInfo"))
+    return der.encode_tlv(der.SEQUENCE, tbs_body), spki, oid, signature
+
+
 def h(hex_string: str) -> bytes:
     """Bytes from a hex string (either case)."""
     return bytes.fromhex(hex_string)

@@ -70,7 +70,7 @@ def test_randomised_rows_follow_the_rng_like_a_loop() -> None:
     pks, sks = kem.batch.keygen(3, rng=rng_a)
     loop = [kem.keygen(rng=rng_b) for _ in range(3)]
     assert [(p.tobytes(), s.tobytes()) for p, s in zip(pks, sks, strict=True)] == loop
-    assert rng_a.calls == rng_b.calls == [32, 32] * 3
+    assert rng_a.calls == rng_b.calls == [64] * 3
     ss, cts = kem.batch.encaps(pks, rng=rng_a)
     loop_e = [kem.encaps(p, rng=rng_b) for p, _ in loop]
     assert [(s.tobytes(), c.tobytes()) for s, c in zip(ss, cts, strict=True)] == loop_e
@@ -279,6 +279,21 @@ def test_write_keypairs_streams_to_npy(tmp_path: Any) -> None:
     assert sk_path.stat().st_mode & 0o777 == 0o600
     empty_pk, _ = write_keypairs(pqkit.sig("ML-DSA-44"), 0, tmp_path / "none")
     assert np.load(empty_pk).shape == (0, pqkit.sig("ML-DSA-44").length_public_key)
+
+
+def test_write_keypairs_replaces_a_loose_secret_file(tmp_path: Any) -> None:
+    """An existing world-readable secret_keys.npy does not keep its mode (it used to:
+    O_TRUNC keeps a file's permissions), and no temporary file stays behind."""
+    from pqkit.batch import write_keypairs
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "secret_keys.npy").write_bytes(b"old")
+    (out / "secret_keys.npy").chmod(0o644)
+    _, sk_path = write_keypairs(pqkit.kem("ML-KEM-512"), 2, out)
+    assert sk_path.stat().st_mode & 0o777 == 0o600
+    assert np.load(sk_path).shape == (2, 1632)
+    assert sorted(p.name for p in out.iterdir()) == ["public_keys.npy", "secret_keys.npy"]
 
 
 def test_short_matrix_streams_are_reread(monkeypatch: pytest.MonkeyPatch) -> None:

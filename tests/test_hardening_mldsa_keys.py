@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import pqkit
+from pqkit._keystate import KeyState, holding
 from pqkit.mldsa import core, scheme
 from pqkit.mldsa.scheme import DilithiumScheme
 
@@ -44,10 +45,7 @@ def test_fips_sign_internal_refuses_inconsistent_key() -> None:
         s.sign_internal(_flip(sk, len(sk) - 5), b"\x00\x00m", bytes(32))
 
 
-def test_check_runs_once_per_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    s = _sig("ML-DSA-44")
-    _, sk = s.keygen_derand(bytes([7]) * 32)
-    _, other = s.keygen_derand(bytes([8]) * 32)
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     calls: list[bytes] = []
     real = core.public_key_from_secret
 
@@ -56,26 +54,48 @@ def test_check_runs_once_per_key(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(p, ops, key)  # type: ignore[arg-type]
 
     monkeypatch.setattr(core, "public_key_from_secret", counting)
-    for _ in range(3):
+    return calls
+
+
+def test_bytes_api_checks_every_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28 item 4: no verdict (nor a hash of the key) is kept by the scheme or
+    the module; each signature with sk as bytes checks it."""
+    s = _sig("ML-DSA-44")
+    _, sk = s.keygen_derand(bytes([7]) * 32)
+    calls = _counting(monkeypatch)
+    for _ in range(2):
         s.sign(sk, b"m")
         s.sign_mu(sk, bytes(64))
-    assert calls == [sk]
-    s.sign(other, b"m")
-    assert calls == [sk, other]
+    assert calls == [sk] * 4
+    assert not hasattr(scheme, "_checked")
     bad = _flip(sk, len(sk) - 1)
     for _ in range(2):
         with pytest.raises(ValueError):
             s.sign(bad, b"m")
-    assert calls == [sk, other, bad, bad]  # an inconsistent key is never remembered
+    assert calls == [sk] * 4 + [bad, bad]
 
 
-def test_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(scheme, "_CHECKED_KEYS", 2)
+def test_key_object_checks_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key object is checked when it is made (or derived from its seed), and keeps
+    the verdict: signing does not check it again."""
+    from pqkit.keys import MLDSA44PrivateKey
+
     s = _sig("ML-DSA-44")
-    keys = [s.keygen_derand(bytes([i]) * 32)[1] for i in range(4)]
-    for sk in keys:
-        s.sign(sk, b"m", deterministic=True)
-    assert len(scheme._checked) <= 2
+    _, sk = s.keygen_derand(bytes([9]) * 32)
+    calls = _counting(monkeypatch)
+    key = MLDSA44PrivateKey.from_expanded_bytes(sk)
+    assert calls == [sk]
+    for _ in range(3):
+        key.sign(b"m")
+        key.sign_mu(bytes(64))
+        key.sign_prehashed(bytes(64), "SHA2-512")
+    assert calls == [sk]
+    MLDSA44PrivateKey.from_seed_bytes(bytes([9]) * 32).sign(b"m")
+    assert calls == [sk]
+    with holding(KeyState()):  # a state that has not seen this key: checked once
+        s.sign(sk, b"m")
+        s.sign(sk, b"m")
+    assert calls == [sk, sk]
 
 
 def test_sign_attempt_cap(monkeypatch: pytest.MonkeyPatch) -> None:

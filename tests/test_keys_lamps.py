@@ -12,10 +12,9 @@ import gzip
 from typing import Any
 
 import pytest
-from helpers import VECTORS, load_json
+from helpers import VECTORS, certificate_parts, load_json
 
 import pqkit
-from pqkit import der
 from pqkit.keys import MLDSAPublicKey, PrivateKey
 from pqkit.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
@@ -102,27 +101,9 @@ def test_public_key_loads(entry: dict[str, Any]) -> None:
     assert type(key).from_public_bytes(raw) == key
 
 
-def _certificate(cert: bytes) -> tuple[bytes, bytes, str, bytes]:
-    """(tbsCertificate DER, subjectPublicKeyInfo DER, signature OID, signature)."""
-    outer = der.DerReader(der.read_single(cert, der.SEQUENCE, "SEQUENCE", "cert"), "cert")
-    tbs_body = outer.expect(der.SEQUENCE, "tbsCertificate")
-    alg = der.DerReader(outer.expect(der.SEQUENCE, "signatureAlgorithm"), "cert")
-    oid = der.decode_oid(alg.expect(der.OBJECT_IDENTIFIER, "OID"), "cert")
-    alg.finish()  # RFC 9881: parameters absent
-    signature = der.decode_bit_string(outer.expect(der.BIT_STRING, "signature"), "cert")
-    outer.finish()
-    fields = der.DerReader(tbs_body, "tbs")
-    if fields.peek_tag() == der.CONTEXT_CONSTRUCTED_0:
-        fields.read()
-    for _field in ("serialNumber", "signature", "issuer", "validity", "subject"):
-        fields.read()
-    spki = der.encode_tlv(der.SEQUENCE, fields.expect(der.SEQUENCE, "subjectPublicKeyInfo"))
-    return der.encode_tlv(der.SEQUENCE, tbs_body), spki, oid, signature
-
-
 @pytest.mark.parametrize("entry", CERTS, ids=ids(CERTS))
 def test_certificate_key_and_signature(entry: dict[str, Any]) -> None:
-    tbs, spki, oid, signature = _certificate(lamps(entry["der_file"]))
+    tbs, spki, oid, signature = certificate_parts(lamps(entry["der_file"]))
     subject = pqkit.load_der_public_key(spki)
     assert subject == pqkit.load_pem_public_key(lamps(entry["subject_public_key_matches"]))
     issuer = pqkit.load_pem_public_key(lamps(entry["signed_by_public_key"]))

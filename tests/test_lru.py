@@ -56,26 +56,3 @@ def test_mldsa_caches_a_hat_per_scheme_object() -> None:
     assert dsa.using(arith="ref")._a_cache is cache  # type: ignore[attr-defined]
     assert pqkit.sig("ML-DSA-65")._a_cache is not cache  # type: ignore[attr-defined]
     assert dsa.verify(pk, b"m", sig)
-
-
-def test_lru_get_or_make_if_checks_the_entry() -> None:
-    cache: LruCache[tuple[str, int]] = LruCache(2)
-    made: list[str] = []
-
-    def maker(secret: str) -> tuple[str, int]:
-        made.append(secret)
-        return (secret, len(made))
-
-    def get(key: str, secret: str) -> tuple[str, int]:
-        return cache.get_or_make_if(key, lambda v: v[0] == secret, lambda: maker(secret))
-
-    assert get("k", "s1") == ("s1", 1)
-    assert get("k", "s1") == ("s1", 1)  # accepted: a hit
-    assert get("k", "s2") == ("s2", 2)  # refused: made again, replaces the entry
-    assert len(cache) == 1
-    assert get("k", "s2") == ("s2", 2)
-    assert get("k", "s1") == ("s1", 3)
-    get("a", "x")
-    get("b", "y")  # drops "k"
-    assert len(cache) == 2
-    assert made == ["s1", "s2", "s1", "x", "y"]

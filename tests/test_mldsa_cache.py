@@ -1,12 +1,17 @@
 """The scheme object's cache of decoded public values for ML-DSA: A_hat per rho and
-NTT(t1 2^d) per public key (verification reuses both)."""
+NTT(t1 2^d) per public key (verification reuses both); the decoded secret key kept
+only in the key object that signs (pqkit._keystate)."""
 
 from __future__ import annotations
+
+import gc
 
 import numpy as np
 import pytest
 
 import pqkit
+from pqkit import arith
+from pqkit._keystate import MLDSA_SK, KeyState, holding
 from pqkit._lru import LruCache
 from pqkit.mldsa import core
 
@@ -38,55 +43,74 @@ def test_t1_hat_cached_and_equal(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", ["numpy", "ref"])
-def test_secret_key_state_cached_under_tr(backend: str) -> None:
-    """Signing reuses the decoded key and NTT(s1 || s2 || t0) under the public tr,
-    with identical signatures; a key with the same tr but other bytes is decoded
-    afresh (the same signature as with an empty cache) and replaces the entry."""
+def test_secret_key_state_kept_in_the_key_object(backend: str) -> None:
+    """Signing in a key object's scope reuses the decoded key and NTT(s1 || s2 || t0)
+    kept in that key object, with identical signatures; a key with the same tr but
+    other bytes is decoded afresh (the same signature as with nothing kept) and
+    replaces the state."""
     scheme = pqkit.sig("ML-DSA-44").using(arith=backend)  # type: ignore[attr-defined]
-    scheme._sk_cache = LruCache(core.SK_CACHE_SIZE)
     p = scheme.params
     pk, sk = scheme.keygen_derand(bytes(range(32)))
-    sig = scheme.sign(sk, b"m", deterministic=True)
+    held = KeyState()
+    with holding(held):
+        sig = scheme.sign(sk, b"m", deterministic=True)
     assert scheme.verify(pk, b"m", sig)
     ops = scheme._ops()
-    state = scheme._sk_cache._items[sk[64 : 64 + p.tr_bytes]]
+    state = held.get(MLDSA_SK)
     assert state.raw == sk and state.small_hat is not None
     with pytest.raises(ValueError, match="read-only"):
         state.small_hat[0, 0] = 1
     dec = core.decode_secret_key(p, ops, sk)
     expect = ops.k.ntt(np.concatenate([dec.s1, dec.s2, dec.t0]))
     assert np.array_equal(state.small_hat, expect)
-    assert scheme.sign(sk, b"m", deterministic=True) == sig  # a hit: the same bytes
-    assert scheme._sk_cache._items[sk[64 : 64 + p.tr_bytes]] is state
-    # A consistent key with this key's tr (so the same cache key) but another K
-    # (bytes 32-64, which the decoded state holds): its own decode.
+    with holding(held):
+        assert scheme.sign(sk, b"m", deterministic=True) == sig  # a hit: the same bytes
+    assert held.get(MLDSA_SK) is state
+    # A consistent key with this key's tr but another K (bytes 32-64, which the
+    # decoded state holds): its own decode.
     sk_mixed = sk[:32] + bytes(32) + sk[64:]
-    scheme._sk_cache = LruCache(core.SK_CACHE_SIZE)
-    fresh = scheme.sign(sk_mixed, b"m", deterministic=True)
-    scheme._sk_cache = LruCache(core.SK_CACHE_SIZE)
-    scheme.sign(sk, b"m", deterministic=True)
-    assert scheme.sign(sk_mixed, b"m", deterministic=True) == fresh != sig
-    entry = scheme._sk_cache._items[sk[64 : 64 + p.tr_bytes]]
-    assert entry.raw == sk_mixed and len(scheme._sk_cache) == 1
+    fresh = scheme.sign(sk_mixed, b"m", deterministic=True)  # the bytes API: nothing kept
+    with holding(held):
+        assert scheme.sign(sk_mixed, b"m", deterministic=True) == fresh != sig
+    assert held.get(MLDSA_SK).raw == sk_mixed and len(held) == 2  # the sk and its check
 
 
-def test_secret_key_cache_bounded_and_threadsafe() -> None:
+@pytest.mark.parametrize("backend", ["numpy", "ref"])
+def test_bytes_api_keeps_no_secret_state(backend: str) -> None:
+    """Issue 28 item 4: signing with sk as bytes leaves no decoded key behind."""
+    scheme = pqkit.sig("ML-DSA-44").using(arith=backend)  # type: ignore[attr-defined]
+    _, sk = scheme.keygen_derand(bytes([3]) * 32)
+
+    def live() -> int:
+        gc.collect()
+        return sum(isinstance(o, core.SecretKey) for o in gc.get_objects())
+
+    before = live()
+    for _ in range(2):
+        scheme.sign(sk, b"m")
+    assert live() == before
+
+
+def test_key_objects_threadsafe() -> None:
     import threading
 
-    scheme = pqkit.sig("ML-DSA-44").using(arith="numpy")  # type: ignore[attr-defined]
-    scheme._sk_cache = LruCache(2)
-    keys = [scheme.keygen_derand(bytes([i]) * 32)[1] for i in range(4)]
-    expected = [scheme.sign(sk, b"t", deterministic=True) for sk in keys]
+    from pqkit.keys import MLDSA44PrivateKey
+
+    with arith.use("numpy"):
+        keys = [MLDSA44PrivateKey.from_seed_bytes(bytes([i]) * 32) for i in range(4)]
+        expected = [k.sign(b"t", deterministic=True) for k in keys]
     errors: list[int] = []
 
     def work(order: list[int]) -> None:
-        for i in order:
-            if scheme.sign(keys[i], b"t", deterministic=True) != expected[i]:
-                errors.append(i)
+        with arith.use("numpy"):
+            for i in order:
+                if keys[i].sign(b"t", deterministic=True) != expected[i]:
+                    errors.append(i)
 
     threads = [threading.Thread(target=work, args=([j, (j + 1) % 4] * 2,)) for j in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert errors == [] and len(scheme._sk_cache) == 2
+    assert errors == []
+    assert all(k._state.get(MLDSA_SK).raw == k.private_bytes_expanded() for k in keys)

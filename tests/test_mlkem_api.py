@@ -61,14 +61,14 @@ def test_round_trip_and_randomness_order(name: str, backend: str) -> None:
     kem = pqkit.kem(name).using(arith=backend)  # type: ignore[attr-defined]
     rng = Recorder()
     pk, sk = kem.keygen(rng=rng)
-    assert rng.requests == [32, 32]  # d, then z
-    d, z = rng.given
-    assert kem.keygen_derand(d + z) == (pk, sk)
-    assert sk[-32:] == z
+    assert rng.requests == [64]  # d || z in one request (FIPS 203's reference code, liboqs)
+    (seed,) = rng.given
+    assert kem.keygen_derand(seed) == (pk, sk)
+    assert sk[-32:] == seed[32:]
     assert (len(pk), len(sk)) == (kem.length_public_key, kem.length_secret_key)
     ss, ct = kem.encaps(pk, rng=rng)
-    assert rng.requests == [32, 32, 32]  # m
-    assert kem.encaps_derand(pk, rng.given[2]) == (ss, ct)
+    assert rng.requests == [64, 32]  # m
+    assert kem.encaps_derand(pk, rng.given[1]) == (ss, ct)
     assert isinstance(ss, bytes) and isinstance(ct, bytes)
     assert len(ct) == kem.length_ciphertext
     assert kem.decaps(sk, ct) == ss
@@ -188,7 +188,7 @@ def test_inputs_are_not_modified_and_buffers_accepted() -> None:
 
 
 def test_rng_results_are_checked() -> None:
-    with pytest.raises(ValueError, match="rng\\(32\\) returned 31 bytes"):
+    with pytest.raises(ValueError, match="rng\\(64\\) returned 63 bytes"):
         KEM.keygen(rng=lambda n: bytes(n - 1))
     with pytest.raises(TypeError, match="rng\\(32\\) must return bytes"):
         KEM.encaps(PK, rng=lambda n: "x" * n)  # type: ignore[arg-type, return-value]

@@ -4,10 +4,12 @@ step-by-step path, and the cache of decoded encapsulation keys."""
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import random
 import threading
+import weakref
 from typing import Any
 
 import numpy as np
@@ -17,10 +19,10 @@ from test_mlkem_accumulated import DIGESTS, accumulate
 
 import pqkit
 from pqkit import arith
+from pqkit._keystate import MLKEM_DK, KeyState, holding
 from pqkit.arith.compose import encrypt_rows
 from pqkit.arith.ops import operations
 from pqkit.mlkem.fips203 import (
-    DK_CACHE_SIZE,
     EK_CACHE_SIZE,
     MLKEM,
     ROWS_REUSED_AT,
@@ -266,7 +268,7 @@ def test_cache_holds_public_values_only() -> None:
     assert np.array_equal(rows, encrypt_rows(state.t_hat, state.A_hat))
 
 
-# --- the secret-key state cache (docs/decisions.md, "Secret-key state") -------------
+# --- the secret-key state, kept in the key object (pqkit._keystate) -----------------
 
 
 @pytest.mark.parametrize("backend", ["numpy", "ref"])
@@ -276,17 +278,20 @@ def test_secret_state_hit_gives_identical_bytes(backend: str) -> None:
     c = kem.encaps(ek).ciphertext
     first = kem.decaps(dk, c)
     K = kem._tools()[1]
-    state = kem._secret_state(dk, K)
-    assert isinstance(state, SecretState)
-    assert kem._secret_state(bytes(bytearray(dk)), K) is state  # a hit: equal bytes
-    assert kem.decaps(dk, c) == first
+    held = KeyState()
+    with holding(held):
+        state = kem._secret_state(dk, K)
+        assert isinstance(state, SecretState) and held.get(MLKEM_DK) is state
+        assert kem._secret_state(bytes(bytearray(dk)), K) is state  # a hit: equal bytes
+        assert kem.decaps(dk, c) == first
+        # Past S_REUSED_AT uses the multiplier takes its reused form: the same secret.
+        for _ in range(S_REUSED_AT + 1):
+            assert kem.decaps(dk, c) == first
+    assert kem._secret_state(dk, K) is not state  # outside the key's scope: decoded afresh
     uncached = mlkem("ML-KEM-512", "ref")
     assert uncached.decaps(dk, c) == first
     with pytest.raises(ValueError, match="read-only"):
         state.s_hat[0, 0] = 1
-    # Past S_REUSED_AT uses the multiplier takes its reused form: the same secret.
-    for _ in range(S_REUSED_AT + 1):
-        assert kem.decaps(dk, c) == first
 
 
 def test_prepared_rows_switch_form_with_identical_bytes() -> None:
@@ -304,58 +309,80 @@ def test_prepared_rows_switch_form_with_identical_bytes() -> None:
 
 def test_secret_state_not_served_for_other_secret() -> None:
     """A dk with the same public part and H(ek) but other s bytes gets its own decode,
-    the same result as a scheme with an empty cache; and the new entry replaces the
-    old one under that H(ek)."""
+    the same result as with no kept state; and it replaces the key object's state."""
     kem = mlkem("ML-KEM-768", "numpy")
-    kem._dk_cache = type(kem._dk_cache)(DK_CACHE_SIZE)  # this test's own cache
     k = 3
     ek, dk = kem.keygen_derand(os.urandom(64))
     c = kem.encaps(ek).ciphertext
-    kem.decaps(dk, c)
     K = kem._tools()[1]
-    old = kem._secret_state(dk, K)
+    held = KeyState()
     other_s = kem.keygen_derand(os.urandom(64))[1][: 384 * k]
     dk2 = other_s + dk[384 * k :]  # same ek and H(ek): passes the §7.3 hash check
-    got = kem.decaps(dk2, c)
-    fresh = mlkem("ML-KEM-768", "numpy")
-    assert got == fresh.decaps(dk2, c)
-    assert got != kem.decaps(dk, c)  # implicit rejection under dk2, not dk's key
-    new = kem._secret_state(dk2, K)
+    with holding(held):
+        want = kem.decaps(dk, c)
+        old = kem._secret_state(dk, K)
+        got = kem.decaps(dk2, c)
+        new = kem._secret_state(dk2, K)
+    assert got == mlkem("ML-KEM-768", "numpy").decaps(dk2, c)
+    assert got != want  # implicit rejection under dk2, not dk's key
     assert new is not old and new.dk == dk2
-    assert len(kem._dk_cache) == 1  # one public key: one entry
+    assert len(held) == 1 and held.get(MLKEM_DK) is new
     assert np.array_equal(
         new.s_hat, K.byte_decode(np.frombuffer(other_s, np.uint8).reshape(k, 384), 12)
     )
 
 
-def test_secret_state_cache_keyed_by_public_hash() -> None:
-    kem = mlkem("ML-KEM-512", "numpy")
-    kem._dk_cache = type(kem._dk_cache)(DK_CACHE_SIZE)
+def _live_secret_states() -> list[SecretState]:
+    gc.collect()
+    return [o for o in gc.get_objects() if isinstance(o, SecretState)]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "ref"])
+def test_bytes_api_keeps_no_secret_state(backend: str) -> None:
+    """Issue 28 item 4: after decapsulating with dk as bytes, no decoded dk is left
+    anywhere (no scheme-object cache); a key object keeps its own, dropped with it."""
+    kem = mlkem("ML-KEM-512", backend)
     ek, dk = kem.keygen_derand(os.urandom(64))
-    kem.decaps(dk, kem.encaps(ek).ciphertext)
-    keys = list(kem._dk_cache._items)
-    assert keys == [dk[768 * 2 + 32 : 768 * 2 + 64]]
+    ss, c = kem.encaps(ek)
+    before = len(_live_secret_states())
+    for _ in range(3):
+        assert kem.decaps(dk, c) == ss
+    assert len(_live_secret_states()) == before
+    from pqkit.keys import MLKEM512PrivateKey
+
+    with arith.use(backend):
+        key = MLKEM512PrivateKey.from_expanded_bytes(dk)
+        assert key.decapsulate(c) == ss and key.decapsulate(c) == ss
+    state = key._state.get(MLKEM_DK)
+    assert isinstance(state, SecretState) and state.dk == dk
+    ref = weakref.ref(state)
+    del key, state
+    gc.collect()
+    assert ref() is None
 
 
-def test_secret_state_cache_bounded_and_threadsafe() -> None:
-    kem = mlkem("ML-KEM-512", "numpy")
-    pairs = [kem.keygen_derand(bytes([i]) * 64) for i in range(DK_CACHE_SIZE + 8)]
-    cts = [kem.encaps_derand(ek, bytes(32)) for ek, _ in pairs]
-    expected = [e.shared_secret for e in cts]
+def test_key_objects_threadsafe() -> None:
+    """Threads decapsulating with shared and separate key objects: every result right."""
+    from pqkit.keys import MLKEM512PrivateKey
+
+    with arith.use("numpy"):
+        keys = [MLKEM512PrivateKey.from_seed_bytes(bytes([i]) * 64) for i in range(6)]
+        cts = [k.public_key().encapsulate() for k in keys]
     errors: list[str] = []
 
     def work(idx: list[int]) -> None:
-        for _ in range(2):
-            for i in idx:
-                if kem.decaps(pairs[i][1], cts[i].ciphertext) != expected[i]:
-                    errors.append(f"key {i}")
+        with arith.use("numpy"):
+            for _ in range(3):
+                for i in idx:
+                    if keys[i].decapsulate(cts[i].ciphertext) != cts[i].shared_secret:
+                        errors.append(f"key {i}")
 
     threads = [
-        threading.Thread(target=work, args=(list(range(j, len(pairs), 3)),)) for j in range(3)
+        threading.Thread(target=work, args=(list(range(j, len(keys), 2)),)) for j in range(4)
     ]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert errors == []
-    assert len(kem._dk_cache) == DK_CACHE_SIZE
+    assert all(isinstance(k._state.get(MLKEM_DK), SecretState) for k in keys)

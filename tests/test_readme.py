@@ -23,6 +23,10 @@ Two ways out, both visible in the README itself:
   whole README runs in seconds while every command and option is exercised.
 
 Other fence languages (``text``, none) are output samples and are not run.
+
+Every ```python block, not-run ones included, must also pass ``mypy --strict``
+(issue 25 item 4: code copied from the README type-checks as it runs): one mypy
+run checks them all, each block a module of its own.
 """
 
 from __future__ import annotations
@@ -177,6 +181,28 @@ def test_not_run_python_blocks_compile() -> None:
     for block in blocks(README.read_text(encoding="utf-8")):
         if block.lang == "python" and block.not_run is not None:
             compile(block.code, f"README.md line {block.line}", "exec")
+
+
+def test_python_blocks_pass_mypy_strict(tmp_path: Path) -> None:
+    api = pytest.importorskip("mypy.api", reason="mypy (the dev and test extras) not installed")
+    files = []
+    for block in blocks(README.read_text(encoding="utf-8")):
+        if block.lang == "python":
+            path = tmp_path / f"readme_line{block.line}.py"
+            path.write_text(block.code, encoding="utf-8")
+            files.append(str(path))
+    assert files
+    # The checkout's cache when it can be written (CI's mypy --strict src filled it).
+    cache = ROOT / ".mypy_cache"
+    if not os.access(ROOT, os.W_OK) or (cache.exists() and not os.access(cache, os.W_OK)):
+        cache = tmp_path / ".mypy_cache"
+    stdout, stderr, status = api.run(
+        ["--strict", "--no-error-summary", "--cache-dir", str(cache), *files]
+    )
+    shown = stdout.replace(str(tmp_path) + os.sep, "")
+    assert status == 0, (
+        f"mypy --strict rejects README code (file names: README line):\n{shown}{stderr}"
+    )
 
 
 def test_readme_has_runnable_examples() -> None:

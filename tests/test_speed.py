@@ -19,10 +19,13 @@ import pytest
 
 import pqkit
 from pqkit import arith, common, registry
+from pqkit.bench import suites
+from pqkit.bench.keyring import KEY_RING, cycling, make_ring
 from pqkit.cli import main
 from pqkit.schemes import Encapsulation, KeyPair
 
 FAST = ["--duration", "0.01", "--quiet"]
+KEM_OPS = ["keygen", "encaps", "decaps", "encaps (one key)", "decaps (one key)"]
 ROW = re.compile(
     r"^(?P<op>[^|]+?)\s*\|\s*(?P<it>\d+)\s*\|\s*(?P<total>[\d.]+)\s*\|(?:[^|]*\|){3}[^|]*$"
 )
@@ -124,8 +127,8 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 @pytest.mark.parametrize(
     ("kind", "name", "ops"),
     [
-        ("kem", "FAKE-KEM", ["keygen", "encaps", "decaps"]),
-        ("sig", "FAKE-SIG", ["keypair", "sign", "verify"]),
+        ("kem", "FAKE-KEM", ["keygen", "encaps", "decaps", "encaps (one key)", "decaps (one key)"]),
+        ("sig", "FAKE-SIG", ["keypair", "sign", "verify", "sign (one key)", "verify (one key)"]),
     ],
     ids=["kem", "sig"],
 )
@@ -152,7 +155,10 @@ def _real(kind: str) -> list[str]:
 
 @pytest.mark.parametrize(
     ("kind", "ops"),
-    [("kem", ["keygen", "encaps", "decaps"]), ("sig", ["keypair", "sign", "verify"])],
+    [
+        ("kem", ["keygen", "encaps", "decaps", "encaps (one key)", "decaps (one key)"]),
+        ("sig", ["keypair", "sign", "verify", "sign (one key)", "verify (one key)"]),
+    ],
     ids=["kem", "sig"],
 )
 def test_real_scheme_table(capsys: pytest.CaptureFixture[str], kind: str, ops: list[str]) -> None:
@@ -229,7 +235,8 @@ def test_json_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
         assert data["configuration"][key]
     assert data["algorithms"]["FAKE-KEM"]["length_ciphertext"] == 5
     results = {(r["group"], r["operation"]): r for r in data["results"]}
-    assert list(results) == [("FAKE-KEM", op) for op in ("keygen", "encaps", "decaps")]
+    assert list(results) == [("FAKE-KEM", op) for op in KEM_OPS]
+    assert data["parameters"] == {"keys": "both", "key_ring": KEY_RING}
     for r in results.values():
         assert r["iterations"] >= 1
         assert r["total_s"] >= 0.01
@@ -245,9 +252,11 @@ def test_bssl_style(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(capsys, "kem", "FAKE-KEM", *FAST, "--style", "bssl")
     assert status == 0
     lines = out.splitlines()
-    assert [line.split()[3] for line in lines] == ["keygen", "encaps", "decaps"]
+    assert [line.split(" operations")[0].split(" FAKE-KEM ")[1] for line in lines] == KEM_OPS
     for line in lines:
-        m = re.fullmatch(r"Did (\d+) FAKE-KEM \w+ operations in (\d+)us \(([\d.]+) ops/sec\)", line)
+        m = re.fullmatch(
+            r"Did (\d+) FAKE-KEM [\w ()]+ operations in (\d+)us \(([\d.]+) ops/sec\)", line
+        )
         assert m, line
         n, us, rate = int(m[1]), int(m[2]), float(m[3])
         assert us >= 10_000
@@ -498,3 +507,115 @@ def test_chosen_providers_are_used_and_reported(capsys: pytest.CaptureFixture[st
     default = json.loads(out)
     assert default["configuration"]["arith"].startswith(arith.active() + " ")
     assert default["configuration"]["sha3"].startswith(common.backends()["sha3"]["active"] + " ")
+
+
+# --- fresh keys ------------------------------------------------------------------------
+
+
+class RecordingKem(FakeKem):
+    """A fake KEM that hands out a new key pair each keygen and records the keys
+    the timed calls are given."""
+
+    def __init__(self) -> None:
+        self.made = 0
+        self.seen: list[bytes] = []
+
+    def keygen(self, *, rng: Any = None) -> KeyPair:
+        self.made += 1
+        return KeyPair(b"pk%d" % self.made, b"sk%d" % self.made)
+
+    def encaps(self, public_key: bytes, *, rng: Any = None) -> Encapsulation:
+        self.seen.append(public_key)
+        return Encapsulation(bytes(32), b"ct" + public_key)
+
+    def decaps(self, secret_key: bytes, ciphertext: bytes) -> bytes:
+        assert ciphertext == b"ctpk" + secret_key[2:]  # each key with its own ciphertext
+        self.seen.append(secret_key)
+        return bytes(32)
+
+
+class RecordingSig(FakeSig):
+    def __init__(self) -> None:
+        self.made = 0
+        self.seen: list[bytes] = []
+
+    def keygen(self, *, rng: Any = None) -> KeyPair:
+        self.made += 1
+        return KeyPair(b"pk%d" % self.made, b"sk%d" % self.made)
+
+    def sign(self, secret_key: bytes, message: bytes, ctx: bytes = b"", **kw: Any) -> bytes:
+        self.seen.append(secret_key)
+        return b"sig" + secret_key[2:]
+
+    def verify(self, public_key: bytes, message: bytes, signature: bytes, ctx: bytes = b"") -> bool:
+        self.seen.append(public_key)
+        return signature == b"sig" + public_key[2:]
+
+
+def _ops(group: Any) -> dict[str, Any]:
+    return {op.name: op.run for op in group.build()}
+
+
+@pytest.mark.parametrize("kind", ["kem", "sig"])
+def test_every_call_meets_a_fresh_key(kind: str) -> None:
+    scheme: Any = RecordingKem() if kind == "kem" else RecordingSig()
+    build = suites.kem_groups if kind == "kem" else suites.sig_groups
+    (group,) = build([scheme])
+    ops = _ops(group)
+    assert scheme.made == KEY_RING
+    fresh_ops = ("encaps", "decaps") if kind == "kem" else ("sign", "verify")
+    for name in fresh_ops:
+        scheme.seen.clear()
+        for _ in range(2 * KEY_RING):
+            ops[name]()
+        assert len(set(scheme.seen)) == KEY_RING  # a different key on each of 64 calls
+        assert scheme.seen[:KEY_RING] == scheme.seen[KEY_RING:]
+        scheme.seen.clear()
+        for _ in range(5):
+            ops[f"{name} (one key)"]()
+        assert len(set(scheme.seen)) == 1
+
+
+def test_keys_option_picks_the_rows() -> None:
+    scheme = RecordingKem()
+    (group,) = suites.kem_groups([scheme], keys="fresh")  # type: ignore[list-item]
+    assert list(_ops(group)) == ["keygen", "encaps", "decaps"]
+    scheme = RecordingKem()
+    (group,) = suites.kem_groups([scheme], keys="one")  # type: ignore[list-item]
+    assert list(_ops(group)) == ["keygen", "encaps (one key)", "decaps (one key)"]
+    assert scheme.made == 1
+    (group,) = suites.kem_groups([scheme], keys="some")  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="keys must be one of both, fresh, one"):
+        group.build()
+
+
+@pytest.mark.usefixtures("fakes")
+def test_keys_option_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "sig", "FAKE-SIG", *FAST, "--keys", "fresh")
+    assert status == 0
+    assert _rows(out) == {"FAKE-SIG": ["keypair", "sign", "verify"]}
+    status, _, err = _run(capsys, "sig", "FAKE-SIG", *FAST, "--keys", "many")
+    assert status == 2 and "--keys" in err
+
+
+def test_the_ring_outgrows_every_cache_of_decoded_keys() -> None:
+    """Cycling through KEY_RING keys defeats an LRU cache only if it holds fewer."""
+    from pqkit.mldsa import core
+    from pqkit.mlkem import fips203
+
+    caches = [fips203.EK_CACHE_SIZE, fips203.DK_CACHE_SIZE, core.A_CACHE_SIZE]
+    caches.append(core.SK_CACHE_SIZE)
+    assert 2 * max(caches) <= KEY_RING
+
+
+def test_make_ring_budget_and_cycling(capsys: pytest.CaptureFixture[str]) -> None:
+    counter = iter(range(1000))
+    assert make_ring(lambda: next(counter), "X", size=3) == [0, 1, 2]
+    assert make_ring(lambda: next(counter), "X", size=5, budget=0.0) == [3]
+    assert "note: X: 1 fresh key pairs instead of 5" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="size must be >= 1"):
+        make_ring(lambda: 0, "X", size=0)
+    step = cycling("ab")
+    assert [step() for _ in range(5)] == ["a", "b", "a", "b", "a"]
+    with pytest.raises(ValueError, match="at least one item"):
+        cycling([])

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
+import numpy as np
 import pytest
 
 from pqkit.cli import main
@@ -47,6 +49,7 @@ def test_batch_json_has_per_item_figures(capsys: pytest.CaptureFixture[str]) -> 
     data = json.loads(out)
     assert data["parameters"]["batch"] == 2
     by_op = {r["operation"]: r for r in data["results"]}
+    assert list(by_op) == ["keygen", "encaps", "decaps", "encaps (one key)", "decaps (one key)"]
     for item in data["per_item"]:
         mean_us = by_op[item["operation"]]["mean_us"]
         assert item["mean_us"] == pytest.approx(mean_us / 2)
@@ -72,3 +75,44 @@ def test_batch_and_fullcycle_conflict(capsys: pytest.CaptureFixture[str]) -> Non
     status, _, err = _run(capsys, "kem", "ML-KEM-512", "--batch", "2", "--fullcycle", *FAST)
     assert status == 2
     assert "cannot be combined" in err
+
+
+class _RecordingView:
+    """A batch view that makes numbered keys and records the rows it is given."""
+
+    def __init__(self) -> None:
+        self.made = 0
+        self.seen: list[bytes] = []
+
+    def keygen(self, n: int) -> tuple[Any, Any]:
+        start = self.made
+        self.made += n
+        pks = np.arange(start, start + n, dtype=np.uint8).reshape(n, 1)
+        return pks, pks + 100
+
+    def encaps(self, pks: Any) -> tuple[Any, Any]:
+        self.seen += [bytes(row) for row in pks]
+        return pks, pks
+
+    def decaps(self, sks: Any, cts: Any) -> Any:
+        self.seen += [bytes(sks)] if sks.ndim == 1 else [bytes(row) for row in sks]
+        return cts
+
+
+def test_batch_rows_cycle_through_fresh_keys() -> None:
+    from pqkit.bench import suites
+    from pqkit.bench.keyring import KEY_RING
+
+    view = _RecordingView()
+    scheme = type("S", (), {"name": "REC", "batch": view})()
+    (group,) = suites.batch_groups([scheme], "kem", 8)
+    ops = {op.name: op.run for op in group.build()}
+    for name in ("encaps", "decaps"):
+        view.seen.clear()
+        for _ in range(KEY_RING // 8):
+            ops[name]()
+        assert len(set(view.seen)) == KEY_RING  # 8 calls of 8 rows: 64 different keys
+        view.seen.clear()
+        ops[f"{name} (one key)"]()
+        ops[f"{name} (one key)"]()
+        assert len(set(view.seen)) == 1  # one key on every row of every call

@@ -2,10 +2,9 @@
 
 Scheme objects keep what they derive from keys (ML-DSA's A_hat from rho, ML-KEM's
 decoded ek) for the keys in use, so repeated operations with one key skip the work.
-The *key* of an entry is always public, so a hit or miss reveals nothing secret.
-A secret key's decoded state is cached under a public key derived from it
-(:meth:`LruCache.get_or_make_if`): the entry holds the secret bytes too, and a hit
-needs a constant-time comparison of them (docs/decisions.md, "Secret-key state").
+Keys and values are public, so a hit or miss reveals nothing secret. State derived
+from a secret key is never kept here: it lives in the key object that owns the key
+(:mod:`pqkit._keystate`; docs/decisions.md, "Issue 28: Hardening II").
 """
 
 from __future__ import annotations
@@ -18,10 +17,6 @@ from typing import Generic, TypeVar
 __all__ = ["LruCache"]
 
 _V = TypeVar("_V")
-
-
-def _always(value: object) -> bool:
-    return True
 
 
 class LruCache(Generic[_V]):
@@ -38,23 +33,14 @@ class LruCache(Generic[_V]):
         return len(self._items)
 
     def get_or_make(self, key: Hashable, make: Callable[[], _V]) -> _V:
-        """The value cached under ``key``, else ``make()`` (called outside the
-        lock, so two threads may both make it; the values are equal)."""
-        return self.get_or_make_if(key, _always, make)
-
-    def get_or_make_if(
-        self, key: Hashable, accept: Callable[[_V], bool], make: Callable[[], _V]
-    ) -> _V:
-        """The value cached under ``key`` when ``accept(value)`` is true (for
-        secret state: a constant-time comparison of the whole secret with the one
-        stored in the value), else ``make()``'s value, which replaces the entry
-        (``make`` runs outside the lock, as in :meth:`get_or_make`). Values are
-        never None."""
+        """The value cached under ``key``, else ``make()``'s value, stored as the
+        newest entry (``make`` runs outside the lock, so two threads may both make
+        it; the values are equal). Values are never None."""
         with self._lock:
             cached = self._items.get(key)
             if cached is not None:
                 self._items.move_to_end(key)
-        if cached is not None and accept(cached):
+        if cached is not None:
             return cached
         value = make()
         self._store(key, value)

@@ -7,6 +7,9 @@ cannot say.
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
 __all__ = ["InvalidSignature", "UnknownAlgorithm", "UnknownBackend"]
 
 
@@ -39,4 +42,39 @@ class UnknownBackend(ValueError):
 
 
 class InvalidSignature(Exception):
-    """Raised by the key objects' ``verify`` methods when a signature does not verify."""
+    """Raised by the key objects' ``verify`` methods when a signature does not verify.
+
+    When pyca/cryptography is installed, ``InvalidSignature(...)`` makes an instance
+    of a subclass that also derives from ``cryptography.exceptions.InvalidSignature``
+    (the key objects copy pyca's API), so both ``except pqkit.InvalidSignature`` and
+    ``except cryptography.exceptions.InvalidSignature`` catch it. That subclass is
+    built the first time one is raised, which is when cryptography's exceptions
+    module is imported: ``import pqkit`` and code that never fails a verification
+    never import cryptography for it.
+    """
+
+    def __new__(cls, *args: object) -> InvalidSignature:
+        if cls is InvalidSignature:
+            cls = _with_pyca_base()
+        instance: InvalidSignature = super().__new__(cls, *args)
+        return instance
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle by the public class (the subclass has no importable name).
+        return (InvalidSignature, self.args, self.__dict__ or None)
+
+
+@cache
+def _with_pyca_base() -> type[InvalidSignature]:
+    """InvalidSignature, or its subclass that is also pyca's InvalidSignature."""
+    try:
+        from cryptography.exceptions import InvalidSignature as PycaInvalidSignature
+    except ImportError:
+        return InvalidSignature
+
+    class _InvalidSignature(InvalidSignature, PycaInvalidSignature):
+        __doc__ = InvalidSignature.__doc__
+
+    # Tracebacks and repr name the class users know.
+    _InvalidSignature.__name__ = _InvalidSignature.__qualname__ = "InvalidSignature"
+    return _InvalidSignature

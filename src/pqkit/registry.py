@@ -19,10 +19,24 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, overload
 
 from pqkit.errors import UnknownAlgorithm
 from pqkit.schemes import Kem, Signature
+
+if TYPE_CHECKING:
+    from pqkit.protocols import (
+        DilithiumName,
+        DilithiumR3Scheme,
+        HybridKemScheme,
+        HybridName,
+        MLDSAName,
+        MLDSAScheme,
+        MLKEMName,
+        MLKEMScheme,
+        SLHDSAName,
+        SLHDSAScheme,
+    )
 
 __all__ = [
     "Algorithm",
@@ -195,11 +209,27 @@ def sigs() -> list[str]:
     return [a.name for a in algorithms("sig")]
 
 
+@overload
+def kem(name: MLKEMName) -> MLKEMScheme: ...
+@overload
+def kem(name: HybridName) -> HybridKemScheme: ...
+@overload
+def kem(name: str) -> Kem: ...
 def kem(name: str) -> Kem:
-    """The KEM called ``name``; raises :class:`pqkit.UnknownAlgorithm` otherwise."""
+    """The KEM called ``name``; raises :class:`pqkit.UnknownAlgorithm` otherwise.
+    Typed per family for the canonical names (:mod:`pqkit.protocols`)."""
     return cast(Kem, algorithm(name, "kem").scheme())
 
 
+@overload
+def sig(name: MLDSAName) -> MLDSAScheme: ...
+@overload
+def sig(name: SLHDSAName) -> SLHDSAScheme: ...
+@overload
+def sig(name: DilithiumName) -> DilithiumR3Scheme: ...
+@overload
+def sig(name: str) -> Signature: ...
 def sig(name: str) -> Signature:
-    """The signature scheme called ``name``; raises :class:`pqkit.UnknownAlgorithm` otherwise."""
+    """The signature scheme called ``name``; raises :class:`pqkit.UnknownAlgorithm`
+    otherwise. Typed per family for the canonical names (:mod:`pqkit.protocols`)."""
     return cast(Signature, algorithm(name, "sig").scheme())

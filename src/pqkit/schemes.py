@@ -61,41 +61,66 @@ class Encapsulation(NamedTuple):
     ciphertext: bytes
 
 
+_P = TypeVar("_P")
+
+
 @runtime_checkable
 class Kem(Protocol):
-    """A key-encapsulation mechanism (ML-KEM, Kyber, Kyber-90s)."""
+    """What every key-encapsulation mechanism offers (ML-KEM, Kyber, Kyber-90s, the
+    hybrids); :mod:`pqkit.protocols` adds each family's own members. Arguments
+    whose names differ between families are positional-only here."""
 
     name: str
+    oid: str | None
+    arith: str | None
     length_public_key: int
     length_secret_key: int
+    length_seed: int
     length_ciphertext: int
     length_shared_secret: int
     claimed_nist_level: int
 
+    @property
+    def batch(self) -> KemBatch: ...
+
+    def using(self: _P, *, arith: str | None = None) -> _P: ...
+
     def keygen(self, *, rng: RNG | None = None) -> KeyPair: ...
 
-    def keygen_derand(self, seed: bytes) -> KeyPair: ...
+    def keygen_derand(self, seed: bytes, /) -> KeyPair: ...
 
     def encaps(self, public_key: bytes, *, rng: RNG | None = None) -> Encapsulation: ...
 
-    def encaps_derand(self, public_key: bytes, m: bytes) -> Encapsulation: ...
+    def encaps_derand(self, public_key: bytes, m: bytes, /) -> Encapsulation: ...
 
     def decaps(self, secret_key: bytes, ciphertext: bytes) -> bytes: ...
 
 
 @runtime_checkable
 class Signature(Protocol):
-    """A signature scheme (ML-DSA, Dilithium, Dilithium-AES)."""
+    """What every signature scheme offers (ML-DSA, SLH-DSA, Dilithium,
+    Dilithium-AES); :mod:`pqkit.protocols` adds each family's own members
+    (``sign_internal``, whose randomness differs, external mu)."""
 
     name: str
+    oid: str | None
+    arith: str | None
     length_public_key: int
     length_secret_key: int
+    length_seed: int
     length_signature: int
     claimed_nist_level: int
 
+    @property
+    def batch(self) -> SignatureBatch: ...
+
+    def using(self: _P, *, arith: str | None = None) -> _P: ...
+
     def keygen(self, *, rng: RNG | None = None) -> KeyPair: ...
 
-    def keygen_derand(self, xi: bytes) -> KeyPair: ...
+    def keygen_derand(self, seed: bytes, /) -> KeyPair: ...
+
+    def public_key_from_secret(self, secret_key: bytes) -> bytes: ...
 
     def sign(
         self,
@@ -119,21 +144,7 @@ class Signature(Protocol):
         prehash: str | None = None,
     ) -> bool: ...
 
-    def sign_internal(self, secret_key: bytes, m_prime: bytes, rnd: bytes) -> bytes: ...
-
     def verify_internal(self, public_key: bytes, m_prime: bytes, signature: bytes) -> bool: ...
-
-    def sign_mu(
-        self,
-        secret_key: bytes,
-        mu: bytes,
-        *,
-        deterministic: bool = False,
-        rnd: bytes | None = None,
-        rng: RNG | None = None,
-    ) -> bytes: ...
-
-    def verify_mu(self, public_key: bytes, mu: bytes, signature: bytes) -> bool: ...
 
 
 class SchemeBase:

@@ -30,6 +30,8 @@ except ImportError as exc:
     # missing package, which pqkit.arith reads as "backend unavailable".
     raise ModuleNotFoundError(f"numba cannot be imported: {exc}", name="numba") from exc
 
+from pqkit.arith._cache_trust import guard
+
 __all__ = [
     "as_bytes",
     "as_polys",
@@ -49,8 +51,9 @@ _U8 = np.dtype(np.uint8)
 
 
 def jit(fn: _F) -> _F:
-    """``numba.njit`` with the on-disk cache, typed for mypy as the identity."""
-    return cast(_F, numba.njit(cache=True, nogil=True)(fn))
+    """``numba.njit`` with the on-disk cache (checked before use:
+    :mod:`pqkit.arith._cache_trust`), typed for mypy as the identity."""
+    return cast(_F, guard(numba.njit(cache=True, nogil=True)(fn)))
 
 
 def jit_inline(fn: _F) -> _F:
@@ -69,7 +72,7 @@ def jit_inline(fn: _F) -> _F:
     copies the callee's IR block by block at every call site and types it again
     there, which can cost more than compiling it once (the SLH-DSA engine's
     ``_put_adrs`` and ``_new_buf``: 34 s of CPU against 23 s for the engine)."""
-    return cast(_F, numba.njit(cache=True, nogil=True, inline="always")(fn))
+    return cast(_F, guard(numba.njit(cache=True, nogil=True, inline="always")(fn)))
 
 
 @jit_inline

@@ -24,7 +24,8 @@ Contracts: :class:`pqkit.arith.api.HashKernels`.
   into chunks that the calling thread and helper threads from a shared pool claim
   one by one; the caller never waits for a helper that has not started. The
   number of threads per call is bounded by :func:`workers` (:func:`set_workers`,
-  else the ``PQKIT_WORKERS`` environment variable, else every core). Not
+  else ``pqkit._workers.resolve_workers``: ``PQKIT_WORKERS``, else the CPUs this
+  process may run on). Not
   ``numba.prange``: Numba's default ``workqueue`` layer cannot be entered from two
   threads at once, and on a busy machine a ``prange`` call waits for its worker
   threads to be scheduled (measured here: 16 ms median for a 15 us job), where
@@ -44,7 +45,6 @@ Numba supports); the module refuses to load elsewhere.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pqkit._workers import resolve_workers
 from pqkit.arith import numpy_hash
 from pqkit.arith._hash import (
     H256,
@@ -91,22 +92,14 @@ ROWS_PER_CHUNK = 128
 HASHLIB_MAX_ROWS = 6
 """``*_many`` calls with at most this many rows use hashlib."""
 
-_ENV_WORKERS = "PQKIT_WORKERS"
 _workers_override: int | None = None
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
 def set_workers(n: int | None) -> None:
     """Bound the threads one call uses to ``n`` (>= 1), or None to go back to
-    ``PQKIT_WORKERS`` / every core."""
+    ``PQKIT_WORKERS`` / the CPUs this process may run on."""
     global _workers_override
     if n is not None and (not isinstance(n, int) or isinstance(n, bool)):
         raise TypeError(f"workers must be an int or None, not {type(n).__name__}")
@@ -121,16 +114,7 @@ def workers() -> int:
     may run on."""
     if _workers_override is not None:
         return _workers_override
-    env = os.environ.get(_ENV_WORKERS, "").strip()
-    if env:
-        try:
-            value = int(env)
-        except ValueError:
-            raise ValueError(f"{_ENV_WORKERS} must be a positive integer, got {env!r}") from None
-        if value < 1:
-            raise ValueError(f"{_ENV_WORKERS} must be a positive integer, got {env!r}")
-        return value
-    return _cores()
+    return resolve_workers()  # PQKIT_WORKERS, else the CPUs this process may use
 
 
 def _helpers() -> ThreadPoolExecutor:

@@ -36,7 +36,10 @@ Rules shared by every view (docs/decisions.md, "Batch operations"):
   :func:`write_keypairs` stream key pairs without holding them all.
 - **Threads.** ``workers=`` (or the ``PQKIT_WORKERS`` environment variable) runs
   up to that many chunks at once on a thread pool; the kernels release the GIL
-  (NumPy's large-array operations, Numba kernels compiled ``nogil``). Default 1.
+  (NumPy's large-array operations, Numba kernels compiled ``nogil``). Default:
+  the CPUs this process may run on (:func:`available_cpus`; the one rule of
+  :func:`resolve_workers`, which the jit hash kernels and ``pqkit compile`` follow
+  too).
 
 Families without a vectorised batch (round-3 Kyber and Dilithium, and any future
 family until it gets one) get :class:`KemBatch` / :class:`SignatureBatch`,
@@ -59,6 +62,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit._checks import as_bytes
+from pqkit._files import replacing
+from pqkit._workers import available_cpus, resolve_workers
 from pqkit.schemes import RNG, draw
 
 if TYPE_CHECKING:
@@ -72,6 +77,7 @@ __all__ = [
     "SignatureBatch",
     "as_messages",
     "as_rows",
+    "available_cpus",
     "batch_size",
     "kem_batch",
     "resolve_workers",
@@ -92,9 +98,6 @@ chunk of 256 rows stays around 40-60 MB, while NumPy's per-call overhead
 (1-3 µs) is already spread over enough rows to be negligible: measured per-row
 time stops improving between 128 and 256 rows (benchmarks/batch_throughput.py).
 """
-
-_ENV_WORKERS = "PQKIT_WORKERS"
-
 
 # --- argument handling ----------------------------------------------------------------
 
@@ -318,23 +321,6 @@ def as_count(n: Any) -> int:
 
 
 # --- chunks and threads ---------------------------------------------------------------
-
-
-def resolve_workers(workers: Any = None) -> int:
-    """The number of threads: ``workers`` if given, else ``PQKIT_WORKERS``, else 1."""
-    if workers is None:
-        env = os.environ.get(_ENV_WORKERS, "").strip()
-        if not env:
-            return 1
-        try:
-            workers = int(env)
-        except ValueError:
-            raise ValueError(f"{_ENV_WORKERS} must be a positive integer, got {env!r}") from None
-    if not isinstance(workers, int) or isinstance(workers, bool):
-        raise TypeError(f"workers must be an int, not {type(workers).__name__}")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
-    return workers
 
 
 def chunk_bounds(n: int, chunk: int) -> list[tuple[int, int]]:
@@ -682,8 +668,14 @@ def write_keypairs(
     whatever n is. With ``seeds``, also ``directory/seeds.npy``: the key-generation
     seed of each row (``length_seed`` bytes; the pair is ``keygen_derand`` of it).
     ``progress(rows)`` is called after each chunk with the number of rows just
-    written. Files holding secrets are created with mode 0o600. Returns the paths
-    written (public keys, secret keys[, seeds]); existing files are overwritten."""
+    written. Returns the paths written (public keys, secret keys[, seeds]).
+
+    Existing files are replaced, never written into: each file is written as a new
+    file beside its target (created with ``O_EXCL``, mode 0600 for secret keys and
+    seeds, 0644 less the umask for public keys) and renamed over it once every row
+    is written (:func:`pqkit._files.replacing`), so a pre-existing file's
+    permissions or a symlink planted at the name never reach the secrets, and an
+    error leaves the old files as they were."""
     count = as_count(n)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
@@ -696,9 +688,7 @@ def write_keypairs(
     with contextlib.ExitStack() as stack:
         files = []
         for i, (path, width) in enumerate(zip(paths, widths, strict=True)):
-            mode = 0o644 if i == 0 else 0o600
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-            f = stack.enter_context(os.fdopen(fd, "wb"))
+            f = stack.enter_context(replacing(path, secret=i > 0))
             header = {"descr": "|u1", "fortran_order": False, "shape": (count, width)}
             np.lib.format.write_array_header_1_0(f, header)
             files.append(f)

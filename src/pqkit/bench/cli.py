@@ -23,6 +23,7 @@ from pqkit.bench import kernels as kernels_mod
 from pqkit.bench import report as report_mod
 from pqkit.bench import suites
 from pqkit.bench.config import configuration
+from pqkit.bench.keyring import KEY_RING
 from pqkit.bench.runner import Group, Progress, Report, run_groups
 from pqkit.cli.args import non_negative_int
 from pqkit.common.select import FAMILIES, parse_settings
@@ -102,6 +103,14 @@ def _add_commands(speed: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "--fullcycle",
             action="store_true",
             help=f"time {cycle} together, as one 'fullcycle' row",
+        )
+        p.add_argument(
+            "--keys",
+            choices=suites.KEYS,
+            default="both",
+            help=f"fresh: a new key every call (cycling through {KEY_RING} key pairs); "
+            "one: one key reused on every call, rows labelled '(one key)'; "
+            "both (default): the fresh-key rows, then the one-key rows",
         )
         p.add_argument(
             "--batch",
@@ -263,10 +272,12 @@ def _run_schemes(args: argparse.Namespace) -> int:
         return 2
     with _providers(args):
         groups = (
-            suites.batch_groups(schemes, args.kind, batch)
+            suites.batch_groups(schemes, args.kind, batch, keys=args.keys)
             if batch
-            else build(schemes, fullcycle=args.fullcycle)
+            else build(schemes, fullcycle=args.fullcycle, keys=args.keys)
         )
+        if not args.fullcycle:
+            parameters.update(keys=args.keys, key_ring=KEY_RING)
         if batch:
             parameters["batch"] = batch
         report = _timed(args, args.kind, groups, algorithms=infos, parameters=parameters)

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+import numpy as np
 
 import pqkit
 from pqkit import common
+from pqkit.bench.keyring import KEY_RING, ONE_KEY, RING_BUDGET_S, cycling, make_ring
 from pqkit.bench.runner import Group, Operation
 from pqkit.schemes import Kem, Signature
 
 __all__ = [
+    "KEYS",
     "MESSAGE",
     "batch_groups",
     "common_groups",
@@ -27,6 +31,8 @@ __all__ = [
     "scheme_info",
     "sig_groups",
 ]
+
+_E = TypeVar("_E")
 
 MESSAGE = bytes(range(50))
 """The message signed and verified: 50 bytes, the length liboqs's ``speed_sig`` uses."""
@@ -50,8 +56,29 @@ def scheme_info(scheme: Kem | Signature) -> dict[str, Any]:
     return {n: getattr(scheme, n) for n in names if hasattr(scheme, n)}
 
 
-def kem_groups(schemes: list[Kem], *, fullcycle: bool = False) -> list[Group]:
-    """keygen, encaps, decaps (or one keygen+encaps+decaps row) per KEM."""
+KEYS = ("both", "fresh", "one")
+"""``--keys`` choices: the fresh-key rows and the one-key rows (the default), or one
+kind alone."""
+
+
+def _with_keys(
+    keygen: Operation, keys: str, fresh: list[Operation], one: list[Operation]
+) -> list[Operation]:
+    """Key generation, the fresh-key operations, then the one-key ones, as ``keys``
+    asks."""
+    if keys not in KEYS:
+        raise ValueError(f"keys must be one of {', '.join(KEYS)}, got {keys!r}")
+    return [keygen, *(fresh if keys != "one" else []), *(one if keys != "fresh" else [])]
+
+
+def kem_groups(
+    schemes: list[Kem], *, fullcycle: bool = False, keys: str = "both", ring: int = KEY_RING
+) -> list[Group]:
+    """keygen, encaps, decaps (or one keygen+encaps+decaps row) per KEM.
+
+    encaps and decaps meet a fresh key every call (``ring`` key pairs made
+    beforehand, cycled through: see :mod:`pqkit.bench.keyring`); the rows
+    ``encaps (one key)`` and ``decaps (one key)`` reuse one key pair."""
 
     def build(kem: Kem) -> list[Operation]:
         if fullcycle:
@@ -62,20 +89,42 @@ def kem_groups(schemes: list[Kem], *, fullcycle: bool = False) -> list[Group]:
                 return kem.decaps(sk, ct)
 
             return [Operation("fullcycle", cycle)]
-        pk, sk = kem.keygen()
-        _, ct = kem.encaps(pk)
-        return [
+
+        def triple() -> tuple[bytes, bytes, bytes]:
+            pk, sk = kem.keygen()
+            return pk, sk, kem.encaps(pk)[1]
+
+        keyring = make_ring(
+            triple, kem.name, size=ring if keys != "one" else 1, budget=RING_BUDGET_S
+        )
+        fresh, one = cycling(keyring), cycling(keyring[:1])
+        return _with_keys(
             Operation("keygen", kem.keygen),
-            Operation("encaps", lambda: kem.encaps(pk)),
-            Operation("decaps", lambda: kem.decaps(sk, ct)),
-        ]
+            keys,
+            [
+                Operation("encaps", lambda: kem.encaps(fresh()[0])),
+                Operation("decaps", lambda: kem.decaps(*fresh()[1:])),
+            ],
+            [
+                Operation(f"encaps ({ONE_KEY})", lambda: kem.encaps(one()[0])),
+                Operation(f"decaps ({ONE_KEY})", lambda: kem.decaps(*one()[1:])),
+            ],
+        )
 
     return [Group(kem.name, _bind(build, kem)) for kem in schemes]
 
 
-def sig_groups(schemes: list[Signature], *, fullcycle: bool = False) -> list[Group]:
+def sig_groups(
+    schemes: list[Signature],
+    *,
+    fullcycle: bool = False,
+    keys: str = "both",
+    ring: int = KEY_RING,
+) -> list[Group]:
     """keypair, sign, verify (or one keypair+sign+verify row) per signature scheme,
-    on the 50-byte :data:`MESSAGE` with an empty context, hedged signing."""
+    on the 50-byte :data:`MESSAGE` with an empty context, hedged signing; sign and
+    verify meet a fresh key every call (``ring`` key pairs, cycled through), the
+    ``(one key)`` rows reuse one key pair."""
 
     def build(dsa: Signature) -> list[Operation]:
         if fullcycle:
@@ -85,46 +134,124 @@ def sig_groups(schemes: list[Signature], *, fullcycle: bool = False) -> list[Gro
                 return dsa.verify(pk, MESSAGE, dsa.sign(sk, MESSAGE))
 
             return [Operation("fullcycle", cycle)]
-        pk, sk = dsa.keygen()
-        signature = dsa.sign(sk, MESSAGE)
-        if not dsa.verify(pk, MESSAGE, signature):
-            raise ValueError(f"{dsa.name}: a fresh signature did not verify")
-        return [
+
+        def triple() -> tuple[bytes, bytes, bytes]:
+            pk, sk = dsa.keygen()
+            signature = dsa.sign(sk, MESSAGE)
+            if not dsa.verify(pk, MESSAGE, signature):
+                raise ValueError(f"{dsa.name}: a fresh signature did not verify")
+            return pk, sk, signature
+
+        keyring = make_ring(
+            triple, dsa.name, size=ring if keys != "one" else 1, budget=RING_BUDGET_S
+        )
+        fresh, one = cycling(keyring), cycling(keyring[:1])
+        return _with_keys(
             Operation("keypair", dsa.keygen),
-            Operation("sign", lambda: dsa.sign(sk, MESSAGE)),
-            Operation("verify", lambda: dsa.verify(pk, MESSAGE, signature)),
-        ]
+            keys,
+            [
+                Operation("sign", lambda: dsa.sign(fresh()[1], MESSAGE)),
+                Operation("verify", lambda: _verify(dsa, fresh())),
+            ],
+            [
+                Operation(f"sign ({ONE_KEY})", lambda: dsa.sign(one()[1], MESSAGE)),
+                Operation(f"verify ({ONE_KEY})", lambda: _verify(dsa, one())),
+            ],
+        )
 
     return [Group(dsa.name, _bind(build, dsa)) for dsa in schemes]
 
 
-def batch_groups(schemes: list[Any], kind: str, n: int) -> list[Group]:
+def _verify(dsa: Signature, entry: tuple[bytes, bytes, bytes]) -> bool:
+    return dsa.verify(entry[0], MESSAGE, entry[2])
+
+
+def batch_groups(
+    schemes: list[Any], kind: str, n: int, *, keys: str = "both", ring: int = KEY_RING
+) -> list[Group]:
     """The batch view's operations on ``n`` rows per call (``pqkit speed --batch N``):
     keygen / encaps / decaps of a KEM, or keypair / sign / verify of a signature
     scheme (``n`` different keys, the 50-byte :data:`MESSAGE`, hedged signing). Each
-    call handles ``n`` items; the report divides by ``n`` for the per-item figures."""
+    call handles ``n`` items; the report divides by ``n`` for the per-item figures.
+
+    Fresh keys: successive calls cycle through enough sets of ``n`` key pairs that
+    at least ``ring`` different keys go by before one comes back; the
+    ``(one key)`` rows use one key on every row of every call (broadcast by the
+    view for decapsulation, signing and verification; ``n`` copies of it for
+    encapsulation): a server with one key."""
 
     def build(scheme: Any) -> list[Operation]:
         view = scheme.batch
-        pks, sks = view.keygen(n)
+        sets = -(-ring // n)
         if kind == "kem":
-            _, cts = view.encaps(pks)
-            return [
+
+            def kem_set() -> tuple[Any, Any, Any]:
+                pks, sks = view.keygen(n)
+                return pks, sks, view.encaps(pks)[1]
+
+            def kem_one() -> tuple[Any, Any, Any]:
+                pk, sk = view.keygen(1)
+                pks = np.repeat(pk, n, axis=0)
+                return pks, sk[0], view.encaps(pks)[1]
+
+            fresh = _ring(kem_set, scheme.name, sets, keys != "one")
+            one = cycling([kem_one()]) if keys != "fresh" else fresh
+            return _with_keys(
                 Operation("keygen", lambda: view.keygen(n)),
-                Operation("encaps", lambda: view.encaps(pks)),
-                Operation("decaps", lambda: view.decaps(sks, cts)),
-            ]
+                keys,
+                [
+                    Operation("encaps", lambda: view.encaps(fresh()[0])),
+                    Operation("decaps", lambda: view.decaps(*fresh()[1:])),
+                ],
+                [
+                    Operation(f"encaps ({ONE_KEY})", lambda: view.encaps(one()[0])),
+                    Operation(f"decaps ({ONE_KEY})", lambda: view.decaps(*one()[1:])),
+                ],
+            )
         messages = [MESSAGE] * n
-        signatures = view.sign(sks, messages)
-        if not view.verify(pks, messages, signatures).all():
-            raise ValueError(f"{scheme.name}: a fresh batch of signatures did not verify")
-        return [
+
+        def signed(pks: Any, sks: Any) -> tuple[Any, Any, Any]:
+            signatures = view.sign(sks, messages)
+            if not view.verify(pks, messages, signatures).all():
+                raise ValueError(f"{scheme.name}: a fresh batch of signatures did not verify")
+            return pks, sks, signatures
+
+        def sig_one() -> tuple[Any, Any, Any]:
+            pk, sk = view.keygen(1)
+            return signed(pk[0], sk[0])
+
+        fresh = _ring(lambda: signed(*view.keygen(n)), scheme.name, sets, keys != "one")
+        one = cycling([sig_one()]) if keys != "fresh" else fresh
+        return _with_keys(
             Operation("keypair", lambda: view.keygen(n)),
-            Operation("sign", lambda: view.sign(sks, messages)),
-            Operation("verify", lambda: view.verify(pks, messages, signatures)),
-        ]
+            keys,
+            [
+                Operation("sign", lambda: view.sign(fresh()[1], messages)),
+                Operation("verify", lambda: _verify_rows(view, fresh(), messages)),
+            ],
+            [
+                Operation(f"sign ({ONE_KEY})", lambda: view.sign(one()[1], messages)),
+                Operation(f"verify ({ONE_KEY})", lambda: _verify_rows(view, one(), messages)),
+            ],
+        )
 
     return [Group(scheme.name, _bind(build, scheme)) for scheme in schemes]
+
+
+def _ring(make: Callable[[], _E], name: str, size: int, wanted: bool) -> Callable[[], _E]:
+    """The cycling step over a ring of ``size`` made by ``make`` (within the set-up
+    budget), or, when the fresh-key rows are not wanted, a step that is never called."""
+    if not wanted:
+        return _unused
+    return cycling(make_ring(make, name, size=size, budget=RING_BUDGET_S))
+
+
+def _unused() -> Any:
+    raise AssertionError("a fresh-key step was called with --keys one")
+
+
+def _verify_rows(view: Any, entry: tuple[Any, Any, Any], messages: list[bytes]) -> Any:
+    return view.verify(entry[0], messages, entry[2])
 
 
 def _bind(build: Callable[[Any], list[Operation]], scheme: Any) -> Callable[[], list[Operation]]:

@@ -4,10 +4,12 @@ Runs the warm-up workload of :mod:`pqkit.arith.warmup` (real operations of every
 kernel family on the ``jit`` backend), so that Numba compiles every
 specialization the library uses and writes it to its on-disk cache; later
 processes then load it (about a second, in the background) instead of compiling.
-For container images and installers, after ``pip install "pqkit[jit]"``. The
+For container images and installers, wherever Numba is installed (a dependency of
+pqkit where Numba has wheels; ``pip install "pqkit[jit]"`` elsewhere). The
 parts of the work (:data:`pqkit.arith.warmup.PARTS`: the kernel families, the
 SLH-DSA engine apart) compile in parallel, in worker processes (``--jobs``, default
-one per core; the times on a 2-core machine are in docs/decisions.md).
+``PQKIT_WORKERS``, else one per CPU this process may use: ``pqkit._workers``; the
+times on a 2-core machine are in docs/decisions.md).
 
 Where the cache goes is Numba's choice: ``NUMBA_CACHE_DIR`` when set, else the
 ``__pycache__`` folder next to pqkit's sources when writable, else the per-user
@@ -28,6 +30,8 @@ import sys
 import threading
 import time
 from typing import Any
+
+from pqkit._workers import resolve_workers
 
 __all__ = ["register", "run"]
 
@@ -59,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return _serve(args.verbose)
     families = list(dict.fromkeys(args.only or warmup.ORDER))
     parts = [part for part, family in warmup.PARTS if family in families]
-    jobs = args.jobs if args.jobs is not None else min(len(parts), os.cpu_count() or 1)
+    jobs = args.jobs if args.jobs is not None else min(len(parts), resolve_workers())
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
     start = time.perf_counter()
@@ -218,7 +222,8 @@ def register(subparsers: Any) -> None:
         "--jobs",
         type=int,
         metavar="N",
-        help="worker processes, each compiling one part at a time (default: one per core)",
+        help="worker processes, each compiling one part at a time "
+        "(default: PQKIT_WORKERS, else one per CPU this process may use)",
     )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # _serve
     parser.add_argument("-v", "--verbose", action="store_true", help="time every step")

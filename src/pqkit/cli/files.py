@@ -16,9 +16,10 @@ import contextlib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from typing import IO, Protocol
+
+from pqkit._files import create_file, replace_file
 
 __all__ = [
     "CHUNK_SIZE",
@@ -158,30 +159,9 @@ def write_output(path: str, data: bytes, *, secret: bool, force: bool, binary: b
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    mode = 0o600 if secret else 0o644
-    if not force:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-            raise
-        return
-    # --force: write a fresh file beside the target and rename it over, so the
-    # target never holds a mix and a secret never inherits loose permissions.
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".pqkit-")
-    try:
-        if not secret:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.fchmod(fd, mode & ~umask)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    if force:
+        # A fresh file beside the target renamed over it: the target never holds a
+        # mix and a secret never inherits loose permissions.
+        replace_file(path, data, secret=secret)
+    else:
+        create_file(path, data, secret=secret)

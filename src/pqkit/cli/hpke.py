@@ -52,22 +52,32 @@ def _read_key(path: str) -> bytes:
     return read_input(path, "key file", KEY_FILE_LIMIT)
 
 
-def _load_public(data: bytes) -> bytes:
+def _load_public(data: bytes) -> Any:
     from pqkit.keys import load_pem_public_key
     from pqkit.keys.hybrid import load_pem_hybrid_public_key
 
     if b"-----BEGIN PUBLIC KEY-----" in data:
-        return load_pem_public_key(data).public_bytes_raw()
-    return load_pem_hybrid_public_key(data).public_bytes_raw()
+        return load_pem_public_key(data)
+    return load_pem_hybrid_public_key(data)
 
 
-def _load_private(data: bytes) -> bytes:
+def _load_private(data: bytes) -> Any:
     from pqkit.keys import load_pem_private_key
     from pqkit.keys.hybrid import load_pem_hybrid_private_key
 
     if b"-----BEGIN PRIVATE KEY-----" in data:
-        return load_pem_private_key(data).private_bytes_raw()
-    return load_pem_hybrid_private_key(data).private_bytes_raw()
+        return load_pem_private_key(data)
+    return load_pem_hybrid_private_key(data)
+
+
+def _for_suite(suite: Any, key: Any, path: str) -> Any:
+    """``key`` (a key object), refused (exit 2) unless its algorithm is the suite's
+    KEM: an ML-KEM-768 or ML-DSA seed would otherwise be taken as another KEM's."""
+    try:
+        suite._check_key(key, path)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; pick the suite's KEM with --kem") from None
+    return key
 
 
 def _keygen(args: argparse.Namespace) -> int:
@@ -92,7 +102,7 @@ def _keygen(args: argparse.Namespace) -> int:
 def _seal(args: argparse.Namespace) -> int:
     check_outputs([args.output], args.force, [args.public_key, args.input])
     suite = _suite(args)
-    public = _load_public(_read_key(args.public_key))
+    public = _for_suite(suite, _load_public(_read_key(args.public_key)), args.public_key)
     message = _read(args.input, "message")
     blob = suite.encrypt(message, public, args.info.encode(), aad=args.aad.encode())
     write_output(args.output, blob, secret=False, force=args.force, binary=True)
@@ -104,7 +114,7 @@ def _open(args: argparse.Namespace) -> int:
 
     check_outputs([args.output], args.force, [args.private_key, args.input])
     suite = _suite(args)
-    private = _load_private(_read_key(args.private_key))
+    private = _for_suite(suite, _load_private(_read_key(args.private_key)), args.private_key)
     sealed = _read(args.input, "sealed message")
     try:
         plaintext = suite.decrypt(sealed, private, args.info.encode(), aad=args.aad.encode())

@@ -11,8 +11,9 @@ lines followed by an empty line, hex in upper case.
 
 Only the scheme API is used (``keygen(rng=)``, ``encaps(pk, rng=)``,
 ``sign(sk, msg, rng=, deterministic=)``), so the randomness each scheme asks for,
-and its order, decides the output: the round-3 schemes reproduce the NIST KATs, and
-the FIPS schemes give their own "FIPS-style" DRBG flow.
+and its split into requests, decides the output: the round-3 schemes reproduce the
+NIST KATs, ML-KEM (d || z in one 64-byte request) and ML-DSA (``randomized``: the
+hedged rnd) reproduce liboqs's (tests/test_liboqs_kats.py).
 """
 
 from __future__ import annotations

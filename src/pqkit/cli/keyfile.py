@@ -120,6 +120,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
     """``pqkit keygen ALG -o KEY [--pub PUB]``, or ``--count N -o DIR``."""
     from pqkit import registry
     from pqkit.keys import private_key_class
+    from pqkit.serialization.algorithms import by_name
 
     if args.count is not None:
         try:
@@ -129,7 +130,11 @@ def cmd_keygen(args: argparse.Namespace) -> int:
     if args.seeds or args.arith or args.workers or args.quiet:
         raise ValueError("--seeds, --arith, --workers and --quiet go with --count")
     try:
-        if registry.algorithm(args.algorithm).family == "hybrid":
+        # a key-file name (the pre-hash OIDs' "HashML-DSA-65" ...) or a registry one
+        if (
+            by_name(args.algorithm) is None
+            and registry.algorithm(args.algorithm).family == "hybrid"
+        ):
             return _hybrid_keygen(args)
         cls = private_key_class(args.algorithm)
     except KeyError as exc:  # UnknownAlgorithm: keep its full message
@@ -223,6 +228,9 @@ def cmd_show(args: argparse.Namespace) -> int:
             ("algorithm", f"{alg.name} (OID {alg.oid})"),
             ("type", kind + (", password-encrypted" if loaded.encrypted else "")),
         ]
+        if alg.prehash is not None:
+            spec = "FIPS 204 §5.4" if alg.family == "ML-DSA" else "FIPS 205 §10.2"
+            lines.append(("pre-hash", f"{alg.prehash}, bound by the OID ({spec})"))
         single_form = alg.family == "SLH-DSA"
         if loaded.private:
             form = "single (RFC 9909 raw sk)" if single_form else str(loaded.form)
@@ -260,24 +268,29 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """``pqkit list``: every algorithm, with its OID and sizes where key files exist."""
+    """``pqkit list``: every algorithm, with its OID and sizes where key files exist;
+    last, the pre-hash OIDs (HashML-DSA, HashSLH-DSA) of the key files."""
     import pqkit
-    from pqkit.serialization.algorithms import ALGORITHMS, by_name
+    from pqkit.serialization.algorithms import ALGORITHMS, PREHASH_ALGORITHMS, by_name
 
     kems, sigs = pqkit.kems(), pqkit.sigs()
     names = [alg.name for alg in ALGORITHMS]
     names += [name for name in kems + sigs if name not in names]
+    names += [alg.name for alg in PREHASH_ALGORITHMS]
+    width = max(18, *(len(name) for name in names))
     print(
-        f"{'Algorithm':<18} {'Type':<4} {'OID (key files)':<26} {'pk':>5} {'sk':>5} {'ct/sig':>6}"
+        f"{'Algorithm':<{width}} {'Type':<4} {'OID (key files)':<26} "
+        f"{'pk':>5} {'sk':>5} {'ct/sig':>6}"
     )
     for name in names:
         alg = by_name(name)
+        scheme_name = alg.parameter_set if alg is not None else name
         scheme: Any = None
-        kind = "KEM" if name in kems else "SIG" if name in sigs else "-"
-        if name in kems:
-            scheme = pqkit.kem(name)
-        elif name in sigs:
-            scheme = pqkit.sig(name)
+        kind = "KEM" if scheme_name in kems else "SIG" if scheme_name in sigs else "-"
+        if scheme_name in kems:
+            scheme = pqkit.kem(scheme_name)
+        elif scheme_name in sigs:
+            scheme = pqkit.sig(scheme_name)
         if alg is not None:
             kind = "KEM" if alg.family == "ML-KEM" else "SIG"
             sizes = (alg.public_key_length, alg.expanded_key_length, alg.output_length)
@@ -286,5 +299,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             sizes = (scheme.length_public_key, scheme.length_secret_key, out)
         oid = alg.oid if alg is not None else "-"
         note = "" if scheme is not None else "  (not available in this build)"
-        print(f"{name:<18} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}{note}")
+        print(
+            f"{name:<{width}} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}{note}"
+        )
     return 0

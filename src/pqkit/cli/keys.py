@@ -98,7 +98,11 @@ def _register_key_files(subparsers: Any) -> None:
     )
     p.add_argument("--arith", metavar="BACKEND", help="with --count: arithmetic backend")
     p.add_argument(
-        "--workers", type=positive_int("--workers"), metavar="W", help="with --count: threads"
+        "--workers",
+        type=positive_int("--workers"),
+        metavar="W",
+        help="with --count: threads "
+        "(default: PQKIT_WORKERS, else one per CPU this process may use)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="with --count: no progress bar")
     _add_force(p)

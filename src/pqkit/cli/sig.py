@@ -4,6 +4,8 @@ with key files.
 The message is streamed where the scheme allows: pure ML-DSA through the key's mu
 hasher, HashML-DSA and HashSLH-DSA through the pre-hash's incremental hasher
 (:meth:`pqkit.prehash.PreHash.new`), so files of any size work in constant memory.
+A key file under a pre-hash OID (HashML-DSA, HashSLH-DSA) signs and verifies with
+that OID's pre-hash; ``--prehash`` may only name the same one.
 Pure SLH-DSA reads its message twice (PRF_msg, then H_msg: FIPS 205, Algorithm 19),
 so it is read whole, up to :data:`PURE_SLHDSA_LIMIT` bytes; sign larger files with
 ``--prehash``.
@@ -43,6 +45,23 @@ def _prehash(name: str | None) -> Any:
     return None if name is None else lookup(name, loose=True)
 
 
+def _bound(chosen: Any, key: Any) -> Any:
+    """The pre-hash to use with ``key``: ``chosen`` (``--prehash``, or None), or for a
+    key whose OID binds a pre-hash (HashML-DSA, HashSLH-DSA) that one, which
+    ``--prehash`` may only repeat."""
+    from pqkit.prehash import lookup
+
+    bound = key.algorithm.prehash
+    if bound is None:
+        return chosen
+    if chosen is not None and chosen.name != bound:
+        raise ValueError(
+            f"the {key.algorithm.name} key is bound to the pre-hash {bound} by its OID; "
+            f"--prehash {chosen.name} does not apply"
+        )
+    return lookup(bound)
+
+
 def _digest(source: IO[bytes], prehash: Any) -> bytes:
     hasher = prehash.new()
     stream_into(source, hasher)
@@ -51,7 +70,8 @@ def _digest(source: IO[bytes], prehash: Any) -> bytes:
 
 
 def cmd_sign(args: argparse.Namespace) -> int:
-    """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA."""
+    """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA /
+    HashSLH-DSA (``--prehash``, or the pre-hash the key's OID binds)."""
     from pqkit.keys import MLDSAPrivateKey, SLHDSAPrivateKey
 
     check_outputs([args.out], args.force, inputs=[args.key, args.file])
@@ -59,6 +79,7 @@ def cmd_sign(args: argparse.Namespace) -> int:
     prehash = _prehash(args.prehash)
     key = load_private(args.key, args, stdin_in_use=args.file == "-").key
     need(key, (MLDSAPrivateKey, SLHDSAPrivateKey), "sign", "an ML-DSA or SLH-DSA private key")
+    prehash = _bound(prehash, key)
     if isinstance(key, SLHDSAPrivateKey) and prehash is None:
         data = read_input(args.file, "message file", PURE_SLHDSA_LIMIT)
         signature = key.sign(data, ctx, deterministic=args.deterministic)
@@ -88,6 +109,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     stdin_in_use = "-" in (args.file, args.signature)
     key = load_public(args.pub, args, stdin_in_use=stdin_in_use)
     need(key, (MLDSAPublicKey, SLHDSAPublicKey), "verify", "an ML-DSA or SLH-DSA key")
+    prehash = _bound(prehash, key)
     length = key.algorithm.output_length
     # one byte more than a signature is enough to know it is not one (exit 1)
     signature = read_input(args.signature, "signature file", length, oversize_ok=True)

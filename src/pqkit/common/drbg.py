@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit._secret import Uncopyable
+from pqkit.common.counter import counter_blocks, guarded_counter
 from pqkit.common.select import provider
 
 __all__ = ["MAX_BYTES_PER_REQUEST", "RESEED_INTERVAL", "CtrDrbg"]
@@ -19,8 +20,6 @@ __all__ = ["MAX_BYTES_PER_REQUEST", "RESEED_INTERVAL", "CtrDrbg"]
 SEEDLEN = 48  # bytes: keylen (32) + blocklen (16), SP 800-90A Table 3 for AES-256
 MAX_BYTES_PER_REQUEST = 1 << 16  # max_number_of_bits_per_request = 2^19 bits (Table 3)
 RESEED_INTERVAL = 1 << 48  # reseed_interval: at most 2^48 requests between reseeds (Table 3)
-
-_MASK128 = (1 << 128) - 1
 
 
 def _pad_input(value: object, name: str) -> bytes:
@@ -63,20 +62,18 @@ class CtrDrbg(Uncopyable):
         self._aes = provider("aes", backend)
         # SP 800-90A §10.2.1.3.1 (Instantiate, no df): Key = 0^keylen, V = 0^blocklen.
         self._key = bytes(32)
-        self._v = 0
+        self._v = guarded_counter(bytes(16))  # V as 2^130 + V (pqkit.common.counter)
         self._ecb = self._aes.ecb(self._key)
         self._update(bytes(a ^ b for a, b in zip(entropy, pers, strict=True)))
         self._reseed_counter = 1
 
     def _blocks(self, count: int) -> bytes:
         """Encrypt V+1, ..., V+count under Key in one call, and advance V."""
-        v = self._v
-        counters = b"".join(((v + i) & _MASK128).to_bytes(16, "big") for i in range(1, count + 1))
-        self._v = (v + count) & _MASK128
+        counters, self._v = counter_blocks(self._v, count, start=1)
         return self._ecb.encrypt_blocks(counters)
 
     def _set_state(self, temp: bytes) -> None:
-        self._key, self._v = temp[:32], int.from_bytes(temp[32:], "big")
+        self._key, self._v = temp[:32], guarded_counter(temp[32:])
         self._ecb = self._aes.ecb(self._key)  # one cipher object per key
 
     def _update(self, provided_data: bytes) -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import threading
 from collections.abc import Callable
 from enum import IntEnum
 from typing import Any
 
 from pqkit import common
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit._secret import Uncopyable
 from pqkit.schemes import RNG, Encapsulation, Kem, KeyPair, draw
 
 __all__ = [
@@ -197,27 +199,67 @@ def _key_bytes(key: Any, what: str, raw: str) -> bytes:
     return as_bytes(key, what)
 
 
-class _Context:
-    """The encryption context of RFC 9180 §5.2 (key, base_nonce, seq, exporter_secret)."""
+class _Context(Uncopyable):
+    """The encryption context of RFC 9180 §5.2 (key, base_nonce, seq, exporter_secret).
+
+    Safe to share between threads: the sequence number advances under a lock
+    together with the nonce it gives, so no two messages ever use one nonce. A
+    context holds the AEAD key and cannot be copied or pickled (a copy would reuse
+    every nonce); ``seq`` is read-only.
+    """
+
+    __slots__ = ("_base_nonce", "_exporter_secret", "_key", "_lock", "_seq", "suite")
+
+    _uncopyable_hint = "set up a new context (Suite.setup_sender / setup_recipient)"
 
     def __init__(self, suite: Suite, key: bytes, base_nonce: bytes, exporter_secret: bytes) -> None:
         self.suite = suite
-        self.key = key
-        self.base_nonce = base_nonce
-        self.exporter_secret = exporter_secret
-        self.seq = 0
+        self._key = key
+        self._base_nonce = base_nonce
+        self._exporter_secret = exporter_secret
+        self._seq = 0
+        self._lock = threading.Lock()
 
-    def _nonce(self) -> bytes:
-        """ComputeNonce(seq) = base_nonce XOR I2OSP(seq, Nn)."""
+    def __repr__(self) -> str:
+        return f"<hpke.{type(self).__name__} {self.suite!r}, seq={self._seq}>"
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of the next message (RFC 9180 §5.2); read-only."""
+        return self._seq
+
+    @property
+    def key(self) -> bytes:
+        """The AEAD key (RFC 9180 §5.1)."""
+        return self._key
+
+    @property
+    def base_nonce(self) -> bytes:
+        """The base nonce (RFC 9180 §5.1)."""
+        return self._base_nonce
+
+    @property
+    def exporter_secret(self) -> bytes:
+        """The exporter secret (RFC 9180 §5.1)."""
+        return self._exporter_secret
+
+    def _cipher(self) -> Any:
+        """The AEAD object of this context's key; ValueError for an export-only suite."""
         if self.suite.aead == AEAD.EXPORT_ONLY:
             raise ValueError("this suite's AEAD is export-only: it cannot seal or open")
-        nn = len(self.base_nonce)
-        if self.seq >= (1 << (8 * nn)) - 1:
+        return self.suite._aead_cipher(self._key)
+
+    def _nonce(self) -> bytes:
+        """ComputeNonce(seq) = base_nonce XOR I2OSP(seq, Nn) (RFC 9180 §5.2), with the
+        limit check of IncrementSeq: the last sequence number, 2^(8 Nn) - 1, is never
+        used. The caller holds ``_lock``."""
+        nn = len(self._base_nonce)
+        if self._seq >= (1 << (8 * nn)) - 1:
             raise MessageLimitReachedError(
-                f"HPKE message limit reached: sequence number {self.seq} is the last one"
+                f"HPKE message limit reached: sequence number {self._seq} is the last one"
             )
-        seq = _i2osp(self.seq, nn)
-        return bytes(a ^ b for a, b in zip(self.base_nonce, seq, strict=True))
+        seq = _i2osp(self._seq, nn)
+        return bytes(a ^ b for a, b in zip(self._base_nonce, seq, strict=True))
 
     def export(self, exporter_context: bytes, length: int) -> bytes:
         """A secret of ``length`` bytes bound to ``exporter_context`` (RFC 9180 §5.3)."""
@@ -228,45 +270,63 @@ class _Context:
         if kdf.one_stage:
             if not 0 <= length <= 0xFFFF:
                 raise ValueError(f"export length must be in 0..65535, got {length}")
-            return kdf.labeled_derive(self.exporter_secret, b"sec", ctx, length)
+            return kdf.labeled_derive(self._exporter_secret, b"sec", ctx, length)
         if not 0 <= length <= 255 * kdf.nh:
             raise ValueError(f"export length must be in 0..{255 * kdf.nh}, got {length}")
-        return kdf.labeled_expand(self.exporter_secret, b"sec", ctx, length)
+        return kdf.labeled_expand(self._exporter_secret, b"sec", ctx, length)
 
 
 class SenderContext(_Context):
-    """ContextS: ``seal`` with increasing sequence numbers, ``export``."""
+    """ContextS: ``seal`` with increasing sequence numbers, ``export``. Thread-safe:
+    each seal takes its own sequence number (and so its own nonce) atomically."""
+
+    __slots__ = ()
 
     def seal(self, plaintext: bytes, aad: bytes = b"") -> bytes:
         """AEAD-encrypt ``plaintext`` with the next nonce; ``MessageLimitReachedError``
         when the sequence numbers are exhausted."""
+        return self.seal_numbered(plaintext, aad)[1]
+
+    def seal_numbered(self, plaintext: bytes, aad: bytes = b"") -> tuple[int, bytes]:
+        """(sequence number, ciphertext) of :meth:`seal`. With a context shared by
+        threads the ciphertexts may leave in another order than their numbers; the
+        recipient must open them in sequence-number order."""
         pt = as_bytes(plaintext, "plaintext")
         aad = as_bytes(aad, "aad")
-        nonce = self._nonce()
-        ct = self.suite._aead_cipher(self.key).encrypt(nonce, pt, aad)
-        self.seq += 1
-        return bytes(ct)
+        cipher = self._cipher()
+        with self._lock:  # the nonce and the increment of RFC 9180 §5.2 as one step
+            nonce = self._nonce()
+            seq = self._seq
+            self._seq = seq + 1
+        # A failed encryption (e.g. an over-long plaintext) leaves its number unused:
+        # never handing a number out twice matters, using every one does not.
+        return seq, bytes(cipher.encrypt(nonce, pt, aad))
 
 
 class RecipientContext(_Context):
-    """ContextR: ``open`` with increasing sequence numbers, ``export``."""
+    """ContextR: ``open`` with increasing sequence numbers, ``export``. Thread-safe:
+    opens are serialised, and each advances the sequence number only on success."""
+
+    __slots__ = ()
 
     def open(self, ciphertext: bytes, aad: bytes = b"") -> bytes:
         """AEAD-decrypt ``ciphertext``; :class:`OpenError` when the tag does not verify
         (the sequence number then stays where it was)."""
         ct = as_bytes(ciphertext, "ciphertext")
         aad = as_bytes(aad, "aad")
-        nonce = self._nonce()
+        cipher = self._cipher()
         from cryptography.exceptions import InvalidTag
 
-        try:
-            pt = self.suite._aead_cipher(self.key).decrypt(nonce, ct, aad)
-        except InvalidTag:
-            raise OpenError(
-                "HPKE open failed: the authentication tag does not verify (wrong key, "
-                "info, psk or aad, or a modified enc or ciphertext)"
-            ) from None
-        self.seq += 1
+        with self._lock:
+            nonce = self._nonce()
+            try:
+                pt = cipher.decrypt(nonce, ct, aad)
+            except InvalidTag:
+                raise OpenError(
+                    "HPKE open failed: the authentication tag does not verify (wrong key, "
+                    "info, psk or aad, or a modified enc or ciphertext)"
+                ) from None
+            self._seq += 1
         return bytes(pt)
 
 
@@ -327,7 +387,30 @@ class Suite:
         seed = self._kem_kdf.labeled_derive(ikm, b"DeriveKeyPair", b"", self.length_private_key)
         return KeyPair(self._expanded(seed)[0], seed)
 
+    def _check_key(self, key: Any, what: str) -> None:
+        """Refuse (ValueError) a key object of another algorithm than this suite's
+        KEM: an ML-KEM-768 seed is also a valid ML-KEM-512 seed, and any 32-byte
+        seed a valid X-Wing one, so only the key's own algorithm tells them apart.
+        Bytes carry no algorithm and are taken as this suite's KEM's."""
+        if isinstance(key, (bytes, bytearray, memoryview)):
+            return
+        alg = getattr(key, "algorithm", None)
+        if alg is None:
+            return  # not a key object: _key_bytes raises the TypeError
+        name = alg if isinstance(alg, str) else str(getattr(alg, "name", alg))
+        from pqkit import registry
+
+        try:
+            canonical = registry.algorithm(name).name
+        except KeyError:
+            canonical = name
+        if canonical != self.scheme.name:
+            raise ValueError(
+                f"{what} is an {canonical} key, but this HPKE suite's KEM is {self.scheme.name}"
+            )
+
     def _public(self, public_key: Any) -> bytes:
+        self._check_key(public_key, "public_key")
         return as_bytes_len(
             _key_bytes(public_key, "public_key", "public_bytes_raw"),
             "public_key",
@@ -335,6 +418,7 @@ class Suite:
         )
 
     def _private(self, private_key: Any) -> bytes:
+        self._check_key(private_key, "private_key")
         return as_bytes_len(
             _key_bytes(private_key, "private_key", "private_bytes_raw"),
             "private_key",

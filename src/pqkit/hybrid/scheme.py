@@ -43,12 +43,12 @@ class HybridKem(KemBase):
 
         self.pq: Kem = kem(self.params.mlkem)
         if arith is not None:
-            self.pq = self.pq.using(arith=arith)  # type: ignore[attr-defined]
+            self.pq = self.pq.using(arith=arith)
 
     def using(self, *, arith: str | None = None) -> HybridKem:
         """A copy whose ML-KEM half runs on the arithmetic backend ``arith``."""
         twin = super().using(arith=arith)
-        twin.pq = self.pq.using(arith=arith)  # type: ignore[attr-defined]
+        twin.pq = self.pq.using(arith=arith)
         return twin
 
     # --- the construction ------------------------------------------------------------

@@ -26,9 +26,9 @@ Usage (the ``*_derand`` variants take the randomness explicitly, for tests)::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from pqkit._checks import as_bytes_len
+from pqkit._secret import Uncopyable
 from pqkit.hybrid.groups import GROUPS, Group
 from pqkit.schemes import RNG, Kem, draw
 
@@ -42,12 +42,38 @@ __all__ = [
 ]
 
 
-class ClientState(NamedTuple):
+class ClientState(Uncopyable):
     """What the client keeps between its share and the server's: the ML-KEM seed
-    d || z (64 bytes) and the ECDH private scalar."""
+    d || z (64 bytes) and the ECDH private scalar, read-only. Like the private keys
+    it refuses copy and pickle (``TypeError``) and its ``repr`` shows no secret
+    bytes: a copy would let two handshakes finish with one ephemeral key."""
 
-    mlkem_seed: bytes
-    ecdh_private: bytes
+    __slots__ = ("_ecdh_private", "_group", "_mlkem_seed")
+
+    _uncopyable_hint = "finish the handshake with this state, or start a new one"
+
+    def __init__(self, group: str, mlkem_seed: bytes, ecdh_private: bytes) -> None:
+        self._group = group
+        self._mlkem_seed = mlkem_seed
+        self._ecdh_private = ecdh_private
+
+    @property
+    def group(self) -> str:
+        """The name of the hybrid group this state belongs to."""
+        return self._group
+
+    @property
+    def mlkem_seed(self) -> bytes:
+        """The ML-KEM seed d || z (64 bytes)."""
+        return self._mlkem_seed
+
+    @property
+    def ecdh_private(self) -> bytes:
+        """The ECDH private key (X25519: 32 bytes; NIST curves: the big-endian scalar)."""
+        return self._ecdh_private
+
+    def __repr__(self) -> str:
+        return f"<ClientState {self._group} (secret)>"
 
 
 @dataclass(frozen=True)
@@ -117,7 +143,7 @@ class HybridGroup:
         scalar = self._ecdh_private(ecdh_private, "ecdh_private")
         ek, _dk = self._kem.keygen_derand(seed)
         share = self._join(ek, self._group.public(scalar))
-        return ClientState(seed, scalar), share
+        return ClientState(self.name, seed, scalar), share
 
     def client_share(self, *, rng: RNG | None = None) -> tuple[ClientState, bytes]:
         """A fresh client state and key share."""
@@ -130,6 +156,8 @@ class HybridGroup:
         invalid ECDH share raises ``ValueError``."""
         if not isinstance(state, ClientState):
             raise TypeError(f"state must be a ClientState, not {type(state).__name__}")
+        if state.group != self.name:
+            raise ValueError(f"state belongs to {state.group}, not {self.name}")
         share = as_bytes_len(server_share, "server share", self.length_server_share)
         g = self._group
         ct, ecdh = self._split(share, g.length_element)

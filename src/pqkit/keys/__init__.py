@@ -7,7 +7,10 @@ For each FIPS parameter set a private and a public key class::
     shared_secret, ciphertext = key.public_key().encapsulate()
     assert key.decapsulate(ciphertext) == shared_secret
 
-Family base classes (``MLKEMPrivateKey``, ``MLDSAPublicKey`` ...) serve
+The pre-hash OIDs have their own classes (``HashMLDSA65PrivateKey``,
+``HashSLHDSASHA2_128sPublicKey`` ...): the same key bytes as the pure set, bound to
+HashML-DSA / HashSLH-DSA with the OID's pre-hash. Family base classes
+(``MLKEMPrivateKey``, ``MLDSAPublicKey``, ``HashMLDSAPublicKey`` ...) serve
 ``isinstance`` checks; ``PrivateKey`` / ``PublicKey`` hold what every key shares
 (raw bytes, PKCS#8 and SubjectPublicKeyInfo in PEM or DER).
 """
@@ -22,6 +25,14 @@ from pqkit.keys.loaders import (
     load_pem_public_key,
 )
 from pqkit.keys.mldsa import (
+    HashMLDSA44PrivateKey,
+    HashMLDSA44PublicKey,
+    HashMLDSA65PrivateKey,
+    HashMLDSA65PublicKey,
+    HashMLDSA87PrivateKey,
+    HashMLDSA87PublicKey,
+    HashMLDSAPrivateKey,
+    HashMLDSAPublicKey,
     MLDSA44PrivateKey,
     MLDSA44PublicKey,
     MLDSA65PrivateKey,
@@ -43,6 +54,32 @@ from pqkit.keys.mlkem import (
     MLKEMPublicKey,
 )
 from pqkit.keys.slhdsa import (
+    HashSLHDSAPrivateKey,
+    HashSLHDSAPublicKey,
+    HashSLHDSASHA2_128fPrivateKey,
+    HashSLHDSASHA2_128fPublicKey,
+    HashSLHDSASHA2_128sPrivateKey,
+    HashSLHDSASHA2_128sPublicKey,
+    HashSLHDSASHA2_192fPrivateKey,
+    HashSLHDSASHA2_192fPublicKey,
+    HashSLHDSASHA2_192sPrivateKey,
+    HashSLHDSASHA2_192sPublicKey,
+    HashSLHDSASHA2_256fPrivateKey,
+    HashSLHDSASHA2_256fPublicKey,
+    HashSLHDSASHA2_256sPrivateKey,
+    HashSLHDSASHA2_256sPublicKey,
+    HashSLHDSASHAKE_128fPrivateKey,
+    HashSLHDSASHAKE_128fPublicKey,
+    HashSLHDSASHAKE_128sPrivateKey,
+    HashSLHDSASHAKE_128sPublicKey,
+    HashSLHDSASHAKE_192fPrivateKey,
+    HashSLHDSASHAKE_192fPublicKey,
+    HashSLHDSASHAKE_192sPrivateKey,
+    HashSLHDSASHAKE_192sPublicKey,
+    HashSLHDSASHAKE_256fPrivateKey,
+    HashSLHDSASHAKE_256fPublicKey,
+    HashSLHDSASHAKE_256sPrivateKey,
+    HashSLHDSASHAKE_256sPublicKey,
     SLHDSAPrivateKey,
     SLHDSAPublicKey,
     SLHDSASHA2_128fPrivateKey,
@@ -72,6 +109,40 @@ from pqkit.keys.slhdsa import (
 )
 
 __all__ = [
+    "HashMLDSA44PrivateKey",
+    "HashMLDSA44PublicKey",
+    "HashMLDSA65PrivateKey",
+    "HashMLDSA65PublicKey",
+    "HashMLDSA87PrivateKey",
+    "HashMLDSA87PublicKey",
+    "HashMLDSAPrivateKey",
+    "HashMLDSAPublicKey",
+    "HashSLHDSAPrivateKey",
+    "HashSLHDSAPublicKey",
+    "HashSLHDSASHA2_128fPrivateKey",
+    "HashSLHDSASHA2_128fPublicKey",
+    "HashSLHDSASHA2_128sPrivateKey",
+    "HashSLHDSASHA2_128sPublicKey",
+    "HashSLHDSASHA2_192fPrivateKey",
+    "HashSLHDSASHA2_192fPublicKey",
+    "HashSLHDSASHA2_192sPrivateKey",
+    "HashSLHDSASHA2_192sPublicKey",
+    "HashSLHDSASHA2_256fPrivateKey",
+    "HashSLHDSASHA2_256fPublicKey",
+    "HashSLHDSASHA2_256sPrivateKey",
+    "HashSLHDSASHA2_256sPublicKey",
+    "HashSLHDSASHAKE_128fPrivateKey",
+    "HashSLHDSASHAKE_128fPublicKey",
+    "HashSLHDSASHAKE_128sPrivateKey",
+    "HashSLHDSASHAKE_128sPublicKey",
+    "HashSLHDSASHAKE_192fPrivateKey",
+    "HashSLHDSASHAKE_192fPublicKey",
+    "HashSLHDSASHAKE_192sPrivateKey",
+    "HashSLHDSASHAKE_192sPublicKey",
+    "HashSLHDSASHAKE_256fPrivateKey",
+    "HashSLHDSASHAKE_256fPublicKey",
+    "HashSLHDSASHAKE_256sPrivateKey",
+    "HashSLHDSASHAKE_256sPublicKey",
     "MLDSA44PrivateKey",
     "MLDSA44PublicKey",
     "MLDSA65PrivateKey",
@@ -146,12 +217,28 @@ _PRIVATE: dict[str, type[PrivateKey]] = {
         SLHDSASHAKE_192fPrivateKey,
         SLHDSASHAKE_256sPrivateKey,
         SLHDSASHAKE_256fPrivateKey,
+        HashMLDSA44PrivateKey,
+        HashMLDSA65PrivateKey,
+        HashMLDSA87PrivateKey,
+        HashSLHDSASHA2_128sPrivateKey,
+        HashSLHDSASHA2_128fPrivateKey,
+        HashSLHDSASHA2_192sPrivateKey,
+        HashSLHDSASHA2_192fPrivateKey,
+        HashSLHDSASHA2_256sPrivateKey,
+        HashSLHDSASHA2_256fPrivateKey,
+        HashSLHDSASHAKE_128sPrivateKey,
+        HashSLHDSASHAKE_128fPrivateKey,
+        HashSLHDSASHAKE_192sPrivateKey,
+        HashSLHDSASHAKE_192fPrivateKey,
+        HashSLHDSASHAKE_256sPrivateKey,
+        HashSLHDSASHAKE_256fPrivateKey,
     )
 }
 
 
 def private_key_class(name: str) -> type[PrivateKey]:
-    """The private key class of the parameter set ``name`` ("ML-KEM-768", "mldsa65", ...)."""
+    """The private key class of the parameter set ``name`` ("ML-KEM-768", "mldsa65",
+    "HashML-DSA-65-with-SHA512", ...)."""
     from pqkit.errors import UnknownAlgorithm
     from pqkit.serialization.algorithms import by_name
 

@@ -9,11 +9,13 @@ seed (when it has one), the FIPS expanded secret key and the public key.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 from typing import Any, ClassVar, TypeVar
 
 from pqkit._checks import as_bytes_len
+from pqkit._keystate import KeyState, holding
 from pqkit._secret import Uncopyable
 from pqkit.schemes import RNG, draw
 from pqkit.serialization import pbes2
@@ -52,6 +54,40 @@ def prehash_m_prime(digest: Any, algorithm: Any, context: Any) -> bytes:
     from pqkit.messages import prehash_m_prime as build
 
     return build(digest, algorithm, as_context(context))
+
+
+def bound_prehash(alg: KeyAlgorithm, requested: Any) -> str:
+    """The pre-hash a HashML-DSA / HashSLH-DSA key signs with: its OID's
+    (``alg.prehash``); ``requested`` (an ACVP name, or None for the bound one) must
+    be that one, else ``ValueError``: a pre-hash OID binds the key to one PH."""
+    from pqkit.prehash import lookup
+
+    bound = alg.prehash
+    if bound is None:  # pragma: no cover - only the pre-hash classes call this
+        raise RuntimeError(f"{alg.name} is not a pre-hash algorithm")
+    if requested is not None and lookup(requested).name != bound:
+        raise ValueError(
+            f"this {alg.name} key is bound to the pre-hash {bound} by its OID "
+            f"{alg.oid}; it does not sign or verify with {requested}"
+        )
+    return bound
+
+
+def bound_digest(alg: KeyAlgorithm, data: Any) -> bytes:
+    """PH(``data``) with the pre-hash the OID of ``alg`` binds (FIPS 204 §5.4,
+    FIPS 205 §10.2)."""
+    from pqkit._checks import as_bytes
+    from pqkit.prehash import lookup
+
+    return lookup(bound_prehash(alg, None)).function(as_bytes(data, "data"))
+
+
+def refuse_pure(alg: KeyAlgorithm, operation: str) -> ValueError:
+    """The error of a pure-only operation (mu) on a key bound to a pre-hash."""
+    return ValueError(
+        f"{operation} is pure {alg.family}; this {alg.name} key (OID {alg.oid}) signs "
+        f"only with the pre-hash {alg.prehash}"
+    )
 
 
 def algorithm_named(name: str) -> KeyAlgorithm:
@@ -121,8 +157,9 @@ class PublicKey:
         spki = encode_spki(self.algorithm, self._public)
         return spki if enc is Encoding.DER else pem_encode(spki, "PUBLIC KEY")
 
-    def to_cryptography_key(self) -> Any:
-        """The same public key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`)."""
+    def to_cryptography_key(self) -> object:
+        """The same public key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`;
+        each parameter set's class gives the pyca type it returns)."""
         from pqkit.keys.pyca import to_cryptography_key
 
         return to_cryptography_key(self)
@@ -164,7 +201,7 @@ class PrivateKey(Uncopyable):
     secrets stay in this one object); serialise it with ``private_bytes()``.
     """
 
-    __slots__ = ("_expanded", "_public", "_seed")
+    __slots__ = ("_expanded", "_public", "_seed", "_state")
     _uncopyable_hint = "serialise it with private_bytes()"
 
     algorithm: ClassVar[KeyAlgorithm]
@@ -173,6 +210,9 @@ class PrivateKey(Uncopyable):
     _seed: bytes | None
     _expanded: bytes
     _public: bytes
+    _state: KeyState
+    """The secret state the scheme derives from this key on use (decoded key,
+    check verdicts): kept here only, dropped with the key (:mod:`pqkit._keystate`)."""
 
     def __init__(self) -> None:
         raise TypeError(
@@ -186,7 +226,12 @@ class PrivateKey(Uncopyable):
         object.__setattr__(key, "_seed", seed)
         object.__setattr__(key, "_expanded", expanded)
         object.__setattr__(key, "_public", public)
+        object.__setattr__(key, "_state", KeyState())
         return key
+
+    def _holding(self) -> contextlib.AbstractContextManager[None]:
+        """The scope in which the scheme keeps this key's derived state in the key."""
+        return holding(self._state)
 
     # --- the family's hooks -----------------------------------------------------------
 
@@ -197,7 +242,7 @@ class PrivateKey(Uncopyable):
         xi, FIPS 205, Algorithm 18 on SK.seed || SK.prf || PK.seed."""
         from pqkit.registry import algorithm
 
-        pk, sk = algorithm(cls.algorithm.name).scheme().keygen_derand(seed)
+        pk, sk = algorithm(cls.algorithm.parameter_set).scheme().keygen_derand(seed)
         return bytes(pk), bytes(sk)
 
     @classmethod
@@ -283,22 +328,31 @@ class PrivateKey(Uncopyable):
         encryption_algorithm: Any,
         *,
         form: KeyForm = "seed",
+        include_public_key: bool = False,
     ) -> bytes:
         """PKCS#8 in PEM or DER, optionally password-encrypted; or the raw seed.
 
         ``form`` picks the RFC 9935 / RFC 9881 CHOICE: ``"seed"`` (the default and
         the RFCs' recommendation), ``"expanded"`` or ``"both"``.
+        ``include_public_key`` writes OneAsymmetricKey v2 with the publicKey field
+        (RFC 5958 §2), as some producers do; the default is v1 without it.
         ``encryption_algorithm`` is ``NoEncryption()`` or
         ``BestAvailableEncryption(password)`` (needs ``cryptography``).
         """
         enc = coerce(Encoding, encoding, "encoding")
         fmt = coerce(PrivateFormat, format, "format")
         password, iterations = encryption_password(encryption_algorithm)
+        if not isinstance(include_public_key, bool):
+            raise TypeError(
+                f"include_public_key must be bool, not {type(include_public_key).__name__}"
+            )
         if (enc is Encoding.Raw) != (fmt is PrivateFormat.Raw):
             raise ValueError("Raw encoding goes with Raw format, and only with it")
         if fmt is PrivateFormat.Raw:
             if password is not None:
                 raise ValueError("a Raw private key cannot be encrypted")
+            if include_public_key:
+                raise ValueError("the Raw format is the seed alone; it holds no public key")
             if form != "seed":
                 raise ValueError("the Raw format is the seed; use private_bytes_expanded()")
             return self.private_bytes_raw()
@@ -306,15 +360,17 @@ class PrivateKey(Uncopyable):
             raise ValueError(f"unknown private key form {form!r}; use 'seed', 'expanded' or 'both'")
         if form != "expanded" and self._seed is None:
             self.private_bytes_raw()  # raises the "no seed" error
-        der = encode_private_key_info(self.algorithm, form, self._seed, self._expanded)
+        public = self._public if include_public_key else None
+        der = encode_private_key_info(self.algorithm, form, self._seed, self._expanded, public)
         label = "PRIVATE KEY"
         if password is not None:
             der = pbes2.encrypt(der, password, iterations=iterations)
             label = "ENCRYPTED PRIVATE KEY"
         return der if enc is Encoding.DER else pem_encode(der, label)
 
-    def to_cryptography_key(self) -> Any:
-        """The same private key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`).
+    def to_cryptography_key(self) -> object:
+        """The same private key as a pyca/cryptography key object (:mod:`pqkit.keys.pyca`;
+        each parameter set's class gives the pyca type it returns).
 
         Goes over as the seed: ``ValueError`` for a key loaded from an expanded key alone.
         """

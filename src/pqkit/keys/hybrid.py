@@ -12,7 +12,7 @@ OID for X-Wing, :data:`XWING_OID`; PKCS#8 / SPKI with it is not written yet.)
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit._secret import Uncopyable
@@ -95,6 +95,14 @@ class HybridPublicKey:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def to_cryptography_key(self) -> NoReturn:
+        """pyca/cryptography has no hybrid KEM keys: always raises
+        ``cryptography.exceptions.UnsupportedAlgorithm`` (:mod:`pqkit.keys.pyca`)."""
+        from pqkit.keys.pyca import to_cryptography_key
+
+        to_cryptography_key(self)
+        raise AssertionError("unreachable")  # pragma: no cover
+
 
 class HybridPrivateKey(Uncopyable):
     """A hybrid decapsulation key: the 32-byte seed. Not copyable or picklable
@@ -139,6 +147,14 @@ class HybridPrivateKey(Uncopyable):
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def to_cryptography_key(self) -> NoReturn:
+        """pyca/cryptography has no hybrid KEM keys: always raises
+        ``cryptography.exceptions.UnsupportedAlgorithm`` (:mod:`pqkit.keys.pyca`)."""
+        from pqkit.keys.pyca import to_cryptography_key
+
+        to_cryptography_key(self)
+        raise AssertionError("unreachable")  # pragma: no cover
 
 
 class XWingPublicKey(HybridPublicKey):

@@ -1,5 +1,8 @@
 """``load_{pem,der}_{private,public}_key``: read a key file, pick the class by OID.
 
+A pre-hash OID (HashML-DSA, HashSLH-DSA) picks its own class, bound to that
+pre-hash (:mod:`pqkit.keys.mldsa`, :mod:`pqkit.keys.slhdsa`).
+
 The behaviour follows pyca/cryptography's loaders: a password for a key that is
 not encrypted, or none for one that is, is a ``TypeError``; everything wrong with
 the data itself (truncated or malformed DER, an unknown OID, wrong lengths,
@@ -74,7 +77,8 @@ def load_der_private_key(
     *,
     max_iterations: int = pbes2.MAX_ITERATIONS,
 ) -> PrivateKey:
-    """The ML-KEM or ML-DSA private key in DER PKCS#8 (encrypted or not) ``data``.
+    """The ML-KEM, ML-DSA or SLH-DSA private key (pure or pre-hash OID) in DER PKCS#8
+    (encrypted or not) ``data``.
 
     An encrypted key whose PBKDF2 iteration count exceeds ``max_iterations``
     (default 1 000 000, :data:`pqkit.serialization.pbes2.MAX_ITERATIONS`) is a
@@ -105,7 +109,8 @@ def load_pem_private_key(
 
 
 def load_der_public_key(data: bytes) -> PublicKey:
-    """The ML-KEM or ML-DSA public key in DER SubjectPublicKeyInfo ``data``."""
+    """The ML-KEM, ML-DSA or SLH-DSA public key (pure or pre-hash OID) in DER
+    SubjectPublicKeyInfo ``data``."""
     from pqkit.keys import public_key_class
 
     alg, key = decode_spki(as_bytes(data, "data"))

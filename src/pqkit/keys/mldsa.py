@@ -1,19 +1,49 @@
-"""ML-DSA key objects (FIPS 204) in the shape of pyca/cryptography's ``mldsa`` module."""
+"""ML-DSA key objects (FIPS 204) in the shape of pyca/cryptography's ``mldsa`` module.
+
+``MLDSA65PrivateKey`` ... are the keys of the pure OIDs (id-ml-dsa-*, RFC 9881):
+``sign`` / ``verify`` are ML-DSA. ``HashMLDSA65PrivateKey`` ... are the keys of the
+pre-hash OIDs (id-hash-ml-dsa-*-with-sha512): the same key bytes, bound to
+HashML-DSA with SHA-512 (FIPS 204, Algorithms 4 and 5), so their ``sign`` /
+``verify`` hash the message with SHA-512 and sign PH(M). They are not subclasses of
+the pure classes: code that asks for an ``MLDSA65PublicKey`` does not get a key
+that verifies something else.
+"""
 
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit._keystate import MLDSA_CONSISTENT
 from pqkit.errors import InvalidSignature
-from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named, as_context, prehash_m_prime
-from pqkit.schemes import RNG, Signature
+from pqkit.keys._base import (
+    PrivateKey,
+    PublicKey,
+    algorithm_named,
+    as_context,
+    bound_digest,
+    bound_prehash,
+    prehash_m_prime,
+    refuse_pure,
+)
+from pqkit.schemes import RNG
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric import mldsa as pyca_mldsa
+
     from pqkit.common import Xof
+    from pqkit.protocols import MLDSAScheme
 
 __all__ = [
+    "HashMLDSA44PrivateKey",
+    "HashMLDSA44PublicKey",
+    "HashMLDSA65PrivateKey",
+    "HashMLDSA65PublicKey",
+    "HashMLDSA87PrivateKey",
+    "HashMLDSA87PublicKey",
+    "HashMLDSAPrivateKey",
+    "HashMLDSAPublicKey",
     "MLDSA44PrivateKey",
     "MLDSA44PublicKey",
     "MLDSA65PrivateKey",
@@ -27,12 +57,14 @@ __all__ = [
 
 MU_LENGTH = 64
 
+_P = TypeVar("_P", bound="MLDSAPrivateKey")
+
 
 @cache
-def _scheme(name: str) -> Signature:
+def _scheme(name: str) -> MLDSAScheme:
     from pqkit.registry import sig
 
-    return sig(name)
+    return cast("MLDSAScheme", sig(name))
 
 
 class MuHasher:
@@ -50,6 +82,8 @@ class MuHasher:
             raise TypeError(
                 f"public_key must be an ML-DSA public key, not {type(public_key).__name__}"
             )
+        if public_key.algorithm.prehash is not None:
+            raise refuse_pure(public_key.algorithm, "MuHasher")
         from pqkit.common import shake256, shake256_digest
         from pqkit.messages import m_prime_prefix
 
@@ -95,7 +129,9 @@ class MLDSAPublicKey(PublicKey):
         sig = self._check_signature(signature)
         msg = as_bytes(data, "data")
         ctx = as_context(context)
-        if sig is None or not _scheme(self.algorithm.name).verify(self._public, msg, sig, ctx):
+        if sig is None or not _scheme(self.algorithm.parameter_set).verify(
+            self._public, msg, sig, ctx
+        ):
             raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
 
     def verify_prehashed(
@@ -107,7 +143,7 @@ class MLDSAPublicKey(PublicKey):
         """
         m_prime = prehash_m_prime(digest, algorithm, context)
         sig = self._check_signature(signature)
-        scheme = _scheme(self.algorithm.name)
+        scheme = _scheme(self.algorithm.parameter_set)
         if sig is None or not scheme.verify_internal(self._public, m_prime, sig):
             raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
 
@@ -115,7 +151,9 @@ class MLDSAPublicKey(PublicKey):
         """Check a signature over an external mu (64 bytes); raise InvalidSignature if bad."""
         mu_bytes = as_bytes_len(mu, "mu", MU_LENGTH)
         sig = self._check_signature(signature)
-        if sig is None or not _scheme(self.algorithm.name).verify_mu(self._public, mu_bytes, sig):
+        if sig is None or not _scheme(self.algorithm.parameter_set).verify_mu(
+            self._public, mu_bytes, sig
+        ):
             raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
 
     def mu_hasher(self, context: Any = None) -> MuHasher:
@@ -131,7 +169,7 @@ class MLDSAPrivateKey(PrivateKey):
     @classmethod
     def _check_expanded(cls, expanded: bytes) -> bytes:
         """Recompute pk from (rho, s1, s2) and check tr and t0 (the scheme's check)."""
-        scheme: Any = _scheme(cls.algorithm.name)
+        scheme: Any = _scheme(cls.algorithm.parameter_set)
         try:
             public: bytes = scheme.public_key_from_secret(expanded)
         except ValueError as exc:
@@ -139,6 +177,15 @@ class MLDSAPrivateKey(PrivateKey):
                 f"inconsistent {cls.algorithm.name} expanded private key: {exc}"
             ) from None
         return public
+
+    @classmethod
+    def _make(cls: type[_P], seed: bytes | None, expanded: bytes, public: bytes) -> _P:
+        """The key, noted as consistent in its own state: a key from a seed is by
+        construction, one from expanded bytes passed :meth:`_check_expanded`; so
+        signing does not check it again (DilithiumScheme._check_consistent)."""
+        key = super()._make(seed, expanded, public)
+        key._state._put(MLDSA_CONSISTENT, expanded)
+        return key
 
     def public_key(self) -> MLDSAPublicKey:
         """The matching verification key."""
@@ -155,9 +202,10 @@ class MLDSAPrivateKey(PrivateKey):
         """A pure ML-DSA signature (FIPS 204, Algorithm 2), hedged unless ``deterministic``."""
         msg = as_bytes(data, "data")
         ctx = as_context(context)
-        return _scheme(self.algorithm.name).sign(
-            self._expanded, msg, ctx, deterministic=deterministic, rng=rng
-        )
+        with self._holding():  # the decoded sk is kept in this key (pqkit._keystate)
+            return _scheme(self.algorithm.parameter_set).sign(
+                self._expanded, msg, ctx, deterministic=deterministic, rng=rng
+            )
 
     def sign_prehashed(
         self,
@@ -177,14 +225,16 @@ class MLDSAPrivateKey(PrivateKey):
 
         m_prime = prehash_m_prime(digest, algorithm, context)
         rnd = signing_rnd(deterministic, rng)
-        return _scheme(self.algorithm.name).sign_internal(self._expanded, m_prime, rnd)
+        with self._holding():
+            return _scheme(self.algorithm.parameter_set).sign_internal(self._expanded, m_prime, rnd)
 
     def sign_mu(self, mu: Any, *, deterministic: bool = False, rng: RNG | None = None) -> bytes:
         """A signature over an external mu (64 bytes, e.g. from ``mu_hasher``)."""
         mu_bytes = as_bytes_len(mu, "mu", MU_LENGTH)
-        return _scheme(self.algorithm.name).sign_mu(
-            self._expanded, mu_bytes, deterministic=deterministic, rng=rng
-        )
+        with self._holding():
+            return _scheme(self.algorithm.parameter_set).sign_mu(
+                self._expanded, mu_bytes, deterministic=deterministic, rng=rng
+            )
 
 
 class MLDSA44PublicKey(MLDSAPublicKey):
@@ -192,6 +242,10 @@ class MLDSA44PublicKey(MLDSAPublicKey):
 
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-44")
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA44PublicKey: ...
 
 
 class MLDSA44PrivateKey(MLDSAPrivateKey):
@@ -201,12 +255,22 @@ class MLDSA44PrivateKey(MLDSAPrivateKey):
     algorithm = algorithm_named("ML-DSA-44")
     _public_class = MLDSA44PublicKey
 
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA44PrivateKey: ...
+
+        def public_key(self) -> MLDSA44PublicKey: ...
+
 
 class MLDSA65PublicKey(MLDSAPublicKey):
     """An ML-DSA-65 verification key."""
 
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-65")
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA65PublicKey: ...
 
 
 class MLDSA65PrivateKey(MLDSAPrivateKey):
@@ -216,12 +280,22 @@ class MLDSA65PrivateKey(MLDSAPrivateKey):
     algorithm = algorithm_named("ML-DSA-65")
     _public_class = MLDSA65PublicKey
 
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA65PrivateKey: ...
+
+        def public_key(self) -> MLDSA65PublicKey: ...
+
 
 class MLDSA87PublicKey(MLDSAPublicKey):
     """An ML-DSA-87 verification key."""
 
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-87")
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA87PublicKey: ...
 
 
 class MLDSA87PrivateKey(MLDSAPrivateKey):
@@ -230,3 +304,132 @@ class MLDSA87PrivateKey(MLDSAPrivateKey):
     __slots__ = ()
     algorithm = algorithm_named("ML-DSA-87")
     _public_class = MLDSA87PublicKey
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mldsa.MLDSA87PrivateKey: ...
+
+        def public_key(self) -> MLDSA87PublicKey: ...
+
+
+# --- the pre-hash OIDs: HashML-DSA keys --------------------------------------------------
+
+
+class HashMLDSAPublicKey(MLDSAPublicKey):
+    """An ML-DSA verification key under a HashML-DSA OID (id-hash-ml-dsa-*-with-sha512):
+    it verifies HashML-DSA signatures (FIPS 204, Algorithm 5) with the OID's pre-hash,
+    SHA-512, and nothing else. Base of the parameter-set classes."""
+
+    __slots__ = ()
+
+    def verify(self, signature: Any, data: Any, context: Any = None) -> None:
+        """Check a HashML-DSA signature over ``data``, which is hashed here with the
+        OID's pre-hash; raise InvalidSignature if bad."""
+        digest = bound_digest(self.algorithm, data)
+        self.verify_prehashed(signature, digest, None, context)
+
+    def verify_prehashed(
+        self, signature: Any, digest: Any, algorithm: str | None = None, context: Any = None
+    ) -> None:
+        """Check a HashML-DSA signature over ``digest`` = PH(M). ``algorithm`` may be
+        left out; given, it must be the OID's pre-hash (``ValueError`` otherwise)."""
+        prehash = bound_prehash(self.algorithm, algorithm)
+        super().verify_prehashed(signature, digest, prehash, context)
+
+    def verify_mu(self, signature: Any, mu: Any) -> None:
+        """Refused (``ValueError``): mu is pure ML-DSA's."""
+        raise refuse_pure(self.algorithm, "verify_mu")
+
+    def mu_hasher(self, context: Any = None) -> MuHasher:
+        """Refused (``ValueError``): mu is pure ML-DSA's."""
+        raise refuse_pure(self.algorithm, "mu_hasher")
+
+
+class HashMLDSAPrivateKey(MLDSAPrivateKey):
+    """An ML-DSA signing key under a HashML-DSA OID: ``sign`` makes HashML-DSA
+    signatures (FIPS 204, Algorithm 4) with the OID's pre-hash, SHA-512. Base of the
+    parameter-set classes."""
+
+    __slots__ = ()
+
+    def public_key(self) -> HashMLDSAPublicKey:
+        """The matching verification key (bound to the same pre-hash)."""
+        return cast(HashMLDSAPublicKey, super().public_key())
+
+    def sign(
+        self,
+        data: Any,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A HashML-DSA signature over ``data``, which is hashed here with the OID's
+        pre-hash; hedged unless ``deterministic``."""
+        digest = bound_digest(self.algorithm, data)
+        return self.sign_prehashed(digest, None, context, deterministic=deterministic, rng=rng)
+
+    def sign_prehashed(
+        self,
+        digest: Any,
+        algorithm: str | None = None,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A HashML-DSA signature over ``digest`` = PH(M). ``algorithm`` may be left
+        out; given, it must be the OID's pre-hash (``ValueError`` otherwise)."""
+        prehash = bound_prehash(self.algorithm, algorithm)
+        return super().sign_prehashed(
+            digest, prehash, context, deterministic=deterministic, rng=rng
+        )
+
+    def sign_mu(self, mu: Any, *, deterministic: bool = False, rng: RNG | None = None) -> bytes:
+        """Refused (``ValueError``): mu is pure ML-DSA's."""
+        raise refuse_pure(self.algorithm, "sign_mu")
+
+
+class HashMLDSA44PublicKey(HashMLDSAPublicKey):
+    """An ML-DSA-44 verification key bound to HashML-DSA with SHA-512 (OID ...3.4.3.32)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashML-DSA-44-with-SHA512")
+
+
+class HashMLDSA44PrivateKey(HashMLDSAPrivateKey):
+    """An ML-DSA-44 signing key bound to HashML-DSA with SHA-512 (OID ...3.4.3.32)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashML-DSA-44-with-SHA512")
+    _public_class = HashMLDSA44PublicKey
+
+
+class HashMLDSA65PublicKey(HashMLDSAPublicKey):
+    """An ML-DSA-65 verification key bound to HashML-DSA with SHA-512 (OID ...3.4.3.33)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashML-DSA-65-with-SHA512")
+
+
+class HashMLDSA65PrivateKey(HashMLDSAPrivateKey):
+    """An ML-DSA-65 signing key bound to HashML-DSA with SHA-512 (OID ...3.4.3.33)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashML-DSA-65-with-SHA512")
+    _public_class = HashMLDSA65PublicKey
+
+
+class HashMLDSA87PublicKey(HashMLDSAPublicKey):
+    """An ML-DSA-87 verification key bound to HashML-DSA with SHA-512 (OID ...3.4.3.34)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashML-DSA-87-with-SHA512")
+
+
+class HashMLDSA87PrivateKey(HashMLDSAPrivateKey):
+    """An ML-DSA-87 signing key bound to HashML-DSA with SHA-512 (OID ...3.4.3.34)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashML-DSA-87-with-SHA512")
+    _public_class = HashMLDSA87PublicKey

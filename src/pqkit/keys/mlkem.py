@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import hmac
 from functools import cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from pqkit._checks import as_bytes_len
 from pqkit.keys._base import PrivateKey, PublicKey, algorithm_named
 from pqkit.schemes import RNG, Encapsulation
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric import mlkem as pyca_mlkem
+
     from pqkit.mlkem.fips203 import MLKEM
 
 __all__ = [
@@ -82,7 +84,8 @@ class MLKEMPrivateKey(PrivateKey):
         """The shared secret: FIPS 203, Algorithm 21 (ML-KEM.Decaps), with implicit rejection."""
         alg = self.algorithm
         ct = as_bytes_len(ciphertext, f"{alg.name} ciphertext", alg.output_length)
-        return _scheme(alg.name).decaps(self._expanded, ct)
+        with self._holding():  # the decoded dk is kept in this key (pqkit._keystate)
+            return _scheme(alg.name).decaps(self._expanded, ct)
 
     def public_key(self) -> MLKEMPublicKey:
         """The matching encapsulation key."""
@@ -95,6 +98,10 @@ class MLKEM512PublicKey(MLKEMPublicKey):
     __slots__ = ()
     algorithm = algorithm_named("ML-KEM-512")
 
+    if TYPE_CHECKING:  # pyca/cryptography has no MLKEM512 (pqkit.keys.pyca)
+
+        def to_cryptography_key(self) -> NoReturn: ...
+
 
 class MLKEM512PrivateKey(MLKEMPrivateKey):
     """An ML-KEM-512 decapsulation key."""
@@ -103,12 +110,22 @@ class MLKEM512PrivateKey(MLKEMPrivateKey):
     algorithm = algorithm_named("ML-KEM-512")
     _public_class = MLKEM512PublicKey
 
+    if TYPE_CHECKING:  # pyca/cryptography has no MLKEM512 (pqkit.keys.pyca)
+
+        def to_cryptography_key(self) -> NoReturn: ...
+
+        def public_key(self) -> MLKEM512PublicKey: ...
+
 
 class MLKEM768PublicKey(MLKEMPublicKey):
     """An ML-KEM-768 encapsulation key."""
 
     __slots__ = ()
     algorithm = algorithm_named("ML-KEM-768")
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mlkem.MLKEM768PublicKey: ...
 
 
 class MLKEM768PrivateKey(MLKEMPrivateKey):
@@ -118,12 +135,22 @@ class MLKEM768PrivateKey(MLKEMPrivateKey):
     algorithm = algorithm_named("ML-KEM-768")
     _public_class = MLKEM768PublicKey
 
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mlkem.MLKEM768PrivateKey: ...
+
+        def public_key(self) -> MLKEM768PublicKey: ...
+
 
 class MLKEM1024PublicKey(MLKEMPublicKey):
     """An ML-KEM-1024 encapsulation key."""
 
     __slots__ = ()
     algorithm = algorithm_named("ML-KEM-1024")
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mlkem.MLKEM1024PublicKey: ...
 
 
 class MLKEM1024PrivateKey(MLKEMPrivateKey):
@@ -132,3 +159,9 @@ class MLKEM1024PrivateKey(MLKEMPrivateKey):
     __slots__ = ()
     algorithm = algorithm_named("ML-KEM-1024")
     _public_class = MLKEM1024PublicKey
+
+    if TYPE_CHECKING:
+
+        def to_cryptography_key(self) -> pyca_mlkem.MLKEM1024PrivateKey: ...
+
+        def public_key(self) -> MLKEM1024PublicKey: ...

@@ -7,13 +7,18 @@ SK.seed || SK.prf || PK.seed that key generation draws (FIPS 205, Algorithm 18);
 ``from_private_bytes`` (= ``from_expanded_bytes``) takes the 4n-byte sk and checks
 that PK.root is the root its seeds give (this recomputes one XMSS tree: about a
 second for the ``s`` sets in Python).
+
+``HashSLHDSASHA2_128sPrivateKey`` ... are the keys of the pre-hash OIDs
+(id-hash-slh-dsa-*-with-*, RFC 9909): the same key bytes, bound to HashSLH-DSA
+(FIPS 205, Algorithms 23 and 25) with the OID's pre-hash, which their ``sign`` /
+``verify`` apply to the message. They are not subclasses of the pure classes.
 """
 
 from __future__ import annotations
 
 import hmac
 from functools import cache
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.errors import InvalidSignature
@@ -23,11 +28,39 @@ from pqkit.keys._base import (
     _concrete,
     algorithm_named,
     as_context,
+    bound_digest,
+    bound_prehash,
     prehash_m_prime,
 )
 from pqkit.schemes import RNG
 
 __all__ = [
+    "HashSLHDSAPrivateKey",
+    "HashSLHDSAPublicKey",
+    "HashSLHDSASHA2_128fPrivateKey",
+    "HashSLHDSASHA2_128fPublicKey",
+    "HashSLHDSASHA2_128sPrivateKey",
+    "HashSLHDSASHA2_128sPublicKey",
+    "HashSLHDSASHA2_192fPrivateKey",
+    "HashSLHDSASHA2_192fPublicKey",
+    "HashSLHDSASHA2_192sPrivateKey",
+    "HashSLHDSASHA2_192sPublicKey",
+    "HashSLHDSASHA2_256fPrivateKey",
+    "HashSLHDSASHA2_256fPublicKey",
+    "HashSLHDSASHA2_256sPrivateKey",
+    "HashSLHDSASHA2_256sPublicKey",
+    "HashSLHDSASHAKE_128fPrivateKey",
+    "HashSLHDSASHAKE_128fPublicKey",
+    "HashSLHDSASHAKE_128sPrivateKey",
+    "HashSLHDSASHAKE_128sPublicKey",
+    "HashSLHDSASHAKE_192fPrivateKey",
+    "HashSLHDSASHAKE_192fPublicKey",
+    "HashSLHDSASHAKE_192sPrivateKey",
+    "HashSLHDSASHAKE_192sPublicKey",
+    "HashSLHDSASHAKE_256fPrivateKey",
+    "HashSLHDSASHAKE_256fPublicKey",
+    "HashSLHDSASHAKE_256sPrivateKey",
+    "HashSLHDSASHAKE_256sPublicKey",
     "SLHDSAPrivateKey",
     "SLHDSAPublicKey",
     "SLHDSASHA2_128fPrivateKey",
@@ -71,6 +104,10 @@ class SLHDSAPublicKey(PublicKey):
 
     __slots__ = ()
 
+    if TYPE_CHECKING:  # pyca/cryptography has no SLH-DSA (pqkit.keys.pyca)
+
+        def to_cryptography_key(self) -> NoReturn: ...
+
     def _check(self, ok: bool) -> None:
         if not ok:
             raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
@@ -80,7 +117,7 @@ class SLHDSAPublicKey(PublicKey):
         sig = as_bytes(signature, "signature")
         msg = as_bytes(data, "data")
         ctx = as_context(context)
-        self._check(_scheme(self.algorithm.name).verify(self._public, msg, sig, ctx))
+        self._check(_scheme(self.algorithm.parameter_set).verify(self._public, msg, sig, ctx))
 
     def verify_prehashed(
         self, signature: Any, digest: Any, algorithm: str, context: Any = None
@@ -89,13 +126,19 @@ class SLHDSAPublicKey(PublicKey):
         ``algorithm`` names PH as ACVP does ("SHA2-256", "SHAKE-128", ...)."""
         m_prime = prehash_m_prime(digest, algorithm, context)
         sig = as_bytes(signature, "signature")
-        self._check(_scheme(self.algorithm.name).verify_internal(self._public, m_prime, sig))
+        self._check(
+            _scheme(self.algorithm.parameter_set).verify_internal(self._public, m_prime, sig)
+        )
 
 
 class SLHDSAPrivateKey(PrivateKey):
     """An SLH-DSA signing key; base of the parameter-set classes."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # pyca/cryptography has no SLH-DSA (pqkit.keys.pyca)
+
+        def to_cryptography_key(self) -> NoReturn: ...
 
     @classmethod
     def _check_expanded(cls, expanded: bytes) -> bytes:
@@ -142,7 +185,7 @@ class SLHDSAPrivateKey(PrivateKey):
         ctx = as_context(context)
         return cast(
             bytes,
-            _scheme(self.algorithm.name).sign(
+            _scheme(self.algorithm.parameter_set).sign(
                 self._expanded, msg, ctx, deterministic=deterministic, rng=rng
             ),
         )
@@ -162,7 +205,7 @@ class SLHDSAPrivateKey(PrivateKey):
         from pqkit.schemes import draw
 
         m_prime = prehash_m_prime(digest, algorithm, context)
-        scheme = _scheme(self.algorithm.name)
+        scheme = _scheme(self.algorithm.parameter_set)
         addrnd = None if deterministic else draw(rng, self.algorithm.seed_length // 3)
         return cast(bytes, scheme.sign_internal(self._expanded, m_prime, addrnd))
 
@@ -345,3 +388,249 @@ class SLHDSASHAKE_256fPrivateKey(SLHDSAPrivateKey):
     __slots__ = ()
     algorithm = algorithm_named("SLH-DSA-SHAKE-256f")
     _public_class = SLHDSASHAKE_256fPublicKey
+
+
+# --- the pre-hash OIDs: HashSLH-DSA keys -------------------------------------------------
+
+
+class HashSLHDSAPublicKey(SLHDSAPublicKey):
+    """An SLH-DSA verification key under a HashSLH-DSA OID (id-hash-slh-dsa-*-with-*):
+    it verifies HashSLH-DSA signatures (FIPS 205, Algorithm 25) with the OID's
+    pre-hash and nothing else. Base of the parameter-set classes."""
+
+    __slots__ = ()
+
+    def verify(self, signature: Any, data: Any, context: Any = None) -> None:
+        """Check a HashSLH-DSA signature over ``data``, which is hashed here with the
+        OID's pre-hash; raise InvalidSignature if bad."""
+        digest = bound_digest(self.algorithm, data)
+        self.verify_prehashed(signature, digest, None, context)
+
+    def verify_prehashed(
+        self, signature: Any, digest: Any, algorithm: str | None = None, context: Any = None
+    ) -> None:
+        """Check a HashSLH-DSA signature over ``digest`` = PH(M). ``algorithm`` may be
+        left out; given, it must be the OID's pre-hash (``ValueError`` otherwise)."""
+        prehash = bound_prehash(self.algorithm, algorithm)
+        super().verify_prehashed(signature, digest, prehash, context)
+
+
+class HashSLHDSAPrivateKey(SLHDSAPrivateKey):
+    """An SLH-DSA signing key under a HashSLH-DSA OID: ``sign`` makes HashSLH-DSA
+    signatures (FIPS 205, Algorithm 23) with the OID's pre-hash. Base of the
+    parameter-set classes."""
+
+    __slots__ = ()
+
+    def public_key(self) -> HashSLHDSAPublicKey:
+        """The matching verification key (bound to the same pre-hash)."""
+        return cast(HashSLHDSAPublicKey, super().public_key())
+
+    def sign(
+        self,
+        data: Any,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A HashSLH-DSA signature over ``data``, which is hashed here with the OID's
+        pre-hash; hedged unless ``deterministic``."""
+        digest = bound_digest(self.algorithm, data)
+        return self.sign_prehashed(digest, None, context, deterministic=deterministic, rng=rng)
+
+    def sign_prehashed(
+        self,
+        digest: Any,
+        algorithm: str | None = None,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A HashSLH-DSA signature over ``digest`` = PH(M). ``algorithm`` may be left
+        out; given, it must be the OID's pre-hash (``ValueError`` otherwise)."""
+        prehash = bound_prehash(self.algorithm, algorithm)
+        return super().sign_prehashed(
+            digest, prehash, context, deterministic=deterministic, rng=rng
+        )
+
+
+class HashSLHDSASHA2_128sPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHA2-128s verification key, HashSLH-DSA with SHA-256 (OID ...3.4.3.35)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-128s-with-SHA256")
+
+
+class HashSLHDSASHA2_128sPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-128s signing key, HashSLH-DSA with SHA-256 (OID ...3.4.3.35)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-128s-with-SHA256")
+    _public_class = HashSLHDSASHA2_128sPublicKey
+
+
+class HashSLHDSASHA2_128fPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHA2-128f verification key, HashSLH-DSA with SHA-256 (OID ...3.4.3.36)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-128f-with-SHA256")
+
+
+class HashSLHDSASHA2_128fPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-128f signing key, HashSLH-DSA with SHA-256 (OID ...3.4.3.36)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-128f-with-SHA256")
+    _public_class = HashSLHDSASHA2_128fPublicKey
+
+
+class HashSLHDSASHA2_192sPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHA2-192s verification key, HashSLH-DSA with SHA-512 (OID ...3.4.3.37)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-192s-with-SHA512")
+
+
+class HashSLHDSASHA2_192sPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-192s signing key, HashSLH-DSA with SHA-512 (OID ...3.4.3.37)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-192s-with-SHA512")
+    _public_class = HashSLHDSASHA2_192sPublicKey
+
+
+class HashSLHDSASHA2_192fPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHA2-192f verification key, HashSLH-DSA with SHA-512 (OID ...3.4.3.38)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-192f-with-SHA512")
+
+
+class HashSLHDSASHA2_192fPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-192f signing key, HashSLH-DSA with SHA-512 (OID ...3.4.3.38)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-192f-with-SHA512")
+    _public_class = HashSLHDSASHA2_192fPublicKey
+
+
+class HashSLHDSASHA2_256sPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHA2-256s verification key, HashSLH-DSA with SHA-512 (OID ...3.4.3.39)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-256s-with-SHA512")
+
+
+class HashSLHDSASHA2_256sPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-256s signing key, HashSLH-DSA with SHA-512 (OID ...3.4.3.39)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-256s-with-SHA512")
+    _public_class = HashSLHDSASHA2_256sPublicKey
+
+
+class HashSLHDSASHA2_256fPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHA2-256f verification key, HashSLH-DSA with SHA-512 (OID ...3.4.3.40)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-256f-with-SHA512")
+
+
+class HashSLHDSASHA2_256fPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHA2-256f signing key, HashSLH-DSA with SHA-512 (OID ...3.4.3.40)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHA2-256f-with-SHA512")
+    _public_class = HashSLHDSASHA2_256fPublicKey
+
+
+class HashSLHDSASHAKE_128sPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-128s verification key, HashSLH-DSA with SHAKE128 (OID ...3.4.3.41)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-128s-with-SHAKE128")
+
+
+class HashSLHDSASHAKE_128sPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-128s signing key, HashSLH-DSA with SHAKE128 (OID ...3.4.3.41)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-128s-with-SHAKE128")
+    _public_class = HashSLHDSASHAKE_128sPublicKey
+
+
+class HashSLHDSASHAKE_128fPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-128f verification key, HashSLH-DSA with SHAKE128 (OID ...3.4.3.42)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-128f-with-SHAKE128")
+
+
+class HashSLHDSASHAKE_128fPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-128f signing key, HashSLH-DSA with SHAKE128 (OID ...3.4.3.42)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-128f-with-SHAKE128")
+    _public_class = HashSLHDSASHAKE_128fPublicKey
+
+
+class HashSLHDSASHAKE_192sPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-192s verification key, HashSLH-DSA with SHAKE256 (OID ...3.4.3.43)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-192s-with-SHAKE256")
+
+
+class HashSLHDSASHAKE_192sPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-192s signing key, HashSLH-DSA with SHAKE256 (OID ...3.4.3.43)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-192s-with-SHAKE256")
+    _public_class = HashSLHDSASHAKE_192sPublicKey
+
+
+class HashSLHDSASHAKE_192fPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-192f verification key, HashSLH-DSA with SHAKE256 (OID ...3.4.3.44)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-192f-with-SHAKE256")
+
+
+class HashSLHDSASHAKE_192fPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-192f signing key, HashSLH-DSA with SHAKE256 (OID ...3.4.3.44)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-192f-with-SHAKE256")
+    _public_class = HashSLHDSASHAKE_192fPublicKey
+
+
+class HashSLHDSASHAKE_256sPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-256s verification key, HashSLH-DSA with SHAKE256 (OID ...3.4.3.45)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-256s-with-SHAKE256")
+
+
+class HashSLHDSASHAKE_256sPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-256s signing key, HashSLH-DSA with SHAKE256 (OID ...3.4.3.45)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-256s-with-SHAKE256")
+    _public_class = HashSLHDSASHAKE_256sPublicKey
+
+
+class HashSLHDSASHAKE_256fPublicKey(HashSLHDSAPublicKey):
+    """An SLH-DSA-SHAKE-256f verification key, HashSLH-DSA with SHAKE256 (OID ...3.4.3.46)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-256f-with-SHAKE256")
+
+
+class HashSLHDSASHAKE_256fPrivateKey(HashSLHDSAPrivateKey):
+    """An SLH-DSA-SHAKE-256f signing key, HashSLH-DSA with SHAKE256 (OID ...3.4.3.46)."""
+
+    __slots__ = ()
+    algorithm = algorithm_named("HashSLH-DSA-SHAKE-256f-with-SHAKE256")
+    _public_class = HashSLHDSASHAKE_256fPublicKey

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pqkit import _keystate as keystate
 from pqkit import arith
 from pqkit._lru import LruCache
 from pqkit.arith.api import MLDSAKernels, Poly
@@ -292,17 +293,11 @@ def secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
     return decode_secret_key(p, ops, sk)
 
 
-SK_CACHE_SIZE = 16
-"""How many decoded secret keys a scheme object keeps (:func:`secret_key_cached`)."""
-
-
-def secret_key_cached(p: Params, ops: Ops, sk: bytes, cache: LruCache[SecretKey]) -> SecretKey:
+def secret_key_cached(p: Params, ops: Ops, sk: bytes) -> SecretKey:
     """:func:`secret_key`, with the step path's decoded key and NTT(s1 || s2 || t0)
-    reused from ``cache`` (the scheme object's): the entry's key is tr (public: H(pk)),
-    and it is served only when its whole encoded key equals ``sk``
-    (``hmac.compare_digest``); otherwise the key is decoded now and replaces the
-    entry. A hit or miss thus says only whether this public key's secret key was
-    used lately (docs/decisions.md, "Secret-key state")."""
+    kept in the key object that signs (:func:`pqkit._keystate.cached`), served only
+    when its whole encoded key equals ``sk`` (``hmac.compare_digest``); the bytes
+    API decodes on every call (docs/decisions.md, "Issue 28: Hardening II")."""
     if _fast(ops) is not None:
         return secret_key(p, ops, sk)  # compiled signing decodes in about 1 us
 
@@ -313,7 +308,7 @@ def secret_key_cached(p: Params, ops: Ops, sk: bytes, cache: LruCache[SecretKey]
             a.setflags(write=False)
         return replace(dec, small_hat=small_hat)
 
-    return cache.get_or_make_if(sk[64 : 64 + p.tr_bytes], lambda st: st.matches(sk), make)
+    return keystate.cached(keystate.MLDSA_SK, lambda st: st.matches(sk), make)
 
 
 def hint_bit_pack(p: Params, hint: Poly) -> bytes:

@@ -5,11 +5,10 @@ Dilithium 3.1 on top."""
 
 from __future__ import annotations
 
-import hashlib
-import threading
-from collections import OrderedDict
+import hmac
 from typing import Any, cast
 
+from pqkit import _keystate as keystate
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit._lru import LruCache
 from pqkit.arith.api import Poly
@@ -20,11 +19,6 @@ from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, KeyPair, SignatureBase, draw
 
 __all__ = ["DilithiumScheme"]
-
-_CHECKED_KEYS = 256
-"""How many consistent secret keys (by SHA-256 tag) the check below remembers."""
-_checked: OrderedDict[bytes, None] = OrderedDict()
-_checked_lock = threading.Lock()
 
 
 class DilithiumScheme(SignatureBase):
@@ -41,8 +35,6 @@ class DilithiumScheme(SignatureBase):
         self.suite = suite
         # Shared by the copies using() makes: A_hat does not depend on the backend.
         self._a_cache: LruCache[Poly] = LruCache(core.A_CACHE_SIZE)
-        # Decoded secret keys under their public tr (core.secret_key_cached).
-        self._sk_cache: LruCache[core.SecretKey] = LruCache(core.SK_CACHE_SIZE)
 
     def _ops(self) -> core.Ops:
         return core.ops_for(self.suite, self.arith, self._a_cache)
@@ -55,29 +47,26 @@ class DilithiumScheme(SignatureBase):
     def _secret_key(self, ops: core.Ops, secret_key: Any) -> core.SecretKey:
         sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
         self._check_consistent(ops, sk)
-        return core.secret_key_cached(self.params, ops, sk, self._sk_cache)
+        return core.secret_key_cached(self.params, ops, sk)
 
     def _check_consistent(self, ops: core.Ops, sk: bytes) -> None:
         """Refuse (ValueError) an expanded secret key whose t0 or tr do not follow from
-        its rho, s1 and s2 (:func:`core.public_key_from_secret`), once per key.
+        its rho, s1 and s2 (:func:`core.public_key_from_secret`).
 
         Signing with such a key gives signatures that do not verify, or never ends
-        (a t0 out of range fails the ct0 check on every attempt). A consistent key is
-        remembered by a SHA-256 tag of scheme name and key in a bounded LRU shared by
-        all threads: the lookup compares digests, never the key, so its timing tells
-        only whether the same key was used lately. Inconsistent keys are not
-        remembered (each use re-runs the check and raises).
+        (a t0 out of range fails the ct0 check on every attempt). The verdict is kept
+        only in the key object that signs (:mod:`pqkit._keystate`; a key object
+        notes it when it is made, as its key was checked or derived then); the bytes
+        API checks on every call. Inconsistent keys are never noted.
         """
-        tag = hashlib.sha256(self.name.encode() + b"\x00" + sk).digest()
-        with _checked_lock:
-            if tag in _checked:
-                _checked.move_to_end(tag)
-                return
-        core.public_key_from_secret(self.params, ops, sk)
-        with _checked_lock:
-            _checked[tag] = None
-            while len(_checked) > _CHECKED_KEYS:
-                _checked.popitem(last=False)
+
+        def check() -> bytes:
+            core.public_key_from_secret(self.params, ops, sk)
+            return sk
+
+        keystate.cached(
+            keystate.MLDSA_CONSISTENT, lambda checked: hmac.compare_digest(checked, sk), check
+        )
 
     def _signature(self, signature: Any) -> bytes | None:
         """The signature bytes, or None when its length is wrong (verify -> False)."""

@@ -167,8 +167,8 @@ class MLKEMBatch(KemBatch):
     # --- key generation: FIPS 203, Algorithms 19 and 16 ---------------------------------
 
     def _seed_rows(self, count: int, rng: RNG | None) -> U8:
-        # Algorithm 19 lines 1-2, row after row: d (32 bytes), then z (32 bytes).
-        return draw_rows(rng, count, (32, 32))
+        # Algorithm 19 lines 1-2, row after row, in the single keygen's requests.
+        return draw_rows(rng, count, self.scheme.KEYGEN_DRAWS)
 
     def _keygen_rows(self, count: int, rng: RNG | None) -> U8:
         return self._seed_rows(count, rng)

@@ -8,11 +8,11 @@ table, hashing through :mod:`pqkit.common`), their reference twin.
 Both reuse the decoded encapsulation key (:class:`PublicState`: t_hat, A_hat,
 H(ek), the modulus check's verdict) from a bounded cache keyed by ek. ek is public,
 so a hit or miss reveals nothing secret; decapsulation looks up the ek stored
-inside dk (public too). The step path also reuses the decoded secret key
-(:class:`SecretState`: s_hat) from a bounded cache keyed by the public H(ek) stored
-in dk; an entry holds the whole dk and is used only when the given dk equals it
-(``hmac.compare_digest``), so a hit or miss says only whether that public key's
-secret key was used lately (docs/decisions.md, "Secret-key state").
+inside dk (public too). The step path reuses the decoded secret key
+(:class:`SecretState`: s_hat) only while a key object decapsulates: the state is
+kept in that key object (:mod:`pqkit._keystate`) and served only for the same dk
+(``hmac.compare_digest``); the bytes API decodes dk on every call, and no scheme
+object keeps secret state (docs/decisions.md, "Issue 28: Hardening II").
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from pqkit import _keystate as keystate
 from pqkit._checks import as_bytes_len
 from pqkit._lru import LruCache
 from pqkit.arith.api import MLKEMKernels, Poly
@@ -36,7 +37,6 @@ from pqkit.registry import Algorithm
 from pqkit.schemes import Encapsulation, KeyPair
 
 __all__ = [
-    "DK_CACHE_SIZE",
     "EK_CACHE_SIZE",
     "MLKEM",
     "ROWS_REUSED_AT",
@@ -57,8 +57,6 @@ to make)."""
 S_REUSED_AT = 2
 """Decapsulations with one dk after which s_hat gets the ``reused`` kpke_cache form
 (numpy: about 8 us faster a call, about 60 us to make)."""
-DK_CACHE_SIZE = 32
-"""Decoded decapsulation keys kept per parameter set (at most 140 KiB each on numpy)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,8 +104,9 @@ def _prepared(store: dict[str, Any], K: MLKEMKernels, b_hat: Poly, reused_at: in
 @dataclass(frozen=True, eq=False)
 class SecretState:
     """A decapsulation key dk, decoded once: s_hat = ByteDecode_12(dk_PKE) (FIPS 203,
-    Algorithm 15 line 5) and, per kernel backend, kpke_cache(s_hat). Held only in
-    :attr:`MLKEM._dk_cache` under the public H(ek) and served only for the same dk."""
+    Algorithm 15 line 5) and, per kernel backend, kpke_cache(s_hat). Kept only in
+    the key object that decapsulates (:mod:`pqkit._keystate`), served only for the
+    same dk."""
 
     dk: bytes
     """The whole decapsulation key this state was decoded from."""
@@ -141,20 +140,18 @@ class MLKEM(KpkeKem):
     def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
         super().__init__(algorithm, FIPS203, arith=arith)
         self._ek_cache: LruCache[PublicState] = LruCache(EK_CACHE_SIZE)
-        self._dk_cache: LruCache[SecretState] = LruCache(DK_CACHE_SIZE)
 
     def _secret_state(self, dk: bytes, K: MLKEMKernels) -> SecretState:
-        """The decoded dk: from the cache when the entry under dk's H(ek) (public)
-        holds this very dk (constant-time comparison), else decoded now and cached
-        in place of that entry."""
+        """The decoded dk: the one kept in the key object that decapsulates when it
+        holds this very dk (constant-time comparison), else decoded now (and kept in
+        that key object, if any: :func:`pqkit._keystate.cached`)."""
         k = self.params.k
-        h = dk[768 * k + 32 : 768 * k + 64]
 
         def decode() -> SecretState:
             s = np.frombuffer(dk, dtype=np.uint8, count=384 * k).reshape(k, 384)
             return SecretState(dk, _frozen(K.byte_decode(s, 12)))
 
-        return self._dk_cache.get_or_make_if(h, lambda st: st.matches(dk), decode)
+        return keystate.cached(keystate.MLKEM_DK, lambda st: st.matches(dk), decode)
 
     def _public_state(self, ek: bytes, ops: SuiteOps, K: MLKEMKernels) -> PublicState:
         """The decoded ek, from the cache or made now (whole-operation kernels when the

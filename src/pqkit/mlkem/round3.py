@@ -30,6 +30,10 @@ class KyberR3(KpkeKem):
     """Kyber512/768/1024 and their -90s variants (CCA transform of Kyber v3.02,
     Algorithms 7-9 of the round-3 specification: Kyber.CCAKEM)."""
 
+    KEYGEN_DRAWS = (32, 32)
+    """d, then z: the two ``randombytes`` calls of the round-3 reference code's
+    crypto_kem_keypair, which its NIST KAT files were made with."""
+
     def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
         super().__init__(algorithm, _SUITES[algorithm.family], arith=arith)
 

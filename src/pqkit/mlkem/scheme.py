@@ -64,6 +64,12 @@ class KpkeKem(KemBase):
 
     KERNELS = "mlkem"
 
+    KEYGEN_DRAWS: tuple[int, ...] = (64,)
+    """The ``rng`` requests keygen makes for d || z, in order. With a DRBG such as
+    NIST's CTR_DRBG the split changes the bytes, so it follows each standard's
+    reference code: one 64-byte ``randombytes`` call for ML-KEM (the FIPS 203 KAT
+    files, mlkem-native, liboqs)."""
+
     params: Params
 
     def __init__(self, algorithm: Algorithm, suite: Suite, *, arith: str | None = None) -> None:
@@ -111,11 +117,12 @@ class KpkeKem(KemBase):
     # --- public API ----------------------------------------------------------------
 
     def keygen(self, *, rng: RNG | None = None) -> KeyPair:
-        """A new key pair; asks ``rng`` for d (32 bytes) and then z (32 bytes).
+        """A new key pair; asks ``rng`` for d || z in the requests of
+        :attr:`KEYGEN_DRAWS` (ML-KEM: one 64-byte request, as FIPS 203's reference
+        code, mlkem-native and liboqs draw it; round-3 Kyber: d, then z).
         For ML-KEM: FIPS 203, Algorithm 19 (ML-KEM.KeyGen)."""
-        d = draw(rng, 32)
-        z = draw(rng, 32)
-        return self._keygen_internal(*self._tools(), d, z)
+        seed = b"".join(draw(rng, size) for size in self.KEYGEN_DRAWS)
+        return self._keygen_internal(*self._tools(), seed[:32], seed[32:])
 
     def keygen_derand(self, seed: bytes) -> KeyPair:
         """The key pair of the 64-byte seed d || z."""

@@ -74,7 +74,8 @@ def _read_algorithm(reader: der.DerReader) -> KeyAlgorithm:
     if alg is None:
         raise ValueError(
             f"{reader.what}: unsupported algorithm OID {oid} "
-            "(pqkit reads ML-KEM, ML-DSA and SLH-DSA keys: RFC 9935 / RFC 9881 / RFC 9909)"
+            "(pqkit reads ML-KEM, ML-DSA, SLH-DSA, HashML-DSA and HashSLH-DSA keys: "
+            "RFC 9935 / RFC 9881 / RFC 9909)"
         )
     if not inner.at_end():
         raise ValueError(
@@ -112,10 +113,32 @@ def decode_spki(data: bytes) -> tuple[KeyAlgorithm, bytes]:
 # --- OneAsymmetricKey ---------------------------------------------------------------
 
 
+def _one_asymmetric_key(alg: KeyAlgorithm, private_key: bytes, public_key: bytes | None) -> bytes:
+    """OneAsymmetricKey (RFC 5958 §2): v1 without ``public_key``; v2 with it as the
+    ``[1] IMPLICIT BIT STRING`` publicKey field."""
+    if public_key is None:
+        return der.encode_sequence(
+            der.encode_integer(0), _algorithm_identifier(alg), der.encode_octet_string(private_key)
+        )
+    if len(public_key) != alg.public_key_length:
+        raise ValueError(f"{alg.name} public key must be {alg.public_key_length} bytes")
+    return der.encode_sequence(
+        der.encode_integer(1),
+        _algorithm_identifier(alg),
+        der.encode_octet_string(private_key),
+        der.encode_tlv(der.CONTEXT_1, b"\x00" + public_key),
+    )
+
+
 def encode_private_key_info(
-    alg: KeyAlgorithm, form: Form, seed: bytes | None, expanded: bytes | None
+    alg: KeyAlgorithm,
+    form: Form,
+    seed: bytes | None,
+    expanded: bytes | None,
+    public_key: bytes | None = None,
 ) -> bytes:
-    """The DER OneAsymmetricKey (v1, no attributes) holding the chosen CHOICE form.
+    """The DER OneAsymmetricKey (no attributes) holding the chosen CHOICE form: v1,
+    or v2 with the publicKey field when ``public_key`` is given.
 
     SLH-DSA has one form (RFC 9909 §6, the raw sk): ``form`` "seed" or "expanded"
     both give it."""
@@ -126,9 +149,7 @@ def encode_private_key_info(
             raise ValueError("RFC 9909 has a single SLH-DSA private key form, not 'both'")
         if expanded is None or len(expanded) != alg.expanded_key_length:
             raise ValueError(f"{alg.name} private key must be {alg.expanded_key_length} bytes")
-        return der.encode_sequence(
-            der.encode_integer(0), _algorithm_identifier(alg), der.encode_octet_string(expanded)
-        )
+        return _one_asymmetric_key(alg, expanded, public_key)
     parts: list[bytes] = []
     if form in ("seed", "both"):
         if seed is None or len(seed) != alg.seed_length:
@@ -144,9 +165,7 @@ def encode_private_key_info(
         choice = der.encode_octet_string(parts[0])
     else:
         choice = der.encode_sequence(*(der.encode_octet_string(part) for part in parts))
-    return der.encode_sequence(
-        der.encode_integer(0), _algorithm_identifier(alg), der.encode_octet_string(choice)
-    )
+    return _one_asymmetric_key(alg, choice, public_key)
 
 
 def _check_length(alg: KeyAlgorithm, name: str, got: int, want: int, what: str) -> None:

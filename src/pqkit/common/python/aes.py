@@ -4,8 +4,20 @@ The S-box is computed, not looked up: SubBytes is the multiplicative inverse in
 GF(2^8) (FIPS 197 §5.1.1), evaluated as x^254 with four multiplications and seven
 squarings, followed by the affine map, all on bit-planes. Nothing indexes memory
 by a secret byte and nothing branches on one, so the cache-timing attacks on
-table-driven AES do not apply (Python integer operations are still not promised
-to run in constant time; see the README's security section).
+table-driven AES do not apply.
+
+Fixed-width words: CPython's integer operations take time that grows with the
+numbers' length, and a result whose top bytes happen to be zero is shorter. So
+every integer here has a length that does not depend on the key or the data:
+``_PAD_BLOCKS`` public padding blocks sit above the real ones, encrypted under
+public round keys of their own (AES works on each block alone, so they never mix
+with the real blocks), and they are chosen so that every intermediate value has a
+set bit in them: the length of each number is then fixed by public data
+(``tests/test_common_aes_fixed_width.py`` runs the cipher on integers that record
+every length and finds the same sequence for every key and input). Byte strings
+go in and out through ``int.from_bytes`` of data ending in a public 0xFF byte and
+``to_bytes`` of a fixed length; the key schedule handles words as ``bytes`` (XOR
+of cached small ints) and SubWord as planes with a public padding of its own.
 
 Layout ("sparse bitslicing"): ``n`` blocks are read as one little-endian integer
 X of 16n bytes; plane k is ``(X >> k) & ONES`` where ONES has the bit 0 of every
@@ -19,15 +31,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pqkit.common.counter import counter_blocks, guarded_counter
 from pqkit.common.providers import AesEcb, Keystream
 
 __all__ = ["AES", "Aes256", "sub_bytes_planes"]
+
+_from_bytes = int.from_bytes  # every integer of the cipher starts here (the test hooks it)
 
 Planes = tuple[int, int, int, int, int, int, int, int]
 
 _NR = 14  # AES-256: Nk = 8, Nr = 14 (FIPS 197 Table 3)
 _BATCH = 256  # blocks per bitsliced batch
 _CTR_AHEAD = 32  # CTR refills at least this many blocks: a batch of 32 costs about one
+_PAD_BLOCKS = 4  # public blocks above the real ones (64 lanes): see the module docstring
 
 
 def _gf_mul(a: Planes, b: Planes) -> Planes:
@@ -143,25 +159,35 @@ def _slots(positions: tuple[int, ...], blocks: int) -> int:
 
 
 class _Layout:
-    """The masks of the sparse layout for a batch of ``blocks`` blocks."""
+    """The masks of the sparse layout for a batch of ``blocks`` blocks.
+
+    The masks that pick some rows or columns only are kept with a ``guard`` bit
+    above every block: a term ``((x >> 32) | guard) & mask`` then has the guard's
+    length whatever x holds (a mask of one slot would otherwise keep too few
+    padding lanes to be sure of a set bit), and the OR of the terms drops it with
+    one XOR at the end."""
 
     def __init__(self, blocks: int) -> None:
         self.blocks = blocks
         self.ones = _slots(tuple(range(16)), blocks)
-        self.replicate = ((1 << (128 * blocks)) - 1) // ((1 << 128) - 1)
+        g = self.guard = 1 << (128 * blocks + 1)  # a free bit above the last slot
+
+        def guarded(positions: tuple[int, ...]) -> int:
+            return _slots(positions, blocks) | g
+
         # ShiftRows: s'[r, c] = s[r, (c + r) mod 4]; destination slots by source offset.
-        self.row0 = _slots((0, 4, 8, 12), blocks)
-        self.from_plus4 = _slots((1, 5, 9), blocks)  # row 1, c < 3: from c + 1
-        self.from_minus12 = _slots((13,), blocks)  # row 1, c = 3: from c = 0
-        self.from_plus8 = _slots((2, 6), blocks)  # row 2, c < 2: from c + 2
-        self.from_minus8 = _slots((10, 14), blocks)  # row 2, c >= 2: from c - 2
-        self.from_minus4 = _slots((7, 11, 15), blocks)  # row 3, c > 0: from c - 1
-        self.from_plus12 = _slots((3,), blocks)  # row 3, c = 0: from c = 3
+        self.row0 = guarded((0, 4, 8, 12))
+        self.from_plus4 = guarded((1, 5, 9))  # row 1, c < 3: from c + 1
+        self.from_minus12 = guarded((13,))  # row 1, c = 3: from c = 0
+        self.from_plus8 = guarded((2, 6))  # row 2, c < 2: from c + 2
+        self.from_minus8 = guarded((10, 14))  # row 2, c >= 2: from c - 2
+        self.from_minus4 = guarded((7, 11, 15))  # row 3, c > 0: from c - 1
+        self.from_plus12 = guarded((3,))  # row 3, c = 0: from c = 3
         # MixColumns: rotations of the rows within each column.
-        self.rows012 = _slots((0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14), blocks)
-        self.row3 = _slots((3, 7, 11, 15), blocks)
-        self.rows01 = _slots((0, 1, 4, 5, 8, 9, 12, 13), blocks)
-        self.rows23 = _slots((2, 3, 6, 7, 10, 11, 14, 15), blocks)
+        self.rows012 = guarded((0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14))
+        self.row3 = guarded((3, 7, 11, 15))
+        self.rows01 = guarded((0, 1, 4, 5, 8, 9, 12, 13))
+        self.rows23 = guarded((2, 3, 6, 7, 10, 11, 14, 15))
 
 
 @lru_cache(maxsize=64)
@@ -171,7 +197,7 @@ def _layout(blocks: int) -> _Layout:
 
 def _shift_rows(s: Planes, m: _Layout) -> Planes:
     """ShiftRows (FIPS 197 §5.1.2) on each plane: bytes move by whole columns."""
-    r0, p4, m12, p8, m8, m4, p12 = (
+    r0, p4, m12, p8, m8, m4, p12, g = (
         m.row0,
         m.from_plus4,
         m.from_minus12,
@@ -179,15 +205,19 @@ def _shift_rows(s: Planes, m: _Layout) -> Planes:
         m.from_minus8,
         m.from_minus4,
         m.from_plus12,
+        m.guard,
     )
     return tuple(  # type: ignore[return-value]
-        (x & r0)
-        | ((x >> 32) & p4)
-        | ((x << 96) & m12)
-        | ((x >> 64) & p8)
-        | ((x << 64) & m8)
-        | ((x << 32) & m4)
-        | ((x >> 96) & p12)
+        (
+            ((x | g) & r0)
+            | (((x >> 32) | g) & p4)
+            | (((x << 96) | g) & m12)
+            | (((x >> 64) | g) & p8)
+            | (((x << 64) | g) & m8)
+            | (((x << 32) | g) & m4)
+            | (((x >> 96) | g) & p12)
+        )
+        ^ g
         for x in s
     )
 
@@ -195,9 +225,10 @@ def _shift_rows(s: Planes, m: _Layout) -> Planes:
 def _mix_columns(s: Planes, m: _Layout) -> Planes:
     """MixColumns (FIPS 197 §5.1.3): s'_r = 2 s_r + 3 s_(r+1) + s_(r+2) + s_(r+3)
     = xtime(s_r + s_(r+1)) + (s_0 + s_1 + s_2 + s_3) + s_r, per column."""
-    rows012, row3, rows01, rows23 = m.rows012, m.row3, m.rows01, m.rows23
-    t = [x ^ (((x >> 8) & rows012) | ((x << 24) & row3)) for x in s]  # s_r + s_(r+1)
-    u = [y ^ (((y >> 16) & rows01) | ((y << 16) & rows23)) for y in t]  # column sums
+    rows012, row3, rows01, rows23, g = m.rows012, m.row3, m.rows01, m.rows23, m.guard
+    # s_r + s_(r+1), then the column sums (the guard bit: see _Layout)
+    t = [x ^ ((((x >> 8) | g) & rows012) | (((x << 24) | g) & row3)) ^ g for x in s]
+    u = [y ^ ((((y >> 16) | g) & rows01) | (((y << 16) | g) & rows23)) ^ g for y in t]
     t0, t1, t2, t3, t4, t5, t6, t7 = t
     xt = (t7, t0 ^ t7, t1, t2 ^ t7, t3 ^ t7, t4, t5, t6)  # xtime (FIPS 197 §4.2.1)
     return tuple(a ^ b ^ c for a, b, c in zip(xt, u, s, strict=True))  # type: ignore[return-value]
@@ -212,12 +243,30 @@ def _from_planes(s: Planes) -> int:
     return s0 | s1 << 1 | s2 << 2 | s3 << 3 | s4 << 4 | s5 << 5 | s6 << 6 | s7 << 7
 
 
-_ONES_WORD = 0x01010101
+def _public_bytes(label: bytes, n: int) -> bytes:
+    """``n`` public pseudo-random bytes ending in 0xFF (SHAKE-128 of ``label``):
+    the padding lanes. Any values work as long as the fixed-width test passes."""
+    import hashlib
+
+    return hashlib.shake_128(b"pqkit AES padding " + label).digest(n - 1) + b"\xff"
 
 
-def _sub_word(word: int) -> int:
-    """SubWord (FIPS 197 §5.2) of a word held as a little-endian int (byte 0 lowest)."""
-    return _from_planes(sub_bytes_planes(_to_planes(word, _ONES_WORD), _ONES_WORD))
+_PAD_TEXT = _public_bytes(b"state", 16 * _PAD_BLOCKS)
+_PAD_KEYS = [_public_bytes(b"round key %d" % r, 16 * _PAD_BLOCKS) for r in range(_NR + 1)]
+_WORD_PAD = _public_bytes(b"SubWord", 60)  # SubWord works on 4 real + 60 public bytes
+_ONES_WORD = _slots(tuple(range(16)), 4)  # bit 0 of each of the 64 byte slots
+
+
+def _sub_word(word: bytes) -> bytes:
+    """SubWord (FIPS 197 §5.2) of a 4-byte word, on planes padded to 64 bytes."""
+    planes = _to_planes(_from_bytes(word + _WORD_PAD, "little"), _ONES_WORD)
+    return _from_planes(sub_bytes_planes(planes, _ONES_WORD)).to_bytes(64, "little")[:4]
+
+
+def _xor(a: bytes, b: bytes) -> bytes:
+    """Bytewise XOR: each byte is one of CPython's cached small ints, so every
+    operation takes the same path whatever the value."""
+    return bytes(x ^ y for x, y in zip(a, b, strict=True))
 
 
 def _rcon() -> list[int]:
@@ -232,28 +281,26 @@ def _rcon() -> list[int]:
 _RCON = _rcon()
 
 
-def _key_expansion(key: bytes) -> list[int]:
-    """KeyExpansion (FIPS 197 Algorithm 2, Nk = 8): the 15 round keys, each as the
-    little-endian int of its 16 bytes."""
-    w = [int.from_bytes(key[4 * i : 4 * i + 4], "little") for i in range(8)]
+def _key_expansion(key: bytes) -> list[bytes]:
+    """KeyExpansion (FIPS 197 Algorithm 2, Nk = 8): the 15 round keys of 16 bytes,
+    words as ``bytes`` (byte 0 first)."""
+    w = [key[4 * i : 4 * i + 4] for i in range(8)]
     for i in range(8, 4 * (_NR + 1)):
         temp = w[i - 1]
         if i % 8 == 0:
-            rotated = (temp >> 8) | ((temp & 0xFF) << 24)  # RotWord
-            temp = _sub_word(rotated) ^ _RCON[i // 8]
+            temp = _sub_word(temp[1:] + temp[:1])  # SubWord(RotWord(temp))
+            temp = bytes([temp[0] ^ _RCON[i // 8]]) + temp[1:]
         elif i % 8 == 4:
             temp = _sub_word(temp)
-        w.append(w[i - 8] ^ temp)
-    return [
-        w[4 * r] | w[4 * r + 1] << 32 | w[4 * r + 2] << 64 | w[4 * r + 3] << 96
-        for r in range(_NR + 1)
-    ]
+        w.append(_xor(w[i - 8], temp))
+    return [b"".join(w[4 * r : 4 * r + 4]) for r in range(_NR + 1)]
 
 
 class Aes256:
     """AES-256 encryption (FIPS 197 Algorithm 1, Cipher) under one key.
 
-    The key schedule is computed once; its bit-planes are kept per batch size.
+    The key schedule is computed once; its bit-planes are kept per batch size
+    (real blocks, then the ``_PAD_BLOCKS`` public ones).
     """
 
     __slots__ = ("_planes", "_round_keys")
@@ -267,10 +314,10 @@ class Aes256:
     def _key_planes(self, m: _Layout) -> list[Planes]:
         planes = self._planes.get(m.blocks)
         if planes is None:
-            one = _layout(1).ones
+            real = m.blocks - _PAD_BLOCKS
             planes = [
-                tuple(p * m.replicate for p in _to_planes(rk, one))  # type: ignore[misc]
-                for rk in self._round_keys
+                _to_planes(_from_bytes(rk * real + pad, "little"), m.ones)
+                for rk, pad in zip(self._round_keys, _PAD_KEYS, strict=True)
             ]
             self._planes[m.blocks] = planes
         return planes
@@ -286,19 +333,19 @@ class Aes256:
         return b"".join(out)
 
     def _encrypt_batch(self, chunk: bytes) -> bytes:
-        m = _layout(len(chunk) // 16)
+        m = _layout(len(chunk) // 16 + _PAD_BLOCKS)
         keys = self._key_planes(m)
         ones = m.ones
+        state = _to_planes(_from_bytes(chunk + _PAD_TEXT, "little"), ones)
         s: Planes = tuple(  # type: ignore[assignment]
-            p ^ k
-            for p, k in zip(_to_planes(int.from_bytes(chunk, "little"), ones), keys[0], strict=True)
+            p ^ k for p, k in zip(state, keys[0], strict=True)
         )
         for r in range(1, _NR + 1):
             s = _shift_rows(sub_bytes_planes(s, ones), m)
             if r != _NR:
                 s = _mix_columns(s, m)
             s = tuple(p ^ k for p, k in zip(s, keys[r], strict=True))  # type: ignore[assignment]
-        return _from_planes(s).to_bytes(len(chunk), "little")
+        return _from_planes(s).to_bytes(16 * m.blocks, "little")[: len(chunk)]
 
     def encrypt_block(self, block: bytes) -> bytes:
         """Encrypt one 16-byte block."""
@@ -314,7 +361,7 @@ class _Ctr:
 
     def __init__(self, cipher: Aes256, counter_block: bytes) -> None:
         self._cipher = cipher
-        self._counter = int.from_bytes(counter_block, "big")
+        self._counter = guarded_counter(counter_block)
         self._buffer = b""
 
     def read(self, n: int) -> bytes:
@@ -323,9 +370,7 @@ class _Ctr:
             return out
         need = n - len(self._buffer)
         count = max((need + 15) // 16, _CTR_AHEAD)
-        c = self._counter
-        counters = b"".join(((c + i) & ((1 << 128) - 1)).to_bytes(16, "big") for i in range(count))
-        self._counter = (c + count) & ((1 << 128) - 1)
+        counters, self._counter = counter_blocks(self._counter, count)
         stream = self._buffer + self._cipher.encrypt_blocks(counters)
         out, self._buffer = stream[:n], stream[n:]
         return out

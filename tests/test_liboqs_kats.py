@@ -1,0 +1,81 @@
+"""The gate every family goes through: ``pqkit kat ALG`` reproduces liboqs's
+known-answer text, entry 0, for every algorithm pqkit knows that liboqs lists.
+
+tests/vectors/liboqs-kats/kats-single.json.gz holds liboqs's SHA-256 of entry 0 of
+each algorithm's KAT text (the .rsp body without its ``# ALG`` header, the empty
+line after it, and the empty line after the entry; README there). The algorithms
+are matched by name (``pqkit.registry.normalise``), so a new family is checked as
+soon as the registry lists it; a family whose liboqs name differs adds it to
+``LIBOQS_NAMES``, and one whose liboqs generator signs in another way adds its
+``pqkit kat`` options to ``KAT_OPTIONS``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from helpers import Cli, load_json
+
+import pqkit
+from pqkit import registry
+
+LIBOQS = load_json("liboqs-kats/kats-single.json")
+
+LIBOQS_NAMES: dict[str, str] = {}
+"""pqkit name -> liboqs name, where they differ beyond case, '-' and '_'."""
+
+KAT_OPTIONS: dict[str, tuple[str, ...]] = {
+    # liboqs's ML-DSA (mldsa-native) signs hedged: rnd from the DRBG, empty context.
+    "ML-DSA": ("--randomized",),
+}
+"""Family -> the ``pqkit kat`` options that make its generator liboqs's."""
+
+
+def _liboqs_digests() -> dict[str, tuple[str, str]]:
+    """normalised liboqs name -> (liboqs name, digest), KEMs and signatures."""
+    return {
+        registry.normalise(name): (name, digest)
+        for kind in ("kem", "sig")
+        for name, digest in LIBOQS[kind].items()
+    }
+
+
+def _common() -> list[tuple[str, str, str]]:
+    """(pqkit name, liboqs name, digest) of every algorithm both know."""
+    digests = _liboqs_digests()
+    out = []
+    for name in pqkit.kems() + pqkit.sigs():
+        key = registry.normalise(LIBOQS_NAMES.get(name, name))
+        if key in digests:
+            out.append((name, *digests[key]))
+    return out
+
+
+COMMON = _common()
+
+
+def test_the_gate_covers_the_families_liboqs_shares() -> None:
+    names = {name for name, _, _ in COMMON}
+    # the floor: a renamed algorithm on either side must not drop out silently
+    assert names >= {
+        "ML-KEM-512", "ML-KEM-768", "ML-KEM-1024",
+        "Kyber512", "Kyber768", "Kyber1024",
+        "ML-DSA-44", "ML-DSA-65", "ML-DSA-87",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "liboqs_name", "digest"), COMMON, ids=[c[0] for c in COMMON])
+def test_pqkit_kat_reproduces_liboqs_entry_0(
+    name: str,
+    liboqs_name: str,
+    digest: str,
+    cli: Cli,
+) -> None:
+    family = registry.algorithm(name).family
+    out = cli.ok("kat", name, "--count", "1", *KAT_OPTIONS.get(family, ()))
+    text = out.decode("ascii")
+    header = f"# {name}\n\n"
+    assert text.startswith(header) and text.endswith("\n\n")
+    body = text[len(header) : -1]  # liboqs's text: no header, no empty line after the entry
+    assert hashlib.sha256(body.encode()).hexdigest() == digest, f"{name} != liboqs {liboqs_name}"
