@@ -197,6 +197,22 @@ def test_compile_command_in_processes(cli: Cli) -> None:
     out = cli.ok("compile", "--only", "hash", "mlkem", "--jobs", "2", "-v").decode()
     assert "compiled the jit kernels of hash, mlkem in" in out
     assert "hash kernels" in out and "ML-KEM-768 keygen" in out  # the children's steps
+    # The cache now holds both families (pqkit.cli.compile.cached reads Numba's index),
+    # so a fresh `pqkit demo` waits for them to load and runs its rows on jit (issue 25
+    # item 8); the environment of the test processes turns the background off.
+    from pqkit.cli.compile import cached
+
+    assert cached("mlkem") and cached("hash")
+    env = {k: v for k, v in os.environ.items() if k not in ("PQKIT_ARITH", "PQKIT_JIT_BACKGROUND")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pqkit", "demo", "ML-KEM-512", "SLH-DSA-SHAKE-128f"],
+        capture_output=True, text=True, env=env, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "arithmetic backend: jit for mlkem, hash (loaded from the cache in" in done.stdout
+    rows = [line.split() for line in done.stdout.splitlines() if line.endswith(" yes")]
+    assert [row[0] for row in rows] == ["ML-KEM-512", "SLH-DSA-SHAKE-128f"]
+    assert all(row[-2] == "jit" for row in rows), done.stdout
 
 
 @needs_numba

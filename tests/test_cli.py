@@ -37,24 +37,6 @@ def test_demo_round_trips_every_scheme(capsys: pytest.CaptureFixture[str]) -> No
     assert " NO" not in out
 
 
-def test_demo_without_pyca_skips_the_hybrid_kems(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """On NumPy alone (no openssl extra) the demo runs every other scheme and says
-    which it left out, instead of failing with an ImportError."""
-    from pqkit.hybrid import groups
-
-    def missing() -> None:
-        raise ImportError("no pyca/cryptography")
-
-    monkeypatch.setattr(groups, "pyca", missing)
-    status = main(["demo", "X-Wing", "ML-KEM-512"])
-    out = capsys.readouterr().out
-    assert status == 0
-    assert "X-Wing             skipped: needs pyca/cryptography" in out
-    assert "ML-KEM-512 " in out and " NO" not in out
-
-
 def test_demo_runs_a_named_slow_set(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "SLH-DSA-SHAKE-128s"]) == 0
     out = capsys.readouterr().out

@@ -114,9 +114,10 @@ def test_pyca_class_argument_checks() -> None:
 def test_without_cryptography_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     key = pqkit.MLDSA65PrivateKey.generate()
     monkeypatch.setitem(sys.modules, "cryptography", None)
-    with pytest.raises(ImportError, match="pip install cryptography"):
+    with pytest.raises(pqkit.MissingExtra, match=r'pip install "pqkit\[openssl\]"') as info:
         key.to_cryptography_key()
-    with pytest.raises(ImportError, match="pip install cryptography"):
+    assert isinstance(info.value, ImportError) and info.value.extra == "openssl"
+    with pytest.raises(pqkit.MissingExtra, match=r'pip install "pqkit\[openssl\]"'):
         from_cryptography_key(object())
 
 

@@ -603,8 +603,9 @@ def test_the_ring_outgrows_every_cache_of_decoded_keys() -> None:
     from pqkit.mldsa import core
     from pqkit.mlkem import fips203
 
-    caches = [fips203.EK_CACHE_SIZE, fips203.DK_CACHE_SIZE, core.A_CACHE_SIZE]
-    caches.append(core.SK_CACHE_SIZE)
+    # Secret keys are not cached by the scheme objects (only inside key objects, issue
+    # 28); the caches left hold public data: decoded encapsulation keys and A_hat.
+    caches = [fips203.EK_CACHE_SIZE, core.A_CACHE_SIZE]
     assert 2 * max(caches) <= KEY_RING
 
 

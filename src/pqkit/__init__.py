@@ -1,8 +1,10 @@
 """pqkit: post-quantum cryptography for Python.
 
-ML-KEM (FIPS 203) and ML-DSA (FIPS 204), plus the round-3 Kyber and Dilithium
-variants, on one shared symmetric layer (:mod:`pqkit.common`) and swappable
-arithmetic kernels (:mod:`pqkit.arith`)::
+ML-KEM (FIPS 203), ML-DSA (FIPS 204) and SLH-DSA (FIPS 205), the hybrid KEMs
+(X-Wing, MLKEM768-P256, MLKEM1024-P384), HPKE (:mod:`pqkit.hpke`), batch views
+(:mod:`pqkit.batch`) and the round-3 Kyber and Dilithium variants, on one shared
+symmetric layer (:mod:`pqkit.common`) and swappable arithmetic kernels
+(:mod:`pqkit.arith`)::
 
     import pqkit
     kem = pqkit.kem("ML-KEM-768")
@@ -15,12 +17,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pqkit.errors import InvalidSignature, UnknownAlgorithm, UnknownBackend
+from pqkit.errors import InvalidSignature, MissingExtra, UnknownAlgorithm, UnknownBackend
 from pqkit.registry import kem, kems, sig, sigs
 from pqkit.schemes import Encapsulation, KeyPair
 
 if TYPE_CHECKING:
     from pqkit.keys import (
+        HashMLDSA44PrivateKey,
+        HashMLDSA44PublicKey,
+        HashMLDSA65PrivateKey,
+        HashMLDSA65PublicKey,
+        HashMLDSA87PrivateKey,
+        HashMLDSA87PublicKey,
+        HashSLHDSASHA2_128fPrivateKey,
+        HashSLHDSASHA2_128fPublicKey,
+        HashSLHDSASHA2_128sPrivateKey,
+        HashSLHDSASHA2_128sPublicKey,
+        HashSLHDSASHA2_192fPrivateKey,
+        HashSLHDSASHA2_192fPublicKey,
+        HashSLHDSASHA2_192sPrivateKey,
+        HashSLHDSASHA2_192sPublicKey,
+        HashSLHDSASHA2_256fPrivateKey,
+        HashSLHDSASHA2_256fPublicKey,
+        HashSLHDSASHA2_256sPrivateKey,
+        HashSLHDSASHA2_256sPublicKey,
+        HashSLHDSASHAKE_128fPrivateKey,
+        HashSLHDSASHAKE_128fPublicKey,
+        HashSLHDSASHAKE_128sPrivateKey,
+        HashSLHDSASHAKE_128sPublicKey,
+        HashSLHDSASHAKE_192fPrivateKey,
+        HashSLHDSASHAKE_192fPublicKey,
+        HashSLHDSASHAKE_192sPrivateKey,
+        HashSLHDSASHAKE_192sPublicKey,
+        HashSLHDSASHAKE_256fPrivateKey,
+        HashSLHDSASHAKE_256fPublicKey,
+        HashSLHDSASHAKE_256sPrivateKey,
+        HashSLHDSASHAKE_256sPublicKey,
         MLDSA44PrivateKey,
         MLDSA44PublicKey,
         MLDSA65PrivateKey,
@@ -58,6 +90,14 @@ if TYPE_CHECKING:
         SLHDSASHAKE_256sPrivateKey,
         SLHDSASHAKE_256sPublicKey,
     )
+    from pqkit.keys.hybrid import (
+        MLKEM768P256PrivateKey,
+        MLKEM768P256PublicKey,
+        MLKEM1024P384PrivateKey,
+        MLKEM1024P384PublicKey,
+        XWingPrivateKey,
+        XWingPublicKey,
+    )
     from pqkit.keys.loaders import (
         load_der_private_key,
         load_der_public_key,
@@ -85,6 +125,25 @@ _LAZY = {
         f"SLHDSA{family}_{size}{kind}Key": "pqkit.keys"
         for family in ("SHA2", "SHAKE")
         for size in ("128s", "128f", "192s", "192f", "256s", "256f")
+        for kind in ("Private", "Public")
+    },
+    **{  # keys under the pre-hash OIDs, bound to their pre-hash (HashML-DSA, HashSLH-DSA)
+        f"Hash{stem}{kind}Key": "pqkit.keys"
+        for stem in (
+            "MLDSA44",
+            "MLDSA65",
+            "MLDSA87",
+            *(
+                f"SLHDSA{family}_{size}"
+                for family in ("SHA2", "SHAKE")
+                for size in ("128s", "128f", "192s", "192f", "256s", "256f")
+            ),
+        )
+        for kind in ("Private", "Public")
+    },
+    **{
+        f"{stem}{kind}Key": "pqkit.keys.hybrid"
+        for stem in ("XWing", "MLKEM768P256", "MLKEM1024P384")
         for kind in ("Private", "Public")
     },
     **{
@@ -146,6 +205,36 @@ __all__ = [
     "BestAvailableEncryption",
     "Encapsulation",
     "Encoding",
+    "HashMLDSA44PrivateKey",
+    "HashMLDSA44PublicKey",
+    "HashMLDSA65PrivateKey",
+    "HashMLDSA65PublicKey",
+    "HashMLDSA87PrivateKey",
+    "HashMLDSA87PublicKey",
+    "HashSLHDSASHA2_128fPrivateKey",
+    "HashSLHDSASHA2_128fPublicKey",
+    "HashSLHDSASHA2_128sPrivateKey",
+    "HashSLHDSASHA2_128sPublicKey",
+    "HashSLHDSASHA2_192fPrivateKey",
+    "HashSLHDSASHA2_192fPublicKey",
+    "HashSLHDSASHA2_192sPrivateKey",
+    "HashSLHDSASHA2_192sPublicKey",
+    "HashSLHDSASHA2_256fPrivateKey",
+    "HashSLHDSASHA2_256fPublicKey",
+    "HashSLHDSASHA2_256sPrivateKey",
+    "HashSLHDSASHA2_256sPublicKey",
+    "HashSLHDSASHAKE_128fPrivateKey",
+    "HashSLHDSASHAKE_128fPublicKey",
+    "HashSLHDSASHAKE_128sPrivateKey",
+    "HashSLHDSASHAKE_128sPublicKey",
+    "HashSLHDSASHAKE_192fPrivateKey",
+    "HashSLHDSASHAKE_192fPublicKey",
+    "HashSLHDSASHAKE_192sPrivateKey",
+    "HashSLHDSASHAKE_192sPublicKey",
+    "HashSLHDSASHAKE_256fPrivateKey",
+    "HashSLHDSASHAKE_256fPublicKey",
+    "HashSLHDSASHAKE_256sPrivateKey",
+    "HashSLHDSASHAKE_256sPublicKey",
     "InvalidSignature",
     "KeyPair",
     "MLDSA44PrivateKey",
@@ -156,10 +245,15 @@ __all__ = [
     "MLDSA87PublicKey",
     "MLKEM512PrivateKey",
     "MLKEM512PublicKey",
+    "MLKEM768P256PrivateKey",
+    "MLKEM768P256PublicKey",
     "MLKEM768PrivateKey",
     "MLKEM768PublicKey",
+    "MLKEM1024P384PrivateKey",
+    "MLKEM1024P384PublicKey",
     "MLKEM1024PrivateKey",
     "MLKEM1024PublicKey",
+    "MissingExtra",
     "NoEncryption",
     "PrivateFormat",
     "PublicFormat",
@@ -189,6 +283,8 @@ __all__ = [
     "SLHDSASHAKE_256sPublicKey",
     "UnknownAlgorithm",
     "UnknownBackend",
+    "XWingPrivateKey",
+    "XWingPublicKey",
     "__version__",
     "kem",
     "kems",

@@ -97,6 +97,11 @@ class Algorithm:
     aliases: tuple[str, ...] = ()
     """Other names :func:`algorithm` accepts for this entry (``"MLKEM768-X25519"`` for
     ``"X-Wing"``); listings show the canonical name only."""
+    extra: str | None = None
+    """The pqkit extra this algorithm needs beyond the default install (``"openssl"``:
+    pyca/cryptography for the hybrid KEMs' elliptic-curve half), None when it needs
+    none. Without it the algorithm is still listed and its scheme object built; its
+    operations raise :class:`pqkit.MissingExtra`."""
 
     @property
     def nist_level(self) -> int:
@@ -190,12 +195,14 @@ def algorithms(kind: Kind | None = None) -> tuple[Algorithm, ...]:
 
 def algorithm(name: str, kind: Kind | None = None) -> Algorithm:
     """The algorithm called ``name``: ``TypeError`` for a non-str name,
-    :class:`pqkit.UnknownAlgorithm` (listing the known names) for an unknown one."""
+    :class:`pqkit.UnknownAlgorithm` (listing the known names) for an unknown one, or
+    for one of the other kind (saying which kind it is)."""
     if not isinstance(name, str):
         raise TypeError(f"algorithm name must be str, not {type(name).__name__}")
     found = _find(normalise(name))
     if found is None or (kind is not None and found.kind != kind):
-        raise UnknownAlgorithm(name, [a.name for a in algorithms(kind)])
+        other = None if found is None else found.kind  # a KEM asked for as a signature ...
+        raise UnknownAlgorithm(name, [a.name for a in algorithms(kind)], kind=other)
     return found
 
 

@@ -252,6 +252,30 @@ def _timed(
     )
 
 
+def _installed(schemes: list[Any]) -> list[Any]:
+    """``schemes`` less those that need an extra that is not installed, which are
+    named on stderr with the extra (a named one still runs, and fails with
+    :class:`pqkit.MissingExtra`, exit status 2)."""
+    from pqkit import registry
+    from pqkit._extras import installed
+
+    kept: list[Any] = []
+    left: dict[str, list[str]] = {}
+    for scheme in schemes:
+        extra = registry.algorithm(scheme.name).extra
+        if extra is None or installed(extra):
+            kept.append(scheme)
+        else:
+            left.setdefault(extra, []).append(scheme.name)
+    for extra, names in left.items():
+        print(
+            f"pqkit speed: skipped {', '.join(names)}: the '{extra}' extra is not installed "
+            f'(pip install "pqkit[{extra}]")',
+            file=sys.stderr,
+        )
+    return kept
+
+
 def _run_schemes(args: argparse.Namespace) -> int:
     schemes, unknown = suites.resolve(args.algorithms, args.kind)
     if unknown:
@@ -261,6 +285,8 @@ def _run_schemes(args: argparse.Namespace) -> int:
             print(f"pqkit speed: unknown {title} {name!r}", file=sys.stderr)
         print(f"known {title}s: {', '.join(known) if known else '(none)'}", file=sys.stderr)
         return EXIT_UNKNOWN_ALGORITHM
+    if not args.algorithms:  # all of them: leave out those an absent extra keeps from running
+        schemes = _installed(schemes)
     build = suites.kem_groups if args.kind == "kem" else suites.sig_groups
     infos = {s.name: suites.scheme_info(s) for s in schemes}
     parameters: dict[str, Any] = (

@@ -4,7 +4,8 @@ Each feature module contributes its subcommands through a ``register(subparsers)
 function listed in ``_COMMANDS``; this module only builds the parser, runs
 the chosen command and turns user errors into one line on stderr, with the exit
 statuses of :mod:`pqkit.cli.status`: 0 success, 1 a failed check (invalid
-signature, wrong password), 2 a usage error or an unusable input.
+signature, wrong password), 2 a usage error or an unusable input (a feature whose
+optional extra is not installed included: :class:`pqkit.MissingExtra`).
 
 Start-up: ``pqkit --version`` answers before any parser is built, and a command
 named first loads only the module that registers it (its argument table and its
@@ -15,11 +16,13 @@ whole parser.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pqkit.cli.status import EPILOG, FAILURE, USAGE, Failure
+from pqkit.errors import MissingExtra
 
 if TYPE_CHECKING:
     import argparse
@@ -49,7 +52,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="pqkit",
-        description="Post-quantum cryptography: ML-KEM, ML-DSA and friends.",
+        description=(
+            "Post-quantum cryptography: ML-KEM, ML-DSA, SLH-DSA, the hybrid KEMs (X-Wing,\n"
+            "MLKEM768-P256, MLKEM1024-P384), HPKE and the round-3 Kyber / Dilithium: key\n"
+            "files, encapsulation, signatures, KATs, and speed tools."
+        ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -67,9 +74,37 @@ def _version() -> str:
     return f"pqkit {__version__}"
 
 
+def _silence_stdout() -> None:
+    """Point standard output at the null device after a broken pipe, so that the
+    interpreter's final flush of what is still buffered does not fail again (the
+    recipe of Python's ``signal`` documentation, "Note on SIGPIPE"): the command then
+    ends quietly, as coreutils' do."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (captured in tests)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``pqkit`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Run ``pqkit`` with ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    A reader that closes the pipe early (``pqkit list | head -1``) ends the command
+    quietly with status 0: the reader has all it wanted."""
+    try:
+        status = _run(sys.argv[1:] if argv is None else list(argv))
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    return status
+
+
+def _run(argv: list[str]) -> int:
     if argv == ["--version"]:  # no parser, no NumPy: as fast as Python starts
         print(_version())
         return 0
@@ -87,6 +122,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Failure as exc:
         print(f"pqkit: {exc}", file=sys.stderr)
         return FAILURE
+    except MissingExtra as exc:  # an optional dependency: one line naming the extra
+        print(f"pqkit: error: {exc}", file=sys.stderr)
+        return USAGE
+    except BrokenPipeError:
+        raise  # main() ends quietly
     except (ValueError, TypeError, KeyError, OSError) as exc:
         # KeyError quotes its message in str(); UnknownAlgorithm overrides __str__.
         plain_key_error = type(exc) is KeyError and exc.args

@@ -33,7 +33,7 @@ from typing import Any
 
 from pqkit._workers import resolve_workers
 
-__all__ = ["register", "run"]
+__all__ = ["cache_dir", "cached", "register", "run"]
 
 
 def cache_dir() -> str | None:
@@ -46,6 +46,48 @@ def cache_dir() -> str | None:
     return str(path) if path else None
 
 
+_FAMILY_MODULES: dict[str, str] = {
+    "hash": "pqkit.arith.jit_slhdsa_ops",
+    "mlkem": "pqkit.arith.jit_mlkem_ops",
+    "mldsa": "pqkit.arith.jit_mldsa_ops",
+    "mlkem-batch": "pqkit.arith.jit_mlkem_batch",
+    "mldsa-batch": "pqkit.arith.jit_mldsa_batch",
+}
+"""Per kernel family (:data:`pqkit.arith.warmup.ORDER`), the module of its compiled
+operations, whose cache entries tell whether the family is in the cache."""
+
+
+def cached(family: str) -> bool:
+    """Whether Numba's on-disk cache holds compiled code of ``family`` for the sources
+    installed now (a fresh index of one of its operations: Numba's index records the
+    source file's time stamp and size, and its own version). False without Numba or
+    when it cannot tell. Importing the module imports Numba (not compiling anything)."""
+    if family not in _FAMILY_MODULES:
+        raise ValueError(f"unknown kernel family {family!r}; known: {', '.join(_FAMILY_MODULES)}")
+    if importlib.util.find_spec("numba") is None:
+        return False
+    try:
+        module = importlib.import_module(_FAMILY_MODULES[family])
+    except ImportError:
+        return False
+    for value in vars(module).values():
+        # Only the module's own kernels (not those it imports from shared modules).
+        # NOTE: Numba's FunctionCache has no public "is this cached" query; its index
+        # file's loader returns {} for a missing, stale or other-version index.
+        if getattr(getattr(value, "py_func", None), "__module__", None) != module.__name__:
+            continue
+        cache_file = getattr(getattr(value, "_cache", None), "_cache_file", None)
+        load = getattr(cache_file, "_load_index", None)
+        if load is None:
+            continue
+        try:
+            if load():
+                return True
+        except Exception:  # an unreadable index: as if not cached
+            continue
+    return False
+
+
 _DONE = "pqkit-compile: done"
 _FAILED = "pqkit-compile: failed"
 
@@ -55,10 +97,9 @@ def run(args: argparse.Namespace) -> int:
     from pqkit.arith import warmup
 
     if importlib.util.find_spec("numba") is None:
-        raise ValueError(
-            'numba is not installed (pip install "pqkit[jit]"): nothing to compile; '
-            "the numpy backend needs no compilation"
-        )
+        from pqkit._extras import require
+
+        require("jit", "compiling the jit kernels (the numpy backend needs no compilation)")
     if args.worker:
         return _serve(args.verbose)
     families = list(dict.fromkeys(args.only or warmup.ORDER))

@@ -12,7 +12,7 @@ import argparse
 from typing import Any
 
 from pqkit.cli.files import check_outputs, read_input, write_output
-from pqkit.cli.loading import KEY_FILE_LIMIT
+from pqkit.cli.loading import read_key_file
 from pqkit.cli.status import OK, Failure
 
 __all__ = ["register"]
@@ -46,10 +46,6 @@ MESSAGE_LIMIT = 1 << 30
 
 def _read(path: str, what: str) -> bytes:
     return read_input(path, what, MESSAGE_LIMIT)
-
-
-def _read_key(path: str) -> bytes:
-    return read_input(path, "key file", KEY_FILE_LIMIT)
 
 
 def _load_public(data: bytes) -> Any:
@@ -102,7 +98,7 @@ def _keygen(args: argparse.Namespace) -> int:
 def _seal(args: argparse.Namespace) -> int:
     check_outputs([args.output], args.force, [args.public_key, args.input])
     suite = _suite(args)
-    public = _for_suite(suite, _load_public(_read_key(args.public_key)), args.public_key)
+    public = _for_suite(suite, _load_public(read_key_file(args.public_key)), args.public_key)
     message = _read(args.input, "message")
     blob = suite.encrypt(message, public, args.info.encode(), aad=args.aad.encode())
     write_output(args.output, blob, secret=False, force=args.force, binary=True)
@@ -114,7 +110,7 @@ def _open(args: argparse.Namespace) -> int:
 
     check_outputs([args.output], args.force, [args.private_key, args.input])
     suite = _suite(args)
-    private = _for_suite(suite, _load_private(_read_key(args.private_key)), args.private_key)
+    private = _for_suite(suite, _load_private(read_key_file(args.private_key)), args.private_key)
     sealed = _read(args.input, "sealed message")
     try:
         plaintext = suite.decrypt(sealed, private, args.info.encode(), aad=args.aad.encode())

@@ -268,9 +268,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """``pqkit list``: every algorithm, with its OID and sizes where key files exist;
-    last, the pre-hash OIDs (HashML-DSA, HashSLH-DSA) of the key files."""
+    """``pqkit list``: every algorithm, with its OID and sizes where key files exist, and
+    the optional extra it needs (a note names those not installed here); last, the
+    pre-hash OIDs (HashML-DSA, HashSLH-DSA) of the key files."""
     import pqkit
+    from pqkit import registry
+    from pqkit._extras import installed
     from pqkit.serialization.algorithms import ALGORITHMS, PREHASH_ALGORITHMS, by_name
 
     kems, sigs = pqkit.kems(), pqkit.sigs()
@@ -280,8 +283,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     width = max(18, *(len(name) for name in names))
     print(
         f"{'Algorithm':<{width}} {'Type':<4} {'OID (key files)':<26} "
-        f"{'pk':>5} {'sk':>5} {'ct/sig':>6}"
+        f"{'pk':>5} {'sk':>5} {'ct/sig':>6}  Needs"
     )
+    missing: dict[str, list[str]] = {}
     for name in names:
         alg = by_name(name)
         scheme_name = alg.parameter_set if alg is not None else name
@@ -298,8 +302,18 @@ def cmd_list(args: argparse.Namespace) -> int:
             out = getattr(scheme, "length_ciphertext", None) or scheme.length_signature
             sizes = (scheme.length_public_key, scheme.length_secret_key, out)
         oid = alg.oid if alg is not None else "-"
+        extra = registry.algorithm(scheme_name).extra if scheme is not None else None
+        if extra is not None and not installed(extra):
+            missing.setdefault(extra, []).append(name)
         note = "" if scheme is not None else "  (not available in this build)"
+        needs = extra or "-"
         print(
-            f"{name:<{width}} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}{note}"
+            f"{name:<{width}} {kind:<4} {oid:<26} {sizes[0]:>5} {sizes[1]:>5} {sizes[2]:>6}  "
+            f"{needs}{note}"
+        )
+    for extra, listed in missing.items():
+        print(
+            f"\nnot installed here: the '{extra}' extra ({', '.join(listed)} need it): "
+            f'pip install "pqkit[{extra}]"'
         )
     return 0

@@ -73,7 +73,7 @@ def _register_key_files(subparsers: Any) -> None:
     p = _parser(
         subparsers,
         "keygen",
-        "generate a private key file (PKCS#8)",
+        "generate a key file (PKCS#8; a raw-seed PEM block for the hybrid KEMs)",
         "Files written with --form expanded or --form both are refused by "
         "pyca/cryptography; keep the default (seed) for keys other tools read.",
     )
@@ -138,7 +138,7 @@ def _register_key_files(subparsers: Any) -> None:
     _add_force(p)
     p.set_defaults(func=cmd_show)
 
-    p = _parser(subparsers, "list", "algorithms, their OIDs and sizes")
+    p = _parser(subparsers, "list", "algorithms, their OIDs, sizes and the extras they need")
     p.set_defaults(func=cmd_list)
 
 
@@ -146,7 +146,9 @@ def register(subparsers: Any) -> None:
     """Add keygen, pub, show, encaps, decaps, sign, verify and list to ``pqkit``."""
     _register_key_files(subparsers)
 
-    p = _parser(subparsers, "encaps", "ML-KEM: a ciphertext and shared secret for a key")
+    p = _parser(
+        subparsers, "encaps", "ML-KEM, hybrid KEMs: a ciphertext and shared secret for a key"
+    )
     p.add_argument("pub", metavar="KEY", help="public (or private) key file")
     p.add_argument("--ct", required=True, metavar="CT", help="ciphertext output ('-': stdout)")
     p.add_argument("--secret", required=True, metavar="SS", help="shared secret output file")
@@ -154,7 +156,7 @@ def register(subparsers: Any) -> None:
     _add_force(p)
     p.set_defaults(func=cmd_encaps)
 
-    p = _parser(subparsers, "decaps", "ML-KEM: the shared secret in a ciphertext")
+    p = _parser(subparsers, "decaps", "ML-KEM, hybrid KEMs: the shared secret in a ciphertext")
     p.add_argument("key", metavar="KEY", help="private key file")
     p.add_argument("ciphertext", metavar="CT", help="ciphertext file ('-': stdin)")
     p.add_argument("--secret", required=True, metavar="SS", help="shared secret output file")
@@ -162,7 +164,7 @@ def register(subparsers: Any) -> None:
     _add_force(p)
     p.set_defaults(func=cmd_decaps)
 
-    p = _parser(subparsers, "sign", "ML-DSA: sign a file")
+    p = _parser(subparsers, "sign", "ML-DSA, SLH-DSA (pure or pre-hash): sign a file")
     p.add_argument("key", metavar="KEY", help="private key file")
     p.add_argument("file", metavar="FILE", help="message file ('-': stdin)")
     p.add_argument("-o", "--out", required=True, metavar="SIG", help="signature ('-': stdout)")
@@ -174,7 +176,7 @@ def register(subparsers: Any) -> None:
     _add_force(p)
     p.set_defaults(func=cmd_sign)
 
-    p = _parser(subparsers, "verify", "ML-DSA: check a signature")
+    p = _parser(subparsers, "verify", "ML-DSA, SLH-DSA (pure or pre-hash): check a signature")
     p.add_argument("pub", metavar="KEY", help="public (or private) key file")
     p.add_argument("file", metavar="FILE", help="message file ('-': stdin)")
     p.add_argument("signature", metavar="SIG", help="signature file ('-': stdin)")

@@ -28,6 +28,7 @@ __all__ = [
     "load_public",
     "need",
     "password_from",
+    "read_key_file",
 ]
 
 KEY_FILE_LIMIT = 1 << 14
@@ -110,6 +111,7 @@ def _private(path: str, body: bytes, args: Any, stdin_in_use: bool) -> LoadedKey
     try:
         key = load_der_private_key(body)
     except TypeError:  # encrypted
+        pbes2.require()  # the missing extra said before any password prompt
         secret = given if given is not None else _prompt(path, stdin_in_use)
         try:
             plain = pbes2.decrypt(body, secret)
@@ -143,13 +145,22 @@ def _hybrid(data: bytes, args: Any) -> LoadedKey:
     return LoadedKey(key, private, "seed" if private else None, False)
 
 
+def read_key_file(path: str) -> bytes:
+    """The bytes of key file ``path`` (``-``: standard input), at most
+    :data:`KEY_FILE_LIMIT`; an empty file is refused as such (``ValueError``)."""
+    data = read_input(path, "key file", KEY_FILE_LIMIT)
+    if not data:
+        raise ValueError(f"{path}: empty file (no key in it)")
+    return data
+
+
 def load_key(path: str, args: Any, *, stdin_in_use: bool = False) -> LoadedKey:
     """The key in file ``path``: a private key (decrypted as ``args`` says) or a
     public key, whichever the file holds."""
     from pqkit.keys.loaders import load_der_public_key
     from pqkit.serialization.pem import pem_decode
 
-    data = read_input(path, "key file", KEY_FILE_LIMIT)
+    data = read_key_file(path)
     try:
         if is_pem(data) and _is_hybrid(data):
             return _hybrid(data, args)

@@ -11,14 +11,16 @@ FAILURE = 1
 a round trip that disagreed."""
 USAGE = 2
 """A usage error or an input that cannot be used: bad arguments, a missing,
-unreadable, oversized or malformed file, a key of the wrong type."""
+unreadable, oversized or malformed file, a key of the wrong type; or a feature
+whose optional extra is not installed (:class:`pqkit.MissingExtra`)."""
 
 EPILOG = """\
 exit status:
   0  success
   1  failed verification or decryption (invalid signature, wrong password)
   2  usage error or unusable input (bad arguments; a missing, unreadable,
-     non-regular, oversized or malformed file; a key of the wrong type)"""
+     non-regular, oversized or malformed file; a key of the wrong type), or
+     an optional extra that is not installed (pip install "pqkit[EXTRA]")"""
 
 
 class Failure(Exception):

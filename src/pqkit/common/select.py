@@ -110,7 +110,15 @@ def provider(family: Family, backend: str | None = None) -> Any:
         served = getattr(_module(candidate), attribute)
         if served is not None:
             return served
-    raise UnknownBackend(family, "<default>" if name is None else str(name), _available(family))
+    hint = ""
+    if name == "openssl" and family == "aes":  # hashlib serves SHA-2/SHA-3; AES is pyca's
+        from pqkit._extras import installed
+
+        if not installed("openssl"):
+            hint = "its AES needs the 'openssl' extra: pip install \"pqkit[openssl]\""
+    raise UnknownBackend(
+        family, "<default>" if name is None else str(name), _available(family), hint=hint
+    )
 
 
 @contextlib.contextmanager

@@ -358,14 +358,19 @@ class Suite:
     # --- AEAD ------------------------------------------------------------------------
 
     def _aead_cipher(self, key: bytes) -> Any:
-        from pqkit.hybrid.groups import pyca
+        """pyca/cryptography's AEAD object for ``key``; :class:`pqkit.MissingExtra`
+        naming the ``openssl`` extra without it (the KDFs and the ML-KEM KEMs need
+        no extra: only the AEADs and the hybrids' curves come from pyca)."""
+        from pqkit._extras import require
 
-        pyca()  # the clear "install the openssl extra" error when pyca is missing
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM, ChaCha20Poly1305
-
+        aead = require(
+            "openssl",
+            f"HPKE's AEAD ({self.aead.name.replace('_', '-')})",
+            "cryptography.hazmat.primitives.ciphers.aead",
+        )
         if self.aead == AEAD.CHACHA20_POLY1305:
-            return ChaCha20Poly1305(key)
-        return AESGCM(key)
+            return aead.ChaCha20Poly1305(key)
+        return aead.AESGCM(key)
 
     # --- KEM (draft-ietf-hpke-pq §2-§3) -----------------------------------------------
 

@@ -24,21 +24,21 @@ from pqkit.mlkem.scheme import masked_select
 
 __all__ = ["GROUPS", "Group", "NistGroup", "X25519Group", "pyca"]
 
-_EXTRA_HINT = 'pip install "pqkit[openssl]" (or pip install ".[openssl]" in a checkout)'
+_FEATURE = (
+    "the elliptic-curve half of the hybrid KEMs (X-Wing, MLKEM768-P256, MLKEM1024-P384) "
+    "and of the TLS key shares"
+)
 
 
 @cache
 def pyca() -> Any:
-    """The pyca/cryptography modules the curve halves use; ``ImportError`` naming
-    the ``openssl`` extra when the package is missing."""
-    try:
-        from cryptography.hazmat.primitives import serialization
-        from cryptography.hazmat.primitives.asymmetric import ec, x25519
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "the hybrid KEMs (X-Wing, MLKEM768-P256, MLKEM1024-P384), the TLS key "
-            "shares and HPKE need pyca/cryptography for their elliptic-curve half: " + _EXTRA_HINT
-        ) from exc
+    """The pyca/cryptography modules the curve halves use; :class:`pqkit.MissingExtra`
+    naming the ``openssl`` extra when the package is missing."""
+    from pqkit._extras import require
+
+    require("openssl", _FEATURE, "cryptography.hazmat.primitives.asymmetric.x25519")
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, x25519
 
     return SimpleNamespace(ec=ec, x25519=x25519, serialization=serialization)
 

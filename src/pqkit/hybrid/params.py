@@ -107,8 +107,11 @@ MLKEM1024_P384 = HybridParams(
 _MODULE = "pqkit.hybrid.scheme"
 
 CATALOG: tuple[Algorithm, ...] = (
-    Algorithm("X-Wing", "kem", "hybrid", _MODULE, XWING, aliases=("MLKEM768-X25519",)),
-    Algorithm("MLKEM768-P256", "kem", "hybrid", _MODULE, MLKEM768_P256),
-    Algorithm("MLKEM1024-P384", "kem", "hybrid", _MODULE, MLKEM1024_P384),
+    Algorithm(
+        "X-Wing", "kem", "hybrid", _MODULE, XWING, aliases=("MLKEM768-X25519",), extra="openssl"
+    ),
+    Algorithm("MLKEM768-P256", "kem", "hybrid", _MODULE, MLKEM768_P256, extra="openssl"),
+    Algorithm("MLKEM1024-P384", "kem", "hybrid", _MODULE, MLKEM1024_P384, extra="openssl"),
 )
-"""The PQ/T hybrid KEMs, none with an OID."""
+"""The PQ/T hybrid KEMs, none with an OID; their curve half is pyca/cryptography's
+(the ``openssl`` extra)."""

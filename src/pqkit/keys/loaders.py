@@ -35,6 +35,15 @@ _ENCRYPTED_LABEL = "ENCRYPTED PRIVATE KEY"
 _PUBLIC_LABEL = "PUBLIC KEY"
 
 
+def _key_data(data: Any) -> bytes:
+    """``data`` as bytes (``TypeError`` otherwise); empty data is a ``ValueError`` that
+    says so, rather than a DER or PEM parse error."""
+    raw = as_bytes(data, "data")
+    if not raw:
+        raise ValueError("empty key data (an empty file?): no DER or PEM bytes to load")
+    return raw
+
+
 def _password(password: Any) -> bytes | None:
     if password is None:
         return None
@@ -84,7 +93,7 @@ def load_der_private_key(
     (default 1 000 000, :data:`pqkit.serialization.pbes2.MAX_ITERATIONS`) is a
     ``ValueError`` before any key derivation: the count is the file writer's choice.
     """
-    raw = as_bytes(data, "data")
+    raw = _key_data(data)
     pw = _password(password)
     limit = pbes2.check_max_iterations(max_iterations)
     return _private_from_der(raw, pw, _is_encrypted(raw), limit)
@@ -98,7 +107,7 @@ def load_pem_private_key(
 ) -> PrivateKey:
     """The private key in a PEM ``PRIVATE KEY`` or ``ENCRYPTED PRIVATE KEY`` block;
     ``max_iterations`` as for :func:`load_der_private_key`."""
-    raw = as_bytes(data, "data")
+    raw = _key_data(data)
     pw = _password(password)
     limit = pbes2.check_max_iterations(max_iterations)
     label, body = pem_decode(raw, (_PRIVATE_LABEL, _ENCRYPTED_LABEL))
@@ -113,11 +122,11 @@ def load_der_public_key(data: bytes) -> PublicKey:
     SubjectPublicKeyInfo ``data``."""
     from pqkit.keys import public_key_class
 
-    alg, key = decode_spki(as_bytes(data, "data"))
+    alg, key = decode_spki(_key_data(data))
     return public_key_class(alg.name).from_public_bytes(key)
 
 
 def load_pem_public_key(data: bytes) -> PublicKey:
     """The public key in a PEM ``PUBLIC KEY`` block."""
-    _, body = pem_decode(as_bytes(data, "data"), (_PUBLIC_LABEL,))
+    _, body = pem_decode(_key_data(data), (_PUBLIC_LABEL,))
     return load_der_public_key(body)

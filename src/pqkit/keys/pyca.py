@@ -22,7 +22,8 @@ ML-KEM-512, SLH-DSA or the hybrid KEMs.
 
 Every key that does not convert with the installed cryptography raises
 ``cryptography.exceptions.UnsupportedAlgorithm`` naming what does; without
-cryptography, ``ImportError`` says how to install it; a private key loaded from an
+cryptography, :class:`pqkit.MissingExtra` (an ``ImportError``) names the ``openssl``
+extra; a private key loaded from an
 expanded key alone (no seed, which is all pyca keeps) raises ``ValueError``.
 """
 
@@ -51,13 +52,9 @@ _PYCA_NAMES: dict[str, tuple[str, str]] = {
 
 
 def _cryptography() -> Any:
-    try:
-        return importlib.import_module("cryptography")
-    except ImportError:
-        raise ImportError(
-            "converting keys to and from pyca/cryptography needs the cryptography package: "
-            "pip install cryptography (or pqkit's 'openssl' extra)"
-        ) from None
+    from pqkit._extras import require
+
+    return require("openssl", "converting keys to and from pyca/cryptography")
 
 
 def _pyca_module(family_module: str) -> Any | None:
@@ -119,7 +116,8 @@ def pyca_class(name: str, kind: str) -> Any:
     ``"Private"`` or ``"Public"`` (else ``ValueError``).
 
     ``cryptography.exceptions.UnsupportedAlgorithm`` for a parameter set that is
-    not in :func:`convertible`, ``ImportError`` without cryptography.
+    not in :func:`convertible`, :class:`pqkit.MissingExtra` (an ``ImportError``)
+    without cryptography.
     """
     if kind not in ("Private", "Public"):
         raise ValueError(f"kind must be 'Private' or 'Public', not {kind!r}")

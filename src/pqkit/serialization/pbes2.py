@@ -2,7 +2,8 @@
 
 Encryption and decryption use the primitives of the optional ``cryptography``
 package (PBKDF2-HMAC and AES-CBC from ``cryptography.hazmat``); without it an
-encrypted key is a ``ValueError`` that says what to install. The ASN.1 is pqkit's
+encrypted key is a :class:`pqkit.MissingExtra` (an ``ImportError``) naming the
+``openssl`` extra. The ASN.1 is pqkit's
 own (:mod:`pqkit.der`), so any ML-KEM / ML-DSA key form can be
 wrapped, including those ``cryptography``'s own loaders refuse::
 
@@ -37,6 +38,7 @@ __all__ = [
     "decrypt",
     "encrypt",
     "is_available",
+    "require",
 ]
 
 DEFAULT_ITERATIONS = 600_000
@@ -83,12 +85,16 @@ def is_available() -> bool:
     return True
 
 
-def _need_cryptography() -> None:
-    if not is_available():
-        raise ValueError(
-            "password-encrypted private keys need the 'cryptography' package "
-            "(pip install 'pqkit[openssl]')"
-        )
+def require() -> None:
+    """:class:`pqkit.MissingExtra` naming the ``openssl`` extra unless ``cryptography``
+    (PBKDF2 and AES-CBC) can be imported."""
+    from pqkit._extras import require as require_extra
+
+    require_extra(
+        "openssl",
+        "password encryption of private keys (PBES2)",
+        "cryptography.hazmat.primitives.ciphers",
+    )
 
 
 def _pbkdf2(password: bytes, salt: bytes, iterations: int, length: int, prf: str) -> bytes:
@@ -134,7 +140,7 @@ def encrypt(
     plaintext_der: bytes, password: bytes, *, iterations: int = DEFAULT_ITERATIONS
 ) -> bytes:
     """The DER EncryptedPrivateKeyInfo of a DER PrivateKeyInfo under ``password``."""
-    _need_cryptography()
+    require()
     check_write_iterations(iterations)
     salt = os.urandom(16)
     iv = os.urandom(16)
@@ -216,7 +222,7 @@ def decrypt(data: bytes, password: bytes, *, max_iterations: int = MAX_ITERATION
     pbkdf2.finish()
     if not ciphertext or len(ciphertext) % 16:
         raise ValueError(f"{_WHAT}: encryptedData is not a whole number of AES blocks")
-    _need_cryptography()
+    require()
     key = _pbkdf2(password, salt, iterations, key_length, prf)
     padded = _aes_cbc(key, iv, ciphertext, encrypt=False)
     pad = padded[-1]
