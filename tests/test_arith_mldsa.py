@@ -135,3 +135,17 @@ def test_numpy_ntt_blocks_match_ref(rows: int) -> None:
     y[0, :, :4] = Q - 1
     assert np.array_equal(K.pointwise_acc(y, y), R.pointwise_acc(y, y))
     assert np.array_equal(K.pointwise_mul(y, y), R.pointwise_mul(y, y))
+
+
+def test_numpy_low_stage_tables_equal_the_unit_vector_images() -> None:
+    """The low-bit stage tables are built from 16 lane sums (start-up time): each
+    block equals the images of the 256 unit vectors, forward and inverse."""
+    from pqkit.arith import numpy_mldsa as V
+
+    eye = np.eye(256, dtype=np.int64)
+    for table, inverse, m in ((V._NTT_LOW, False, 15), (V._INTT_LOW, True, 256)):
+        images = eye.copy()
+        V._layers(images, V._LOW_LENGTHS[:: -1 if inverse else 1], m, inverse=inverse)
+        for h in range(16):
+            block = images[16 * h : 16 * h + 16, 16 * h : 16 * h + 16]
+            assert np.array_equal(block.astype(np.float64), table[h])

@@ -56,6 +56,13 @@ def test_ntt_stage_split_is_exact() -> None:
     for h in range(16):
         rows = low[16 * h : 16 * h + 16]
         assert not np.delete(rows, np.arange(16 * h, 16 * h + 16), axis=1).any()
+        # the table, built from 16 lane sums (start-up), is these unit vectors' images
+        assert np.array_equal(rows[:, 16 * h : 16 * h + 16].astype(np.float64), V._NTT_LOW_T[h])
+    inverse = eye.copy()
+    V._intt_layers(inverse, V.NTT_LOW_LENGTHS[::-1], 127)
+    for h in range(16):
+        block = inverse[16 * h : 16 * h + 16, 16 * h : 16 * h + 16]
+        assert np.array_equal(block.astype(np.float64), V._INTT_LOW_T[h])
 
 
 def test_fused_compress_encode_exact_for_every_residue() -> None:

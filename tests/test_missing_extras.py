@@ -30,8 +30,11 @@ INSTALL = 'pip install "pqkit[openssl]"'
 def no_cryptography(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """cryptography (and every cryptography.* module) cannot be imported."""
     # Modules that look for cryptography when first imported are imported first, so
-    # that the block does not outlive the test in them.
-    importlib.import_module("pqkit.common.openssl")
+    # that the block does not outlive the test in them; pqkit.common.openssl looks
+    # when its AES and XOF flags are first read (start-up), so they are read here.
+    openssl = importlib.import_module("pqkit.common.openssl")
+    assert openssl.AES is not None or not openssl.HAS_CRYPTOGRAPHY
+    assert isinstance(openssl.HAS_XOF_HASH, bool)
     for name in [n for n in sys.modules if n == "cryptography" or n.startswith("cryptography.")]:
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "cryptography", None)

@@ -183,8 +183,15 @@ def __getattr__(name: str) -> Any:
 
     module = _LAZY.get(name)
     if module is None:
-        if name in _submodules():  # ``pqkit.common`` works without an explicit import
-            return importlib.import_module(f"pqkit.{name}")
+        # ``pqkit.common`` works without an explicit import. Tried by importing, not
+        # by listing the package (pkgutil): ``from pqkit import common`` asks here
+        # first, on the way of every first operation (start-up).
+        if name.isidentifier() and not name.startswith("_"):
+            try:
+                return importlib.import_module(f"pqkit.{name}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"pqkit.{name}":
+                    raise  # the submodule exists but needs something missing
         raise AttributeError(f"module 'pqkit' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value

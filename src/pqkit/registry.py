@@ -18,6 +18,7 @@ import importlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, overload
 
 from pqkit import families
@@ -178,6 +179,26 @@ def _by_key() -> dict[str, Algorithm]:
     return found
 
 
+@cache
+def _family_by_key(module: str) -> dict[str, Algorithm]:
+    """One family's algorithms by normalised name and alias."""
+    entries = cast(tuple[Algorithm, ...], importlib.import_module(module).CATALOG)
+    return {normalise(n): a for a in entries for n in (a.name, *a.aliases)}
+
+
+def _find(key: str) -> Algorithm | None:
+    """The algorithm of a normalised name, importing the families' params modules
+    one at a time until one has it (start-up: ``pqkit.kem("ML-KEM-768")`` reads only
+    ML-KEM's); else the whole catalogue's answer (which checks that no two share a
+    name)."""
+    for family in families.families():  # the families' ranks
+        if family.catalog is not None:
+            found = _family_by_key(family.catalog).get(key)
+            if found is not None:
+                return found
+    return _by_key().get(key)
+
+
 def algorithms(kind: Kind | None = None) -> tuple[Algorithm, ...]:
     """Every algorithm (of ``kind``, if given), in listing order."""
     return tuple(a for a in _catalog() if kind is None or a.kind == kind)
@@ -189,7 +210,7 @@ def algorithm(name: str, kind: Kind | None = None) -> Algorithm:
     for one of the other kind (saying which kind it is)."""
     if not isinstance(name, str):
         raise TypeError(f"algorithm name must be str, not {type(name).__name__}")
-    found = _by_key().get(normalise(name))
+    found = _find(normalise(name))
     if found is None or (kind is not None and found.kind != kind):
         other = None if found is None else found.kind  # a KEM asked for as a signature ...
         raise UnknownAlgorithm(name, [a.name for a in algorithms(kind)], kind=other)

@@ -18,6 +18,12 @@ process behind at exit. The cost is the GIL: Numba's compiler is Python code, so
 while it runs, foreground calls share the interpreter with it (measured in
 docs/decisions.md); with a warm on-disk cache the thread only loads (about a second).
 
+The thread waits :data:`START_DELAY_S` from the process's first kernel request
+before it imports Numba (:func:`wait` ends the pause): a short process (a command
+line tool, a script doing one operation) ends before that and never pays for Numba
+(0.1-0.2 s of imports, and the GIL shared with them, against a first ML-KEM round
+trip of a few milliseconds); a longer one gets ``jit`` that much later.
+
 Without Numba, or with ``PQKIT_JIT_BACKGROUND=0``, nothing starts and the default
 stays ``numpy``. A workload that fails (a Numba bug, an unsupported CPU) leaves the
 default on ``numpy``, records why (:func:`status`) and says so once with a
@@ -27,6 +33,7 @@ default on ``numpy``, records why (:func:`status`) and says so once with a
 from __future__ import annotations
 
 import contextvars
+import functools
 import importlib.util
 import os
 import threading
@@ -53,6 +60,10 @@ _ENV_BACKGROUND = "PQKIT_JIT_BACKGROUND"
 scope: contextvars.ContextVar[str | None] = contextvars.ContextVar("pqkit_arith", default=None)
 """The backend a :func:`pqkit.arith.use` scope selects (None outside one)."""
 
+START_DELAY_S = 0.5
+"""Seconds from the first kernel request to the start of the warm-up (Numba's import,
+then loading or compiling), unless :func:`wait` is called sooner."""
+
 
 class JitUnavailableWarning(RuntimeWarning):
     """The compiled kernels could not be built or loaded: the default stays on the
@@ -64,12 +75,20 @@ _ready: dict[str, float] = {}  # family -> seconds from the first request to rea
 _backend: dict[str, str] = {}  # family -> the backend its warm-up prepared (jit)
 _queue: list[str] = []  # requested families not ready yet, in request order
 _state: dict[str, Any] = {"thread": None, "error": None, "started": None}
+_now = threading.Event()  # set by wait(): the warm-up starts without the delay
+
+
+@functools.cache
+def _numba_found() -> bool:
+    """Whether Numba is installed: looked up once (a search of ``sys.path``, tens of
+    microseconds, that every kernel request made on ``numpy`` would repeat)."""
+    return importlib.util.find_spec("numba") is not None
 
 
 def _enabled() -> bool:
     if os.environ.get(_ENV_BACKGROUND, "").strip() == "0":
         return False
-    return importlib.util.find_spec("numba") is not None
+    return _numba_found()
 
 
 def choice(scheme: str, *, start: bool = True) -> str:
@@ -83,18 +102,20 @@ def choice(scheme: str, *, start: bool = True) -> str:
     return FALLBACK
 
 
-def _request(families: tuple[str, ...]) -> None:
+def _request(families: tuple[str, ...], *, now: bool = False) -> None:
     """Queue ``families`` for the warm-up (those not ready or queued yet), starting
-    the thread when none runs. Only requested families are loaded: a process that
-    signs with SLH-DSA never loads the ML-KEM code (memory, and CPU beside it)."""
+    the thread when none runs (it waits out :data:`START_DELAY_S` first, unless
+    ``now``). Only requested families are loaded: a process that signs with
+    SLH-DSA never loads the ML-KEM code (memory, and CPU beside it)."""
+    if now:
+        _now.set()
     with _lock:
         if _state["started"] is None:
             _state["started"] = time.monotonic()
-        if _state["error"] is not None or not _enabled():
-            return
-        for family in families:
-            if family not in _ready and family not in _queue and _has_warmup(family):
-                _queue.append(family)
+        new = [f for f in families if f not in _ready and f not in _queue]
+        if not new or _state["error"] is not None or not _enabled():
+            return  # (every request on numpy comes here: nothing more to do is cheap)
+        _queue.extend(f for f in new if _has_warmup(f))
         if _queue and _state["thread"] is None:
             thread = threading.Thread(target=_warm, name="pqkit-jit-warmup", daemon=True)
             _state["thread"] = thread
@@ -119,7 +140,16 @@ def _next() -> str | None:
         return _queue[0]
 
 
+def _pause() -> None:
+    """Wait until :data:`START_DELAY_S` after the first request, or until :func:`wait`
+    is called (the wait releases the GIL: the foreground runs undisturbed)."""
+    started = _state["started"]
+    if started is not None:
+        _now.wait(max(0.0, started + START_DELAY_S - time.monotonic()))
+
+
 def _warm() -> None:
+    _pause()
     from pqkit.arith import warmup
 
     while (family := _next()) is not None:
@@ -150,7 +180,7 @@ def wait(timeout: float | None = None, families: tuple[str, ...] | None = None) 
     from pqkit.arith import warmup
 
     wanted = warmup.groups() if families is None else families
-    _request(wanted)
+    _request(wanted, now=True)
     thread = _state["thread"]
     if thread is not None:
         thread.join(timeout)

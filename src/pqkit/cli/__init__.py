@@ -1,40 +1,55 @@
 """The ``pqkit`` command.
 
 Each feature module contributes its subcommands through a ``register(subparsers)``
-function listed in ``_COMMAND_MODULES``; this module only builds the parser, runs
+function listed in ``_COMMANDS``; this module only builds the parser, runs
 the chosen command and turns user errors into one line on stderr, with the exit
 statuses of :mod:`pqkit.cli.status`: 0 success, 1 a failed check (invalid
 signature, wrong password), 2 a usage error or an unusable input (a feature whose
 optional extra is not installed included: :class:`pqkit.MissingExtra`).
+
+Start-up: ``pqkit --version`` answers before any parser is built, and a command
+named first loads only the module that registers it (its argument table and its
+imports), not those of every other command; help and usage errors build the
+whole parser.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pqkit.cli.status import EPILOG, FAILURE, USAGE, Failure
 from pqkit.errors import MissingExtra
 
+if TYPE_CHECKING:
+    import argparse
+
 __all__ = ["main"]
 
-# Modules that add subcommands; each defines register(subparsers) and sets
-# ``func=`` (a callable taking the parsed namespace, returning the exit status).
-_COMMAND_MODULES: tuple[str, ...] = (
-    "pqkit.cli.demo",
-    "pqkit.cli.kat",
-    "pqkit.cli.keys",
-    "pqkit.cli.hpke",
-    "pqkit.bench.cli",
-    "pqkit.cli.compile",
-)
+# Each subcommand and the module that adds it; each module defines
+# register(subparsers) and sets ``func=`` (a callable taking the parsed namespace,
+# returning the exit status). In listing order (``pqkit --help``).
+_COMMANDS: dict[str, str] = {
+    "demo": "pqkit.cli.demo",
+    "kat": "pqkit.cli.kat",
+    **dict.fromkeys(
+        ("keygen", "pub", "show", "list", "encaps", "decaps", "sign", "verify"), "pqkit.cli.keys"
+    ),
+    "hpke": "pqkit.cli.hpke",
+    "speed": "pqkit.bench.cli",
+    "compile": "pqkit.cli.compile",
+}
+_COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(_COMMANDS.values()))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full ``pqkit`` argument parser."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``pqkit`` argument parser: every subcommand, or only the module of
+    ``command`` when it names one (what a run of that command needs)."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="pqkit",
         description=(
@@ -47,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=_version())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _COMMAND_MODULES:
+    module = _COMMANDS.get(command or "")
+    for name in _COMMAND_MODULES if module is None else (module,):
         importlib.import_module(name).register(subparsers)
     return parser
 
@@ -80,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     A reader that closes the pipe early (``pqkit list | head -1``) ends the command
     quietly with status 0: the reader has all it wanted."""
     try:
-        status = _run(argv)
+        status = _run(sys.argv[1:] if argv is None else list(argv))
         sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
     except BrokenPipeError:
         _silence_stdout()
@@ -88,8 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-def _run(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+def _run(argv: list[str]) -> int:
+    if argv == ["--version"]:  # no parser, no NumPy: as fast as Python starts
+        print(_version())
+        return 0
+    parser = build_parser(argv[0] if argv else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # --help, --version, or a usage error (status 2)

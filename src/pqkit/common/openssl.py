@@ -2,7 +2,10 @@
 pyca/cryptography (when installed) for AES and incremental SHAKE squeezing.
 
 Every OpenSSL object is created once per key or per XOF and reused for all the
-blocks it processes.
+blocks it processes. pyca/cryptography is imported on first use of AES or of an
+incremental SHAKE (``AES``, ``HAS_CRYPTOGRAPHY`` and ``HAS_XOF_HASH`` are computed
+when first read): ML-KEM and ML-DSA hash through hashlib only, and a process
+that runs them never loads it (some milliseconds and megabytes of start-up).
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from functools import cache
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -19,28 +24,49 @@ from pqkit.common.providers import AesEcb, Keystream, Xof
 
 __all__ = ["AES", "HAS_CRYPTOGRAPHY", "SHA2", "SHA3"]
 
-try:  # pragma: no cover - depends on the environment
-    from cryptography.hazmat.primitives import hashes as _hashes
-    from cryptography.hazmat.primitives.ciphers import Cipher as _Cipher
-    from cryptography.hazmat.primitives.ciphers import algorithms as _algorithms
-    from cryptography.hazmat.primitives.ciphers import modes as _modes
-
-    HAS_CRYPTOGRAPHY = True
-except ImportError:  # pragma: no cover
-    HAS_CRYPTOGRAPHY = False
+if TYPE_CHECKING:
+    AES: _Aes | None
+    HAS_CRYPTOGRAPHY: bool
+    HAS_XOF_HASH: bool
 
 
+@cache
+def _pyca() -> SimpleNamespace | None:
+    """pyca/cryptography's hashes and ciphers, or None where it is not installed."""
+    try:  # pragma: no cover - depends on the environment
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    except ImportError:  # pragma: no cover
+        return None
+    return SimpleNamespace(hashes=hashes, Cipher=Cipher, algorithms=algorithms, modes=modes)
+
+
+@cache
 def _has_xof_hash() -> bool:
-    if not HAS_CRYPTOGRAPHY or not hasattr(_hashes, "XOFHash"):
+    pyca = _pyca()
+    if pyca is None or not hasattr(pyca.hashes, "XOFHash"):
         return False
     try:
-        _hashes.XOFHash(_hashes.SHAKE128(digest_size=sys.maxsize)).squeeze(1)
+        pyca.hashes.XOFHash(pyca.hashes.SHAKE128(digest_size=sys.maxsize)).squeeze(1)
     except Exception:
         return False
     return True
 
 
-HAS_XOF_HASH = _has_xof_hash()
+def __getattr__(name: str) -> Any:
+    """``AES``, ``HAS_CRYPTOGRAPHY`` and ``HAS_XOF_HASH``, computed (and pyca
+    imported) on first read, then stored as ordinary module attributes."""
+    if name == "HAS_CRYPTOGRAPHY":
+        value: Any = _pyca() is not None
+    elif name == "HAS_XOF_HASH":
+        value = _has_xof_hash()
+    elif name == "AES":
+        value = _Aes() if _pyca() is not None else None
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 _SHA3 = {224: hashlib.sha3_224, 256: hashlib.sha3_256, 384: hashlib.sha3_384, 512: hashlib.sha3_512}
 _SHAKE = {128: hashlib.shake_128, 256: hashlib.shake_256}
@@ -63,15 +89,11 @@ class _SqueezingXof(_AbsorbingXof):
 
     def __init__(self, bits: int, state: Any = None) -> None:
         self._bits = bits
-        self._state: Any = (
-            state
-            if state is not None
-            else _hashes.XOFHash(
-                _hashes.SHAKE128(digest_size=sys.maxsize)
-                if bits == 128
-                else _hashes.SHAKE256(digest_size=sys.maxsize)
-            )
-        )
+        if state is None:
+            hashes = cast(SimpleNamespace, _pyca()).hashes  # there: _has_xof_hash() said so
+            shake = hashes.SHAKE128 if bits == 128 else hashes.SHAKE256
+            state = hashes.XOFHash(shake(digest_size=sys.maxsize))
+        self._state: Any = state
         self._reading = False
 
     def read(self, n: int) -> bytes:
@@ -156,7 +178,7 @@ class _Sha3:
         return _SHA3[bits](data).digest()
 
     def shake(self, bits: int, data: bytes) -> Xof:
-        xof: Xof = _SqueezingXof(bits) if HAS_XOF_HASH else _BufferedXof(bits)
+        xof: Xof = _SqueezingXof(bits) if _has_xof_hash() else _BufferedXof(bits)
         if data:
             xof.update(data)
         return xof
@@ -193,7 +215,8 @@ class _Sha2:
 
 class _Ecb:
     def __init__(self, key: bytes) -> None:
-        self._encryptor = _Cipher(_algorithms.AES(key), _modes.ECB()).encryptor()
+        pyca: Any = _pyca()
+        self._encryptor = pyca.Cipher(pyca.algorithms.AES(key), pyca.modes.ECB()).encryptor()
 
     def encrypt_block(self, block: bytes) -> bytes:
         if len(block) != 16:
@@ -208,7 +231,9 @@ class _Ecb:
 
 class _Ctr:
     def __init__(self, key: bytes, counter_block: bytes) -> None:
-        self._encryptor = _Cipher(_algorithms.AES(key), _modes.CTR(counter_block)).encryptor()
+        pyca: Any = _pyca()
+        cipher = pyca.Cipher(pyca.algorithms.AES(key), pyca.modes.CTR(counter_block))
+        self._encryptor = cipher.encryptor()
 
     def read(self, n: int) -> bytes:
         return bytes(self._encryptor.update(bytes(n)))
@@ -226,4 +251,3 @@ class _Aes:
 
 SHA3 = _Sha3()
 SHA2 = _Sha2()
-AES: _Aes | None = _Aes() if HAS_CRYPTOGRAPHY else None

@@ -100,12 +100,20 @@ def _stage_matrices(
     high_map: npt.NDArray[np.int64], low_map: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """M[h, h'] = high_map[h', 16 h] (row h' of ``high_map``: the image of e_(16 h'))
-    and, per h, T[h, l', l] = low_map[16 h + l', 16 h + l] (rows: images of the unit
-    vectors), written for row-vector products out[h, l] = sum_l' x[h, l'] T[h, l', l]."""
+    and, per h, T[h, l', l] = low_map[l', 16 h + l] (row l' of ``low_map``: the image
+    of the sum of e_(16 h + l') over every h, :func:`_lane_sums`; the low layers never
+    mix different h, so its block h is the image of e_(16 h + l') alone), written for
+    row-vector products out[h, l] = sum_l' x[h, l'] T[h, l', l]."""
     idx = np.arange(16)
     m_high = high_map[idx[None, :], 16 * idx[:, None]]
-    m_low = np.stack([low_map[16 * h + idx[:, None], 16 * h + idx[None, :]] for h in range(16)])
-    return m_high.astype(_F64), m_low.astype(_F64)
+    m_low = low_map.reshape(16, 16, 16).transpose(1, 0, 2)
+    return m_high.astype(_F64), np.ascontiguousarray(m_low, dtype=_F64)
+
+
+def _lane_sums() -> npt.NDArray[np.int64]:
+    """(16, 256): row l' is the sum over h of the unit vectors e_(16 h + l'): 16 rows
+    carry what 256 unit vectors would through the low layers (start-up time)."""
+    return np.tile(np.eye(16, dtype=_I64), 16)
 
 
 _HIGH_LENGTHS = (128, 64, 32, 16)
@@ -116,10 +124,10 @@ def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
     eye = np.eye(N, dtype=_I64)
     high = eye[::16].copy()
     m = _layers(high, _HIGH_LENGTHS, 0, inverse=False)
-    low = eye.copy()
+    low = _lane_sums()
     assert _layers(low, _LOW_LENGTHS, m, inverse=False) == 255
     ntt_high, ntt_low = _stage_matrices(high, low)
-    low = eye.copy()
+    low = _lane_sums()
     m = _layers(low, _LOW_LENGTHS[::-1], 256, inverse=True)
     high = eye[::16].copy()
     assert _layers(high, _HIGH_LENGTHS[::-1], m, inverse=True) == 1

@@ -127,23 +127,31 @@ def _stage_matrices(
     ``high_map`` (16, 256): row h' is the image of the unit vector e_(16 h') under
     the layers that mix only the high bits, so M[h, h'] = high_map[h', 16 h] (the
     same for every low lane l: tests/test_arith_mlkem.py checks this on all 256
-    unit vectors). ``low_map`` (256, 256): images of every unit vector under the
-    layers that mix only the low bits; per h, written transposed for row-vector
-    products: out[16 h + l] = sum_l' T[h, l', l] f[16 h + l']."""
+    unit vectors). ``low_map`` (16, 256): row l' is the image of the sum of e_(16 h + l')
+    over every h (:func:`_lane_sums`) under the layers that mix only the low bits,
+    which never mix different h: its block h is the image of e_(16 h + l') alone.
+    Per h, written transposed for row-vector products:
+    out[16 h + l] = sum_l' T[h, l', l] f[16 h + l'], T[h, l', l] = low_map[l', 16 h + l]."""
     idx = np.arange(16)
     m_high = high_map[idx[None, :], 16 * idx[:, None]]
-    m_low_t = np.stack([low_map[16 * h + idx[:, None], 16 * h + idx[None, :]] for h in range(16)])
-    return m_high.astype(F64), m_low_t.astype(F64)
+    m_low_t = low_map.reshape(16, 16, 16).transpose(1, 0, 2)
+    return m_high.astype(F64), np.ascontiguousarray(m_low_t, dtype=F64)
+
+
+def _lane_sums() -> npt.NDArray[np.int64]:
+    """(16, 256): row l' is the sum over h of the unit vectors e_(16 h + l'): 16 rows
+    carry what 256 unit vectors would through the low layers (start-up time)."""
+    return np.tile(np.eye(16, dtype=I64), 16)
 
 
 def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
     eye = np.eye(N, dtype=I64)
     high = eye[::16].copy()  # e_(16 h'): enough for the high-bit stage
     i = _ntt_layers(high, NTT_HIGH_LENGTHS, 1)
-    low = eye.copy()
+    low = _lane_sums()
     assert _ntt_layers(low, NTT_LOW_LENGTHS, i) == 128
     ntt_high, ntt_low_t = _stage_matrices(high, low)
-    low = eye.copy()
+    low = _lane_sums()
     i = _intt_layers(low, NTT_LOW_LENGTHS[::-1], 127)
     high = eye[::16].copy()
     assert _intt_layers(high, NTT_HIGH_LENGTHS[::-1], i) == 0
