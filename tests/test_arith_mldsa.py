@@ -140,7 +140,7 @@ def test_numpy_ntt_blocks_match_ref(rows: int) -> None:
 def test_numpy_low_stage_tables_equal_the_unit_vector_images() -> None:
     """The low-bit stage tables are built from 16 lane sums (start-up time): each
     block equals the images of the 256 unit vectors, forward and inverse."""
-    from pqkit.arith import numpy_mldsa as V
+    from pqkit.mldsa.kernels import numpy as V
 
     eye = np.eye(256, dtype=np.int64)
     for table, inverse, m in ((V._NTT_LOW, False, 15), (V._INTT_LOW, True, 256)):
