@@ -316,7 +316,7 @@ class MLDSA87PrivateKey(MLDSAPrivateKey):
 
 
 class HashMLDSAPublicKey(MLDSAPublicKey):
-    """An ML-DSA verification key under a HashML-DSA OID (id-hash-ml-dsa-*-with-sha512):
+    """An ML-DSA verification key under a HashML-DSA OID (``id-hash-ml-dsa-*-with-sha512``):
     it verifies HashML-DSA signatures (FIPS 204, Algorithm 5) with the OID's pre-hash,
     SHA-512, and nothing else. Base of the parameter-set classes."""
 
