@@ -91,6 +91,69 @@ def refuse_pure(alg: KeyAlgorithm, operation: str) -> ValueError:
     )
 
 
+class BoundPrehashVerifier:
+    """What a public key under a pre-hash OID does differently (HashML-DSA, FIPS 204
+    Algorithm 5; HashSLH-DSA, FIPS 205 Algorithm 25): ``verify`` hashes the message
+    with the OID's pre-hash, and ``verify_prehashed`` accepts no other. Mixed in
+    before the family's public key class, whose ``verify_prehashed`` checks."""
+
+    __slots__ = ()
+    algorithm: ClassVar[KeyAlgorithm]
+
+    def verify(self, signature: Any, data: Any, context: Any = None) -> None:
+        """Check a signature over ``data``, which is hashed here with the OID's
+        pre-hash; raise InvalidSignature if bad."""
+        self.verify_prehashed(signature, bound_digest(self.algorithm, data), None, context)
+
+    def verify_prehashed(
+        self, signature: Any, digest: Any, algorithm: str | None = None, context: Any = None
+    ) -> None:
+        """Check a signature over ``digest`` = PH(M). ``algorithm`` may be left out;
+        given, it must be the OID's pre-hash (``ValueError`` otherwise)."""
+        prehash = bound_prehash(self.algorithm, algorithm)
+        super().verify_prehashed(signature, digest, prehash, context)  # type: ignore[misc]
+
+
+class BoundPrehashSigner:
+    """What a private key under a pre-hash OID does differently (HashML-DSA, FIPS 204
+    Algorithm 4; HashSLH-DSA, FIPS 205 Algorithm 23): ``sign`` hashes the message
+    with the OID's pre-hash, and ``sign_prehashed`` accepts no other. Mixed in
+    before the family's private key class, which signs."""
+
+    __slots__ = ()
+    algorithm: ClassVar[KeyAlgorithm]
+
+    def sign(
+        self,
+        data: Any,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A signature over ``data``, which is hashed here with the OID's pre-hash;
+        hedged unless ``deterministic``."""
+        digest = bound_digest(self.algorithm, data)
+        return self.sign_prehashed(digest, None, context, deterministic=deterministic, rng=rng)
+
+    def sign_prehashed(
+        self,
+        digest: Any,
+        algorithm: str | None = None,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A signature over ``digest`` = PH(M). ``algorithm`` may be left out; given,
+        it must be the OID's pre-hash (``ValueError`` otherwise)."""
+        prehash = bound_prehash(self.algorithm, algorithm)
+        signature: bytes = super().sign_prehashed(  # type: ignore[misc]
+            digest, prehash, context, deterministic=deterministic, rng=rng
+        )
+        return signature
+
+
 def algorithm_named(name: str) -> KeyAlgorithm:
     """The table entry of parameter set ``name`` (for the concrete key classes)."""
     alg = by_name(name)

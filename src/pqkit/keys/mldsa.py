@@ -18,12 +18,12 @@ from pqkit._checks import as_bytes, as_bytes_len
 from pqkit._keystate import MLDSA_CONSISTENT
 from pqkit.errors import InvalidSignature
 from pqkit.keys._base import (
+    BoundPrehashSigner,
+    BoundPrehashVerifier,
     PrivateKey,
     PublicKey,
     algorithm_named,
     as_context,
-    bound_digest,
-    bound_prehash,
     prehash_m_prime,
     refuse_pure,
 )
@@ -315,26 +315,12 @@ class MLDSA87PrivateKey(MLDSAPrivateKey):
 # --- the pre-hash OIDs: HashML-DSA keys --------------------------------------------------
 
 
-class HashMLDSAPublicKey(MLDSAPublicKey):
+class HashMLDSAPublicKey(BoundPrehashVerifier, MLDSAPublicKey):
     """An ML-DSA verification key under a HashML-DSA OID (``id-hash-ml-dsa-*-with-sha512``):
     it verifies HashML-DSA signatures (FIPS 204, Algorithm 5) with the OID's pre-hash,
     SHA-512, and nothing else. Base of the parameter-set classes."""
 
     __slots__ = ()
-
-    def verify(self, signature: Any, data: Any, context: Any = None) -> None:
-        """Check a HashML-DSA signature over ``data``, which is hashed here with the
-        OID's pre-hash; raise InvalidSignature if bad."""
-        digest = bound_digest(self.algorithm, data)
-        self.verify_prehashed(signature, digest, None, context)
-
-    def verify_prehashed(
-        self, signature: Any, digest: Any, algorithm: str | None = None, context: Any = None
-    ) -> None:
-        """Check a HashML-DSA signature over ``digest`` = PH(M). ``algorithm`` may be
-        left out; given, it must be the OID's pre-hash (``ValueError`` otherwise)."""
-        prehash = bound_prehash(self.algorithm, algorithm)
-        super().verify_prehashed(signature, digest, prehash, context)
 
     def verify_mu(self, signature: Any, mu: Any) -> None:
         """Refused (``ValueError``): mu is pure ML-DSA's."""
@@ -345,7 +331,7 @@ class HashMLDSAPublicKey(MLDSAPublicKey):
         raise refuse_pure(self.algorithm, "mu_hasher")
 
 
-class HashMLDSAPrivateKey(MLDSAPrivateKey):
+class HashMLDSAPrivateKey(BoundPrehashSigner, MLDSAPrivateKey):
     """An ML-DSA signing key under a HashML-DSA OID: ``sign`` makes HashML-DSA
     signatures (FIPS 204, Algorithm 4) with the OID's pre-hash, SHA-512. Base of the
     parameter-set classes."""
@@ -355,35 +341,6 @@ class HashMLDSAPrivateKey(MLDSAPrivateKey):
     def public_key(self) -> HashMLDSAPublicKey:
         """The matching verification key (bound to the same pre-hash)."""
         return cast(HashMLDSAPublicKey, super().public_key())
-
-    def sign(
-        self,
-        data: Any,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A HashML-DSA signature over ``data``, which is hashed here with the OID's
-        pre-hash; hedged unless ``deterministic``."""
-        digest = bound_digest(self.algorithm, data)
-        return self.sign_prehashed(digest, None, context, deterministic=deterministic, rng=rng)
-
-    def sign_prehashed(
-        self,
-        digest: Any,
-        algorithm: str | None = None,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A HashML-DSA signature over ``digest`` = PH(M). ``algorithm`` may be left
-        out; given, it must be the OID's pre-hash (``ValueError`` otherwise)."""
-        prehash = bound_prehash(self.algorithm, algorithm)
-        return super().sign_prehashed(
-            digest, prehash, context, deterministic=deterministic, rng=rng
-        )
 
     def sign_mu(self, mu: Any, *, deterministic: bool = False, rng: RNG | None = None) -> bytes:
         """Refused (``ValueError``): mu is pure ML-DSA's."""

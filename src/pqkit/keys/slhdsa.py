@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.errors import InvalidSignature
 from pqkit.keys._base import (
+    BoundPrehashSigner,
+    BoundPrehashVerifier,
     PrivateKey,
     PublicKey,
     _concrete,
     algorithm_named,
     as_context,
-    bound_digest,
-    bound_prehash,
     prehash_m_prime,
 )
 from pqkit.schemes import RNG
@@ -393,29 +393,15 @@ class SLHDSASHAKE_256fPrivateKey(SLHDSAPrivateKey):
 # --- the pre-hash OIDs: HashSLH-DSA keys -------------------------------------------------
 
 
-class HashSLHDSAPublicKey(SLHDSAPublicKey):
+class HashSLHDSAPublicKey(BoundPrehashVerifier, SLHDSAPublicKey):
     """An SLH-DSA verification key under a HashSLH-DSA OID (id-hash-slh-dsa-*-with-*):
     it verifies HashSLH-DSA signatures (FIPS 205, Algorithm 25) with the OID's
     pre-hash and nothing else. Base of the parameter-set classes."""
 
     __slots__ = ()
 
-    def verify(self, signature: Any, data: Any, context: Any = None) -> None:
-        """Check a HashSLH-DSA signature over ``data``, which is hashed here with the
-        OID's pre-hash; raise InvalidSignature if bad."""
-        digest = bound_digest(self.algorithm, data)
-        self.verify_prehashed(signature, digest, None, context)
 
-    def verify_prehashed(
-        self, signature: Any, digest: Any, algorithm: str | None = None, context: Any = None
-    ) -> None:
-        """Check a HashSLH-DSA signature over ``digest`` = PH(M). ``algorithm`` may be
-        left out; given, it must be the OID's pre-hash (``ValueError`` otherwise)."""
-        prehash = bound_prehash(self.algorithm, algorithm)
-        super().verify_prehashed(signature, digest, prehash, context)
-
-
-class HashSLHDSAPrivateKey(SLHDSAPrivateKey):
+class HashSLHDSAPrivateKey(BoundPrehashSigner, SLHDSAPrivateKey):
     """An SLH-DSA signing key under a HashSLH-DSA OID: ``sign`` makes HashSLH-DSA
     signatures (FIPS 205, Algorithm 23) with the OID's pre-hash. Base of the
     parameter-set classes."""
@@ -425,35 +411,6 @@ class HashSLHDSAPrivateKey(SLHDSAPrivateKey):
     def public_key(self) -> HashSLHDSAPublicKey:
         """The matching verification key (bound to the same pre-hash)."""
         return cast(HashSLHDSAPublicKey, super().public_key())
-
-    def sign(
-        self,
-        data: Any,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A HashSLH-DSA signature over ``data``, which is hashed here with the OID's
-        pre-hash; hedged unless ``deterministic``."""
-        digest = bound_digest(self.algorithm, data)
-        return self.sign_prehashed(digest, None, context, deterministic=deterministic, rng=rng)
-
-    def sign_prehashed(
-        self,
-        digest: Any,
-        algorithm: str | None = None,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A HashSLH-DSA signature over ``digest`` = PH(M). ``algorithm`` may be left
-        out; given, it must be the OID's pre-hash (``ValueError`` otherwise)."""
-        prehash = bound_prehash(self.algorithm, algorithm)
-        return super().sign_prehashed(
-            digest, prehash, context, deterministic=deterministic, rng=rng
-        )
 
 
 class HashSLHDSASHA2_128sPublicKey(HashSLHDSAPublicKey):
