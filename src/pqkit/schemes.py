@@ -222,6 +222,58 @@ class SignatureBase(SchemeBase):
 
         return signature_batch(self)
 
+    # The public sign / verify, written once for every family: each family gives
+    # M' (``_m_prime``, e.g. FIPS 204 Algorithm 2 lines 5-10 / FIPS 205 Algorithm 22
+    # lines 5-8) and signs or verifies it (``_sign_m_prime`` / ``_verify_m_prime``).
+
+    def sign(
+        self,
+        secret_key: bytes,
+        message: bytes,
+        ctx: bytes = b"",
+        *,
+        prehash: str | None = None,
+        deterministic: bool = False,
+        rnd: bytes | None = None,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """The signature of ``message`` under ``ctx``, or of its pre-hash with
+        ``prehash`` (an ACVP name such as "SHA2-512"; see
+        :data:`pqkit.prehash.PREHASHES`): hedged by default, ``deterministic=True``
+        for the deterministic variant, ``rnd`` for the raw randomness (tests)."""
+        m_prime = self._m_prime(message, ctx, prehash)
+        return self._sign_m_prime(secret_key, m_prime, deterministic, rnd, rng)
+
+    def verify(
+        self,
+        public_key: bytes,
+        message: bytes,
+        signature: bytes,
+        ctx: bytes = b"",
+        *,
+        prehash: str | None = None,
+    ) -> bool:
+        """True for a valid signature of ``message`` (with ``ctx`` / ``prehash`` as
+        in :meth:`sign`). False for any malformed signature; raises only for wrong
+        types, a wrong-length public key, a context over 255 bytes or an unknown
+        prehash name (and TypeError for the likely swap of message and signature,
+        see :meth:`_refuse_swapped`, where the family checks it)."""
+        m_prime = self._m_prime(message, ctx, prehash)
+        return self._verify_m_prime(public_key, m_prime, message, signature)
+
+    def _m_prime(self, message: Any, ctx: Any, prehash: str | None) -> bytes:
+        raise NotImplementedError
+
+    def _sign_m_prime(
+        self, secret_key: Any, m_prime: bytes, deterministic: bool, rnd: Any, rng: RNG | None
+    ) -> bytes:
+        raise NotImplementedError
+
+    def _verify_m_prime(
+        self, public_key: Any, m_prime: bytes, message: Any, signature: Any
+    ) -> bool:
+        raise NotImplementedError
+
     def _refuse_swapped(self, message: bytes, signature: bytes) -> None:
         """TypeError for ``verify(pk, signature, message)``, the likely argument swap.
 

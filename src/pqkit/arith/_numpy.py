@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from pqkit.arith.tables import N
 
-__all__ = ["first_accepted"]
+__all__ = ["first_accepted", "lane_sums", "stage_matrices"]
 
 
 @functools.cache
@@ -39,3 +39,34 @@ def first_accepted(
     for r, (a, count) in enumerate(zip(starts, counts, strict=False)):
         out[r, :count] = cand[accepted[a : a + count]]
     return out, counts
+
+
+# The float64 NTTs of the numpy backends (ML-KEM, ML-DSA) as two matrix stages on
+# the index n = 16 h + l: one that mixes only the high bits h, one that mixes only
+# the low bits l. Each family runs its own layers (FIPS 203 Algorithms 9-10, FIPS 204
+# Algorithms 41-42) on these inputs; the matrices are taken from the images.
+
+
+def lane_sums() -> npt.NDArray[np.int64]:
+    """(16, 256): row l' is the sum over h of the unit vectors e_(16 h + l'): 16 rows
+    carry what 256 unit vectors would through the low layers (start-up time)."""
+    return np.tile(np.eye(16, dtype=np.int64), 16)
+
+
+def stage_matrices(
+    high_map: npt.NDArray[np.int64], low_map: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The matrices of the two stages on index n = 16 h + l.
+
+    ``high_map`` (16, 256): row h' is the image of the unit vector e_(16 h') under
+    the layers that mix only the high bits, so M[h, h'] = high_map[h', 16 h] (the
+    same for every low lane l: tests/test_arith_mlkem.py checks this on all 256
+    unit vectors). ``low_map`` (16, 256): row l' is the image of the sum of e_(16 h + l')
+    over every h (:func:`lane_sums`) under the layers that mix only the low bits,
+    which never mix different h: its block h is the image of e_(16 h + l') alone.
+    Per h, written transposed for row-vector products:
+    out[16 h + l] = sum_l' T[h, l', l] f[16 h + l'], T[h, l', l] = low_map[l', 16 h + l]."""
+    idx = np.arange(16)
+    m_high = high_map[idx[None, :], 16 * idx[:, None]]
+    m_low_t = low_map.reshape(16, 16, 16).transpose(1, 0, 2)
+    return m_high.astype(np.float64), np.ascontiguousarray(m_low_t, dtype=np.float64)

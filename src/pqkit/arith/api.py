@@ -59,6 +59,12 @@ def kernel_table(contract: type[Any], namespace: Mapping[str, Any]) -> dict[str,
     return {name: namespace[name] for name in kernel_names(contract) if name in namespace}
 
 
+def named_table(namespace: Mapping[str, Any], *names: str) -> dict[str, Any]:
+    """A table of ``names`` -> their values in ``namespace`` (a module's ``globals()``)
+    for a backend's tables that no contract lists (batch operations, composites)."""
+    return {name: namespace[name] for name in names}
+
+
 # Deprecated locations (before each family held its own contract): resolved on first
 # use, so this module imports no family.
 __getattr__ = moved_attributes(

@@ -94,21 +94,14 @@ def kem_groups(
             pk, sk = kem.keygen()
             return pk, sk, kem.encaps(pk)[1]
 
-        keyring = make_ring(
-            triple, kem.name, size=ring if keys != "one" else 1, budget=RING_BUDGET_S
-        )
-        fresh, one = cycling(keyring), cycling(keyring[:1])
-        return _with_keys(
-            Operation("keygen", kem.keygen),
-            keys,
-            [
-                Operation("encaps", lambda: kem.encaps(fresh()[0])),
-                Operation("decaps", lambda: kem.decaps(*fresh()[1:])),
-            ],
-            [
-                Operation(f"encaps ({ONE_KEY})", lambda: kem.encaps(one()[0])),
-                Operation(f"decaps ({ONE_KEY})", lambda: kem.decaps(*one()[1:])),
-            ],
+        def keyed(entry: Entry, label: str) -> list[Operation]:
+            return [
+                Operation(f"encaps{label}", lambda: kem.encaps(entry()[0])),
+                Operation(f"decaps{label}", lambda: kem.decaps(*entry()[1:])),
+            ]
+
+        return _ring_operations(
+            kem.name, triple, Operation("keygen", kem.keygen), keyed, keys, ring
         )
 
     return [Group(kem.name, _bind(build, kem)) for kem in schemes]
@@ -142,24 +135,37 @@ def sig_groups(
                 raise ValueError(f"{dsa.name}: a fresh signature did not verify")
             return pk, sk, signature
 
-        keyring = make_ring(
-            triple, dsa.name, size=ring if keys != "one" else 1, budget=RING_BUDGET_S
-        )
-        fresh, one = cycling(keyring), cycling(keyring[:1])
-        return _with_keys(
-            Operation("keypair", dsa.keygen),
-            keys,
-            [
-                Operation("sign", lambda: dsa.sign(fresh()[1], MESSAGE)),
-                Operation("verify", lambda: _verify(dsa, fresh())),
-            ],
-            [
-                Operation(f"sign ({ONE_KEY})", lambda: dsa.sign(one()[1], MESSAGE)),
-                Operation(f"verify ({ONE_KEY})", lambda: _verify(dsa, one())),
-            ],
+        def keyed(entry: Entry, label: str) -> list[Operation]:
+            return [
+                Operation(f"sign{label}", lambda: dsa.sign(entry()[1], MESSAGE)),
+                Operation(f"verify{label}", lambda: _verify(dsa, entry())),
+            ]
+
+        return _ring_operations(
+            dsa.name, triple, Operation("keypair", dsa.keygen), keyed, keys, ring
         )
 
     return [Group(dsa.name, _bind(build, dsa)) for dsa in schemes]
+
+
+Entry = Callable[[], tuple[bytes, bytes, bytes]]
+"""The next (public key, secret key, ciphertext or signature) of a key ring."""
+
+
+def _ring_operations(
+    name: str,
+    triple: Entry,
+    first: Operation,
+    keyed: Callable[[Entry, str], list[Operation]],
+    keys: str,
+    ring: int,
+) -> list[Operation]:
+    """``first`` (key generation), then the operations ``keyed`` builds on a fresh key
+    of a ring of ``ring`` entries made by ``triple`` every call, and (labelled
+    ``(one key)``) on one key reused: those ``keys`` asks for."""
+    keyring = make_ring(triple, name, size=ring if keys != "one" else 1, budget=RING_BUDGET_S)
+    fresh, one = cycling(keyring), cycling(keyring[:1])
+    return _with_keys(first, keys, keyed(fresh, ""), keyed(one, f" ({ONE_KEY})"))
 
 
 def _verify(dsa: Signature, entry: tuple[bytes, bytes, bytes]) -> bool:

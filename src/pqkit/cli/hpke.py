@@ -9,6 +9,7 @@ or ML-KEM PKCS#8 / SubjectPublicKeyInfo files (``pqkit keygen``) with a seed.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from pqkit.cli.files import check_outputs, read_input, write_output
@@ -95,11 +96,19 @@ def _keygen(args: argparse.Namespace) -> int:
     return OK
 
 
-def _seal(args: argparse.Namespace) -> int:
-    check_outputs([args.output], args.force, [args.public_key, args.input])
+def _suite_key_input(
+    args: argparse.Namespace, path: str, load: Callable[[bytes], Any], what: str
+) -> tuple[Any, Any, bytes]:
+    """For seal and open: the suite, the key file at ``path`` (refused unless it is
+    the suite's KEM) and the input's bytes, once the output is known writable."""
+    check_outputs([args.output], args.force, [path, args.input])
     suite = _suite(args)
-    public = _for_suite(suite, _load_public(read_key_file(args.public_key)), args.public_key)
-    message = _read(args.input, "message")
+    key = _for_suite(suite, load(read_key_file(path)), path)
+    return suite, key, _read(args.input, what)
+
+
+def _seal(args: argparse.Namespace) -> int:
+    suite, public, message = _suite_key_input(args, args.public_key, _load_public, "message")
     blob = suite.encrypt(message, public, args.info.encode(), aad=args.aad.encode())
     write_output(args.output, blob, secret=False, force=args.force, binary=True)
     return OK
@@ -108,10 +117,9 @@ def _seal(args: argparse.Namespace) -> int:
 def _open(args: argparse.Namespace) -> int:
     from pqkit.hpke import OpenError
 
-    check_outputs([args.output], args.force, [args.private_key, args.input])
-    suite = _suite(args)
-    private = _for_suite(suite, _load_private(read_key_file(args.private_key)), args.private_key)
-    sealed = _read(args.input, "sealed message")
+    suite, private, sealed = _suite_key_input(
+        args, args.private_key, _load_private, "sealed message"
+    )
     try:
         plaintext = suite.decrypt(sealed, private, args.info.encode(), aad=args.aad.encode())
     except OpenError as exc:

@@ -19,32 +19,9 @@ as well.
 
 from __future__ import annotations
 
-from pqkit.hpke.suite import (
-    AEAD,
-    KDF,
-    KEM,
-    KEM_NAMES,
-    MessageLimitReachedError,
-    Mode,
-    OpenError,
-    RecipientContext,
-    SenderContext,
-    Suite,
-    UnsupportedModeError,
-    kem_named,
-)
+from pqkit.hpke import suite as _suite
+from pqkit.hpke.suite import *  # noqa: F403 - the package re-exports its suite module
+from pqkit.hpke.suite import KEM_NAMES, kem_named
 
-__all__ = [
-    "AEAD",
-    "KDF",
-    "KEM",
-    "KEM_NAMES",
-    "MessageLimitReachedError",
-    "Mode",
-    "OpenError",
-    "RecipientContext",
-    "SenderContext",
-    "Suite",
-    "UnsupportedModeError",
-    "kem_named",
-]
+__all__ = ["KEM_NAMES", "kem_named"]
+__all__ += _suite.__all__

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pqkit._checks import as_bytes_len
 from pqkit._keystate import KeyState, holding
@@ -36,7 +36,7 @@ from pqkit.serialization.structures import (
     encode_spki,
 )
 
-__all__ = ["PrivateKey", "PublicKey"]
+__all__ = ["PrivateKey", "PublicKey", "SchemeSigner"]
 
 PublicT = TypeVar("PublicT", bound="PublicKey")
 PrivateT = TypeVar("PrivateT", bound="PrivateKey")
@@ -114,14 +114,27 @@ class BoundPrehashVerifier:
         super().verify_prehashed(signature, digest, prehash, context)  # type: ignore[misc]
 
 
-class BoundPrehashSigner:
-    """What a private key under a pre-hash OID does differently (HashML-DSA, FIPS 204
-    Algorithm 4; HashSLH-DSA, FIPS 205 Algorithm 23): ``sign`` hashes the message
-    with the OID's pre-hash, and ``sign_prehashed`` accepts no other. Mixed in
-    before the family's private key class, which signs."""
+class SchemeSigner:
+    """The signing of a signature family's private key (ML-DSA, SLH-DSA), written
+    once: pure signing (FIPS 204 Algorithm 2, FIPS 205 Algorithm 22) and pre-hash
+    signing (FIPS 204 Algorithm 4, FIPS 205 Algorithm 23) through the family's
+    scheme object. The family gives :meth:`_signer` (its scheme object) and
+    :meth:`_internal_randomness` (what ``sign_internal`` takes); mixed in before
+    :class:`PrivateKey`."""
 
     __slots__ = ()
     algorithm: ClassVar[KeyAlgorithm]
+    _expanded: bytes
+
+    def _signer(self) -> Any:
+        raise NotImplementedError
+
+    def _internal_randomness(self, deterministic: bool, rng: RNG | None) -> bytes | None:
+        raise NotImplementedError
+
+    if TYPE_CHECKING:  # PrivateKey's, after this class in the order of bases
+
+        def _holding(self) -> contextlib.AbstractContextManager[None]: ...
 
     def sign(
         self,
@@ -131,10 +144,20 @@ class BoundPrehashSigner:
         deterministic: bool = False,
         rng: RNG | None = None,
     ) -> bytes:
-        """A signature over ``data``, which is hashed here with the OID's pre-hash;
-        hedged unless ``deterministic``."""
-        digest = bound_digest(self.algorithm, data)
-        return self.sign_prehashed(digest, None, context, deterministic=deterministic, rng=rng)
+        """A signature over ``data`` (pure; under a pre-hash OID, ``data`` hashed with
+        the OID's pre-hash), hedged unless ``deterministic``."""
+        return self._sign_data(data, context, deterministic, rng)
+
+    def _sign_data(self, data: Any, context: Any, deterministic: bool, rng: RNG | None) -> bytes:
+        from pqkit._checks import as_bytes
+
+        msg = as_bytes(data, "data")
+        ctx = as_context(context)
+        with self._holding():  # a decoded sk is kept in this key (pqkit._keystate)
+            signature: bytes = self._signer().sign(
+                self._expanded, msg, ctx, deterministic=deterministic, rng=rng
+            )
+        return signature
 
     def sign_prehashed(
         self,
@@ -145,11 +168,43 @@ class BoundPrehashSigner:
         deterministic: bool = False,
         rng: RNG | None = None,
     ) -> bytes:
-        """A signature over ``digest`` = PH(M). ``algorithm`` may be left out; given,
-        it must be the OID's pre-hash (``ValueError`` otherwise)."""
+        """A pre-hash signature (HashML-DSA, FIPS 204 Algorithm 4; HashSLH-DSA, FIPS 205
+        Algorithm 23) over ``digest`` = PH(M): the caller hashes M (in pieces, for a
+        large file) with the pre-hash ``algorithm``, named as ACVP does ("SHA2-512",
+        "SHAKE-128" (32 bytes), "SHAKE-256" (64 bytes), ...). A key under a pre-hash
+        OID may leave ``algorithm`` out; given, it must be the OID's pre-hash
+        (``ValueError`` otherwise); other keys need it (``TypeError``)."""
+        return self._sign_digest(digest, algorithm, context, deterministic, rng)
+
+    def _sign_digest(
+        self, digest: Any, algorithm: str | None, context: Any, deterministic: bool, rng: RNG | None
+    ) -> bytes:
+        m_prime = prehash_m_prime(digest, algorithm, context)
+        randomness = self._internal_randomness(deterministic, rng)
+        with self._holding():
+            signature: bytes = self._signer().sign_internal(self._expanded, m_prime, randomness)
+        return signature
+
+
+class BoundPrehashSigner:
+    """What a private key under a pre-hash OID does differently (HashML-DSA, FIPS 204
+    Algorithm 4; HashSLH-DSA, FIPS 205 Algorithm 23): ``sign`` hashes the message
+    with the OID's pre-hash, and ``sign_prehashed`` accepts no other. Mixed in
+    before the family's private key class (a :class:`SchemeSigner`), which signs."""
+
+    __slots__ = ()
+    algorithm: ClassVar[KeyAlgorithm]
+
+    def _sign_data(self, data: Any, context: Any, deterministic: bool, rng: RNG | None) -> bytes:
+        digest = bound_digest(self.algorithm, data)
+        return self._sign_digest(digest, None, context, deterministic, rng)
+
+    def _sign_digest(
+        self, digest: Any, algorithm: str | None, context: Any, deterministic: bool, rng: RNG | None
+    ) -> bytes:
         prehash = bound_prehash(self.algorithm, algorithm)
-        signature: bytes = super().sign_prehashed(  # type: ignore[misc]
-            digest, prehash, context, deterministic=deterministic, rng=rng
+        signature: bytes = super()._sign_digest(  # type: ignore[misc]
+            digest, prehash, context, deterministic, rng
         )
         return signature
 

@@ -22,6 +22,7 @@ from pqkit.keys._base import (
     BoundPrehashVerifier,
     PrivateKey,
     PublicKey,
+    SchemeSigner,
     algorithm_named,
     as_context,
     prehash_m_prime,
@@ -161,7 +162,7 @@ class MLDSAPublicKey(PublicKey):
         return MuHasher(self, context)
 
 
-class MLDSAPrivateKey(PrivateKey):
+class MLDSAPrivateKey(SchemeSigner, PrivateKey):
     """An ML-DSA signing key; base of the parameter-set classes."""
 
     __slots__ = ()
@@ -191,42 +192,13 @@ class MLDSAPrivateKey(PrivateKey):
         """The matching verification key."""
         return cast(MLDSAPublicKey, super().public_key())
 
-    def sign(
-        self,
-        data: Any,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A pure ML-DSA signature (FIPS 204, Algorithm 2), hedged unless ``deterministic``."""
-        msg = as_bytes(data, "data")
-        ctx = as_context(context)
-        with self._holding():  # the decoded sk is kept in this key (pqkit._keystate)
-            return _scheme(self.algorithm.parameter_set).sign(
-                self._expanded, msg, ctx, deterministic=deterministic, rng=rng
-            )
+    def _signer(self) -> MLDSAScheme:
+        return _scheme(self.algorithm.parameter_set)
 
-    def sign_prehashed(
-        self,
-        digest: Any,
-        algorithm: str,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A HashML-DSA signature (FIPS 204, Algorithm 4) over ``digest`` = PH(M).
-
-        ``algorithm`` names PH as ACVP does (``"SHA2-512"``, ``"SHAKE-256"``, ...);
-        the caller hashes M (for SHAKE, 32 / 64 bytes of output).
-        """
+    def _internal_randomness(self, deterministic: bool, rng: RNG | None) -> bytes:
         from pqkit.messages import signing_rnd
 
-        m_prime = prehash_m_prime(digest, algorithm, context)
-        rnd = signing_rnd(deterministic, rng)
-        with self._holding():
-            return _scheme(self.algorithm.parameter_set).sign_internal(self._expanded, m_prime, rnd)
+        return signing_rnd(deterministic, rng)  # rnd of FIPS 204 Algorithm 4 line 5
 
     def sign_mu(self, mu: Any, *, deterministic: bool = False, rng: RNG | None = None) -> bytes:
         """A signature over an external mu (64 bytes, e.g. from ``mu_hasher``)."""

@@ -27,6 +27,7 @@ from pqkit.keys._base import (
     BoundPrehashVerifier,
     PrivateKey,
     PublicKey,
+    SchemeSigner,
     _concrete,
     algorithm_named,
     as_context,
@@ -131,7 +132,7 @@ class SLHDSAPublicKey(PublicKey):
         )
 
 
-class SLHDSAPrivateKey(PrivateKey):
+class SLHDSAPrivateKey(SchemeSigner, PrivateKey):
     """An SLH-DSA signing key; base of the parameter-set classes."""
 
     __slots__ = ()
@@ -172,42 +173,14 @@ class SLHDSAPrivateKey(PrivateKey):
         """The matching verification key."""
         return cast(SLHDSAPublicKey, super().public_key())
 
-    def sign(
-        self,
-        data: Any,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A pure SLH-DSA signature (FIPS 205, Algorithm 22), hedged unless ``deterministic``."""
-        msg = as_bytes(data, "data")
-        ctx = as_context(context)
-        return cast(
-            bytes,
-            _scheme(self.algorithm.parameter_set).sign(
-                self._expanded, msg, ctx, deterministic=deterministic, rng=rng
-            ),
-        )
+    def _signer(self) -> Any:
+        return _scheme(self.algorithm.parameter_set)
 
-    def sign_prehashed(
-        self,
-        digest: Any,
-        algorithm: str,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A HashSLH-DSA signature (FIPS 205, Algorithm 23) over ``digest`` = PH(M): the
-        caller hashes M (in pieces, for a large file) with the pre-hash ``algorithm``
-        ("SHA2-256", "SHA2-512", "SHAKE-128" (32 bytes), "SHAKE-256" (64 bytes), ...)."""
+    def _internal_randomness(self, deterministic: bool, rng: RNG | None) -> bytes | None:
         from pqkit.schemes import draw
 
-        m_prime = prehash_m_prime(digest, algorithm, context)
-        scheme = _scheme(self.algorithm.parameter_set)
-        addrnd = None if deterministic else draw(rng, self.algorithm.seed_length // 3)
-        return cast(bytes, scheme.sign_internal(self._expanded, m_prime, addrnd))
+        # addrnd of FIPS 205 Algorithm 23 line 5 (None: the deterministic variant)
+        return None if deterministic else draw(rng, self.algorithm.seed_length // 3)
 
 
 class SLHDSASHA2_128sPublicKey(SLHDSAPublicKey):

@@ -437,11 +437,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
             mu,
             rho_pp,
             p.eta,
-            p.tau,
-            p.gamma1,
-            p.gamma2,
-            p.omega,
-            p.c_tilde_bytes,
+            *p.signing,
             p.tr_bytes,
             MAX_SIGN_ATTEMPTS,
         )
@@ -505,9 +501,7 @@ def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) 
     fast = _fast(ops)
     if fast is not None:
         a_hat = expand_a_cached(p, ops, pk[:32])
-        ok: bool = fast.mldsa_verify_internal(
-            pk, a_hat, mu, sigma, p.tau, p.gamma1, p.gamma2, p.omega, p.c_tilde_bytes, p.beta
-        )
+        ok: bool = fast.mldsa_verify_internal(pk, a_hat, mu, sigma, *p.signing, p.beta)
         return ok
     kk = ops.k
     decoded = sig_decode(p, ops, sigma)

@@ -49,42 +49,26 @@ class MLDSA(DilithiumScheme):
 
     # --- public API -----------------------------------------------------------------
 
-    def sign(
-        self,
-        secret_key: bytes,
-        message: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
-        deterministic: bool = False,
-        rnd: bytes | None = None,
-        rng: RNG | None = None,
+    def _m_prime(self, message: Any, ctx: Any, prehash: str | None) -> bytes:
+        return m_prime_for(message, ctx, prehash)  # Algorithm 2 lines 5-10, Algorithm 4
+
+    def _sign_m_prime(
+        self, secret_key: Any, m_prime: bytes, deterministic: bool, rnd: Any, rng: RNG | None
     ) -> bytes:
         """FIPS 204, Algorithm 2 (ML-DSA.Sign), or Algorithm 4 (HashML-DSA.Sign) with
-        ``prehash`` (an ACVP name such as "SHA2-512")."""
+        ``prehash``: Algorithm 7 on M' with fresh (or the given) rnd."""
         ops = self._ops()
-        m_prime = m_prime_for(message, ctx, prehash)
         sk = self._secret_key(ops, secret_key)
         rnd_bytes = self._rnd(deterministic, rnd, rng)
         return self._sign_mu(ops, sk, self._mu(ops, sk.tr, m_prime), rnd_bytes)
 
-    def verify(
-        self,
-        public_key: bytes,
-        message: bytes,
-        signature: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
+    def _verify_m_prime(
+        self, public_key: Any, m_prime: bytes, message: Any, signature: Any
     ) -> bool:
-        """FIPS 204, Algorithm 3 (ML-DSA.Verify), or with ``prehash`` FIPS 204,
-        Algorithm 5 (HashML-DSA.Verify). False for
-        any malformed signature; raises only for wrong types, a wrong-length public
-        key, a context over 255 bytes or an unknown prehash name, and TypeError for
-        the likely swap of message and signature (see ``SignatureBase._refuse_swapped``)."""
+        """FIPS 204, Algorithm 3 (ML-DSA.Verify), or Algorithm 5 (HashML-DSA.Verify)
+        with ``prehash``; TypeError for the likely swap of message and signature."""
         ops = self._ops()
         pk = self._public_key(public_key)
-        m_prime = m_prime_for(message, ctx, prehash)
         self._refuse_swapped(as_bytes(message, "message"), as_bytes(signature, "signature"))
         tr = core.h(ops, pk, self.params.tr_bytes)
         return self._verify_mu(ops, pk, self._mu(ops, tr, m_prime), signature)

@@ -55,6 +55,12 @@ class Params:
         return self.tau * self.eta
 
     @property
+    def signing(self) -> tuple[int, int, int, int, int]:
+        """(tau, gamma1, gamma2, omega, c_tilde_bytes): the parameters of a signature's
+        shape, in the order the compiled sign and verify kernels take them."""
+        return (self.tau, self.gamma1, self.gamma2, self.omega, self.c_tilde_bytes)
+
+    @property
     def eta_bits(self) -> int:
         """bitlen(2 eta): the width of a packed s1/s2 coefficient."""
         return (2 * self.eta).bit_length()

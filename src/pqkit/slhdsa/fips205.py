@@ -212,39 +212,22 @@ class SLHDSA(SignatureBase):
 
     # --- public API -------------------------------------------------------------------
 
-    def sign(
-        self,
-        secret_key: bytes,
-        message: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
-        deterministic: bool = False,
-        rnd: bytes | None = None,
-        rng: RNG | None = None,
+    def _m_prime(self, message: Any, ctx: Any, prehash: str | None) -> bytes:
+        return messages.m_prime_for(message, ctx, prehash)  # Algorithms 22-25, M'
+
+    def _sign_m_prime(
+        self, secret_key: Any, m_prime: bytes, deterministic: bool, rnd: Any, rng: RNG | None
     ) -> bytes:
         """FIPS 205, Algorithm 22 (slh_sign), or Algorithm 23 (hash_slh_sign) with
-        ``prehash`` (an ACVP name such as "SHA2-256"; see
-        :data:`pqkit.prehash.PREHASHES`). ``rnd`` gives addrnd (n bytes)."""
+        ``prehash``. ``rnd`` gives addrnd (n bytes)."""
         sk = self._secret_key(secret_key)
-        m = messages.m_prime_for(message, ctx, prehash)
-        return self._sign(sk, m, self._opt_rand(sk, deterministic, rnd, rng))
+        return self._sign(sk, m_prime, self._opt_rand(sk, deterministic, rnd, rng))
 
-    def verify(
-        self,
-        public_key: bytes,
-        message: bytes,
-        signature: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
+    def _verify_m_prime(
+        self, public_key: Any, m_prime: bytes, message: Any, signature: Any
     ) -> bool:
-        """FIPS 205, Algorithm 24 (slh_verify) or 25 (hash_slh_verify). False for
-        any malformed signature; raises only for wrong types, a wrong-length public
-        key, a context over 255 bytes or an unknown prehash name."""
-        pk = self._public_key(public_key)
-        m = messages.m_prime_for(message, ctx, prehash)
-        return self._verify(pk, m, signature)
+        """FIPS 205, Algorithm 24 (slh_verify) or 25 (hash_slh_verify)."""
+        return self._verify(self._public_key(public_key), m_prime, signature)
 
 
 SCHEMES: dict[str, SLHDSA] = {a.name: SLHDSA(a) for a in CATALOG}

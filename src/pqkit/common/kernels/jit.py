@@ -1,3 +1,4 @@
+# Twin of pqkit/common/python/keccak.py: Keccak-f[1600] for Numba (can't call Python).
 """The ``jit`` hash kernels: Keccak-f[1600], SHAKE and the SHA-256 / SHA-512
 compressions compiled with Numba, looping over many independent inputs in one call.
 

@@ -188,20 +188,22 @@ _SIGMA256 = ((2, 13, 22), (6, 11, 25), (7, 18, 3), (17, 19, 10))
 _SIGMA512 = ((28, 34, 39), (14, 18, 41), (1, 8, 7), (19, 61, 6))
 
 
-def sha256_compress(
-    states: npt.NDArray[np.uint32], blocks: npt.NDArray[np.uint8]
-) -> npt.NDArray[np.uint32]:
-    s, b, lead = compress_args(states, blocks, U32, 64)
-    out: npt.NDArray[np.uint32] = _compress(s, b, U32, _K256, _SIGMA256)
-    return out.reshape(*lead, 8)
+def _compressor(
+    dtype: type[np.unsignedinteger[Any]], block: int, k: Any, sigma: Any
+) -> Callable[[Any, Any], npt.NDArray[Any]]:
+    """The contract's compression function of one SHA-2 width (FIPS 180-4 §6.2.2 /
+    §6.4.2) over :func:`_compress`: (..., 8) states and (..., block) blocks."""
+
+    def compress(states: Any, blocks: Any) -> npt.NDArray[Any]:
+        s, b, lead = compress_args(states, blocks, dtype, block)
+        out: npt.NDArray[Any] = _compress(s, b, dtype, k, sigma)
+        return out.reshape(*lead, 8)
+
+    return compress
 
 
-def sha512_compress(
-    states: npt.NDArray[np.uint64], blocks: npt.NDArray[np.uint8]
-) -> npt.NDArray[np.uint64]:
-    s, b, lead = compress_args(states, blocks, U64, 128)
-    out: npt.NDArray[np.uint64] = _compress(s, b, U64, _K512, _SIGMA512)
-    return out.reshape(*lead, 8)
+sha256_compress = _compressor(U32, 64, _K256, _SIGMA256)
+sha512_compress = _compressor(U64, 128, _K512, _SIGMA512)
 
 
 KERNELS: dict[str, Any] = kernel_table(HashKernels, globals())

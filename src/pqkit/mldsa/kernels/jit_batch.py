@@ -1,3 +1,4 @@
+# Twin of pqkit/mldsa/kernels/jit_ops.py: the same FIPS 204 steps over many rows per call.
 """The ``jit`` ML-DSA batch operations: FIPS 204 key generation, signing and
 verification of many items in one compiled call (Numba, ``nogil``).
 
@@ -38,6 +39,7 @@ from pqkit.arith._jit import jit, kernel_bytes, put
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
 from pqkit.arith._jit import writable_u8 as _c
+from pqkit.arith.api import named_table
 from pqkit.common.kernels.jit_sponge import RATE_256, SHAKE_PAD, _sponge1, _sponge_rows
 from pqkit.mldsa.kernels.jit_ops import (
     _challenge_public,
@@ -286,17 +288,10 @@ def messages_flat(m_primes: list[bytes]) -> tuple[U8, npt.NDArray[np.int64]]:
     return flat, offsets
 
 
-def keygen_rows(
-    xis: U8,
-    k: int,
-    l: int,  # noqa: E741
-    eta: int,
-    eta_bits: int,
-    domain: bool,
-    tr_bytes: int,
-) -> tuple[U8, U8]:
-    """(pks, sks) of the seed rows xis (m, 32)."""
-    pks, sks = _keygen_rows(_c(xis), k, l, eta, eta_bits, domain, tr_bytes)
+def keygen_rows(xis: U8, *params: Any) -> tuple[U8, U8]:
+    """(pks, sks) of the seed rows xis (m, 32); ``params``: k, l, eta, eta_bits,
+    domain, tr_bytes."""
+    pks, sks = _keygen_rows(_c(xis), *params)
     return pks, sks
 
 
@@ -319,11 +314,6 @@ def verify_rows(pks: U8, m_primes: list[bytes], sigs: U8, *args: int) -> npt.NDA
     return out
 
 
-BATCH_OPERATIONS: dict[str, Any] = {
-    "keygen_rows": keygen_rows,
-    "sign_rows": sign_rows,
-    "verify_rows": verify_rows,
-    "OK": OK,
-    "INCONSISTENT": INCONSISTENT,
-    "NO_SIGNATURE": NO_SIGNATURE,
-}
+BATCH_OPERATIONS: dict[str, Any] = named_table(
+    globals(), "keygen_rows", "sign_rows", "verify_rows", "OK", "INCONSISTENT", "NO_SIGNATURE"
+)

@@ -1,3 +1,4 @@
+# Twin of pqkit/mlkem/kernels/jit_ops.py: the 8-row SampleNTT loop (shared: no Numba cache)
 """The ``jit`` ML-DSA operations: FIPS 204 key generation, signing on mu and
 verification on mu, each one compiled call (Numba), hashing included.
 
@@ -35,6 +36,7 @@ import numpy.typing as npt
 from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes, put
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
+from pqkit.arith.api import kernel_table
 from pqkit.common.kernels.jit_sponge import (
     RATE_128,
     RATE_256,
@@ -46,6 +48,7 @@ from pqkit.common.kernels.jit_sponge import (
     _shake_x8,
     _sponge1,
 )
+from pqkit.mldsa.kernels.contract import MLDSAOperations
 from pqkit.mldsa.kernels.jit import (
     _decompose,
     _half_byte,
@@ -540,81 +543,28 @@ def mldsa_expand_a(rho: bytes, k: int, l: int) -> npt.NDArray[np.int64]:  # noqa
     return a_hat
 
 
-def mldsa_keygen_internal(
-    xi: bytes,
-    k: int,
-    l: int,  # noqa: E741
-    eta: int,
-    eta_bits: int,
-    domain: bool,
-    tr_bytes: int,
-) -> tuple[bytes, bytes]:
-    pk, sk = _keygen(_u8(xi), k, l, eta, eta_bits, domain, tr_bytes)
+def mldsa_keygen_internal(xi: bytes, *params: Any) -> tuple[bytes, bytes]:
+    """``params``: k, l, eta, eta_bits, domain, tr_bytes (the contract's
+    :class:`MLDSAOperations`)."""
+    pk, sk = _keygen(_u8(xi), *params)
     return pk.tobytes(), sk.tobytes()
 
 
 def mldsa_sign_internal(
-    sk: bytes,
-    A_hat: npt.NDArray[np.int64],
-    mu: bytes,
-    rho_pp: bytes,
-    eta: int,
-    tau: int,
-    gamma1: int,
-    gamma2: int,
-    omega: int,
-    c_tilde_bytes: int,
-    tr_bytes: int,
-    max_attempts: int,
+    sk: bytes, A_hat: npt.NDArray[np.int64], mu: bytes, rho_pp: bytes, *params: int
 ) -> bytes | None:
-    out = _sign(
-        _u8(sk),
-        kernel_array(A_hat),
-        _u8(mu),
-        _u8(rho_pp),
-        eta,
-        tau,
-        gamma1,
-        gamma2,
-        omega,
-        c_tilde_bytes,
-        tr_bytes,
-        max_attempts,
-    )
+    """``params``: eta, tau, gamma1, gamma2, omega, c_tilde_bytes, tr_bytes,
+    max_attempts (the contract's :class:`MLDSAOperations`)."""
+    out = _sign(_u8(sk), kernel_array(A_hat), _u8(mu), _u8(rho_pp), *params)
     return out.tobytes() if out.shape[0] else None
 
 
 def mldsa_verify_internal(
-    pk: bytes,
-    A_hat: npt.NDArray[np.int64],
-    mu: bytes,
-    sig: bytes,
-    tau: int,
-    gamma1: int,
-    gamma2: int,
-    omega: int,
-    c_tilde_bytes: int,
-    beta: int,
+    pk: bytes, A_hat: npt.NDArray[np.int64], mu: bytes, sig: bytes, *params: int
 ) -> bool:
-    return bool(
-        _verify(
-            _u8(pk),
-            kernel_array(A_hat),
-            _u8(mu),
-            _u8(sig),
-            tau,
-            gamma1,
-            gamma2,
-            omega,
-            c_tilde_bytes,
-            beta,
-        )
-    )
+    """``params``: tau, gamma1, gamma2, omega, c_tilde_bytes, beta (the contract's
+    :class:`MLDSAOperations`)."""
+    return bool(_verify(_u8(pk), kernel_array(A_hat), _u8(mu), _u8(sig), *params))
 
 
-OPERATIONS: dict[str, Any] = {
-    "mldsa_expand_a": mldsa_expand_a,
-    "mldsa_keygen_internal": mldsa_keygen_internal,
-    "mldsa_sign_internal": mldsa_sign_internal,
-    "mldsa_verify_internal": mldsa_verify_internal,
-}
+OPERATIONS: dict[str, Any] = kernel_table(MLDSAOperations, globals())

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._numpy import first_accepted
+from pqkit.arith._numpy import first_accepted, lane_sums, stage_matrices
 from pqkit.arith.api import Poly, kernel_table
 from pqkit.arith.tables import N
 from pqkit.mldsa.kernels.contract import MLDSAKernels
@@ -96,26 +96,6 @@ def _layers(f: npt.NDArray[np.int64], lengths: tuple[int, ...], m: int, inverse:
     return m
 
 
-def _stage_matrices(
-    high_map: npt.NDArray[np.int64], low_map: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """M[h, h'] = high_map[h', 16 h] (row h' of ``high_map``: the image of e_(16 h'))
-    and, per h, T[h, l', l] = low_map[l', 16 h + l] (row l' of ``low_map``: the image
-    of the sum of e_(16 h + l') over every h, :func:`_lane_sums`; the low layers never
-    mix different h, so its block h is the image of e_(16 h + l') alone), written for
-    row-vector products out[h, l] = sum_l' x[h, l'] T[h, l', l]."""
-    idx = np.arange(16)
-    m_high = high_map[idx[None, :], 16 * idx[:, None]]
-    m_low = low_map.reshape(16, 16, 16).transpose(1, 0, 2)
-    return m_high.astype(_F64), np.ascontiguousarray(m_low, dtype=_F64)
-
-
-def _lane_sums() -> npt.NDArray[np.int64]:
-    """(16, 256): row l' is the sum over h of the unit vectors e_(16 h + l'): 16 rows
-    carry what 256 unit vectors would through the low layers (start-up time)."""
-    return np.tile(np.eye(16, dtype=_I64), 16)
-
-
 _HIGH_LENGTHS = (128, 64, 32, 16)
 _LOW_LENGTHS = (8, 4, 2, 1)
 
@@ -124,15 +104,15 @@ def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
     eye = np.eye(N, dtype=_I64)
     high = eye[::16].copy()
     m = _layers(high, _HIGH_LENGTHS, 0, inverse=False)
-    low = _lane_sums()
+    low = lane_sums()
     assert _layers(low, _LOW_LENGTHS, m, inverse=False) == 255
-    ntt_high, ntt_low = _stage_matrices(high, low)
-    low = _lane_sums()
+    ntt_high, ntt_low = stage_matrices(high, low)
+    low = lane_sums()
     m = _layers(low, _LOW_LENGTHS[::-1], 256, inverse=True)
     high = eye[::16].copy()
     assert _layers(high, _HIGH_LENGTHS[::-1], m, inverse=True) == 1
     high = high * MLDSA_N_INV % Q  # FIPS 204, Algorithm 42 line 21, folded in
-    intt_high, intt_low = _stage_matrices(high, low)
+    intt_high, intt_low = stage_matrices(high, low)
     return ntt_high, ntt_low, intt_high, intt_low
 
 

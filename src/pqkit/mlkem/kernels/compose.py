@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith.api import Poly
+from pqkit.arith.api import Poly, named_table
 from pqkit.mlkem.kernels.contract import kpke_decrypt_args, kpke_encrypt_args, kpke_keygen_args
 from pqkit.mlkem.kernels.tables import MLKEM_Q
 
@@ -31,12 +31,59 @@ __all__ = [
     "encrypt_rows",
     "kpke_cache",
     "kpke_decrypt",
+    "kpke_decrypt_entry",
     "kpke_encrypt",
+    "kpke_encrypt_entry",
     "kpke_keygen",
 ]
 
 Factory = Callable[[Any], Callable[..., Any]]
 """Takes a table of primitives (attribute access), returns the composite kernel."""
+
+U8 = npt.NDArray[np.uint8]
+Arrays = tuple[npt.NDArray[Any], ...]
+DecryptCore = Callable[[U8, U8, int, int, int, Any, Any], U8]
+"""A backend's K-PKE.Decrypt on checked arguments: (dk, c, k, du, dv, s_hat, s_cache)."""
+EncryptCore = Callable[[int, int, int, Arrays, int, int, Any, Any], U8]
+"""A backend's K-PKE.Encrypt on checked arguments: (k, eta1, eta2, (t_hat, A_hat,
+prf_y, prf_e, m), du, dv, rows, rows_cache)."""
+
+
+def kpke_decrypt_entry(core: DecryptCore) -> Callable[..., U8]:
+    """The contract's ``kpke_decrypt`` (:class:`~pqkit.mlkem.kernels.contract.MLKEMKernels`)
+    around a backend's ``core``: the arguments are checked here
+    (:func:`~pqkit.mlkem.kernels.contract.kpke_decrypt_args`), once for every backend."""
+
+    def kpke_decrypt(
+        dk_pke: Any, c: Any, k: int, du: int, dv: int, s_hat: Any = None, s_cache: Any = None
+    ) -> U8:
+        dk, ct = kpke_decrypt_args(dk_pke, c, k, du, dv)
+        return core(dk, ct, k, du, dv, s_hat, s_cache)
+
+    kpke_decrypt.__doc__ = core.__doc__
+    return kpke_decrypt
+
+
+def kpke_encrypt_entry(core: EncryptCore) -> Callable[..., U8]:
+    """The contract's ``kpke_encrypt`` around a backend's ``core``, as
+    :func:`kpke_decrypt_entry` (:func:`~pqkit.mlkem.kernels.contract.kpke_encrypt_args`)."""
+
+    def kpke_encrypt(
+        t_hat: Any,
+        A_hat: Any,
+        prf_y: Any,
+        prf_e: Any,
+        m: Any,
+        du: int,
+        dv: int,
+        rows: Any = None,
+        rows_cache: Any = None,
+    ) -> U8:
+        k, eta1, eta2, arrays = kpke_encrypt_args(t_hat, A_hat, prf_y, prf_e, m, du, dv)
+        return core(k, eta1, eta2, arrays, du, dv, rows, rows_cache)
+
+    kpke_encrypt.__doc__ = core.__doc__
+    return kpke_encrypt
 
 
 def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
@@ -45,15 +92,9 @@ def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
     basemul_acc, compress, byte_encode = K.basemul_acc, K.compress, K.byte_encode
 
     def kpke_decrypt(
-        dk_pke: npt.NDArray[np.uint8],
-        c: npt.NDArray[np.uint8],
-        k: int,
-        du: int,
-        dv: int,
-        s_hat: Poly | None = None,
-        s_cache: Any = None,
-    ) -> npt.NDArray[np.uint8]:
-        dk, ct = kpke_decrypt_args(dk_pke, c, k, du, dv)
+        dk: U8, ct: U8, k: int, du: int, dv: int, s_hat: Poly | None, s_cache: Any
+    ) -> U8:
+        """FIPS 203, Algorithm 15 (K-PKE.Decrypt) lines 1-7; see the contract."""
         c1 = ct[: 32 * du * k].reshape(k, 32 * du)  # line 1
         c2 = ct[32 * du * k :]  # line 2
         u_prime = decompress(byte_decode(c1, du), du)  # line 3
@@ -70,7 +111,7 @@ def kpke_decrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         m: npt.NDArray[np.uint8] = byte_encode(compress(w, 1), 1)  # line 7
         return m
 
-    return kpke_decrypt
+    return kpke_decrypt_entry(kpke_decrypt)
 
 
 def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
@@ -79,17 +120,10 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
     basemul_acc, compress, byte_encode, cbd = K.basemul_acc, K.compress, K.byte_encode, K.cbd
 
     def kpke_encrypt(
-        t_hat: Poly,
-        A_hat: Poly,
-        prf_y: npt.NDArray[np.uint8],
-        prf_e: npt.NDArray[np.uint8],
-        m: npt.NDArray[np.uint8],
-        du: int,
-        dv: int,
-        rows: Poly | None = None,
-        rows_cache: Any = None,
-    ) -> npt.NDArray[np.uint8]:
-        k, eta1, eta2, (t, a, py, pe, mb) = kpke_encrypt_args(t_hat, A_hat, prf_y, prf_e, m, du, dv)
+        k: int, eta1: int, eta2: int, arrays: Arrays, du: int, dv: int, rows: Any, rows_cache: Any
+    ) -> U8:
+        """FIPS 203, Algorithm 14 (K-PKE.Encrypt) lines 9-24; see the contract."""
+        t, a, py, pe, mb = arrays
         y_hat = ntt(cbd(py, eta1))  # lines 9-12 and 18
         e = cbd(pe, eta2)  # lines 13-17: e1, then e2
         # Lines 19 and 21 in one basemul and one NTT^-1: the rows of A_hat^T
@@ -109,9 +143,10 @@ def kpke_encrypt(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
         v += mu  # line 21
         c1 = byte_encode(compress(u, du), du)  # line 22
         c2 = byte_encode(compress(v, dv), dv)  # line 23
-        return np.concatenate([c1.reshape(-1), c2])  # line 24
+        out: U8 = np.concatenate([c1.reshape(-1), c2])  # line 24
+        return out
 
-    return kpke_encrypt
+    return kpke_encrypt_entry(kpke_encrypt)
 
 
 def kpke_keygen(K: Any) -> Callable[..., npt.NDArray[np.uint8]]:
@@ -151,11 +186,8 @@ def kpke_cache(K: Any) -> Callable[..., Any]:
     return kpke_cache
 
 
-COMPOSITES: Mapping[str, Factory] = {
-    "kpke_cache": kpke_cache,
-    "kpke_decrypt": kpke_decrypt,
-    "kpke_encrypt": kpke_encrypt,
-    "kpke_keygen": kpke_keygen,
-}
+COMPOSITES: Mapping[str, Factory] = named_table(
+    globals(), "kpke_cache", "kpke_decrypt", "kpke_encrypt", "kpke_keygen"
+)
 """ML-KEM's composite kernels: name -> factory over the backend's primitives
 (declared as the family's ``composites``)."""

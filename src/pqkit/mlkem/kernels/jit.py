@@ -33,13 +33,15 @@ from pqkit.arith._jit import (
     check_width,
     jit,
     jit_inline,
+    kernel_array,
     pack_le,
     put,
     unpack_le,
 )
 from pqkit.arith.api import Poly, kernel_table
 from pqkit.arith.tables import N
-from pqkit.mlkem.kernels.contract import MLKEMKernels, cbd_eta, kpke_check
+from pqkit.mlkem.kernels.compose import U8, Arrays, kpke_decrypt_entry, kpke_encrypt_entry
+from pqkit.mlkem.kernels.contract import MLKEMKernels
 from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.mlkem.kernels.tables import MLKEM_N_INV as _N_INV
 from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
@@ -758,67 +760,39 @@ def _kpke_encrypt(
     return _encrypt_tail(w, e1, e2, m, du, dv)
 
 
-def kpke_decrypt(
-    dk_pke: npt.NDArray[np.uint8],
-    c: npt.NDArray[np.uint8],
-    k: int,
-    du: int,
-    dv: int,
-    s_hat: Poly | None = None,
-    s_cache: Any = None,
+def _c(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    return kernel_array(np.ascontiguousarray(a))
+
+
+def _decrypt_checked(
+    dk: U8, ct: U8, k: int, du: int, dv: int, s_hat: Poly | None, s_cache: Any
 ) -> npt.NDArray[np.uint8]:
     """Twin of the composite :func:`pqkit.mlkem.kernels.compose.kpke_decrypt`, on
     purpose: one compiled call (faster; benchmarks/arith_compose.py)."""
     # s_hat / s_cache (a decoded dk_pke) are not needed: decoding dk_pke compiled
     # costs about 1 us, and it gives the same s_hat.
-    dk, lead_dk = as_bytes(dk_pke)
-    ct, lead_c = as_bytes(c)
-    kpke_check(
-        k,
-        du,
-        dv,
-        ("dk_pke", "c"),
-        ((*lead_dk, dk.shape[-1]), (*lead_c, ct.shape[-1])),
-        ((384 * k,), (32 * (du * k + dv),)),
-    )
-    out: npt.NDArray[np.uint8] = _kpke_decrypt(dk[0], ct[0], k, du, dv)
+    out: npt.NDArray[np.uint8] = _kpke_decrypt(_c(dk), _c(ct), k, du, dv)
     return out
 
 
-def kpke_encrypt(
-    t_hat: Poly,
-    A_hat: Poly,
-    prf_y: npt.NDArray[np.uint8],
-    prf_e: npt.NDArray[np.uint8],
-    m: npt.NDArray[np.uint8],
-    du: int,
-    dv: int,
-    rows: Poly | None = None,
-    rows_cache: Any = None,
+def _encrypt_checked(
+    k: int, eta1: int, eta2: int, arrays: Arrays, du: int, dv: int, rows: Any, rows_cache: Any
 ) -> npt.NDArray[np.uint8]:
     """Twin of the composite :func:`pqkit.mlkem.kernels.compose.kpke_encrypt`, on
     purpose: one compiled call (faster; benchmarks/arith_compose.py)."""
     # rows / rows_cache (A_hat^T || t_hat and its mulcache) are not needed compiled.
-    t, lead = as_polys(t_hat)
-    k = lead[0] if len(lead) == 1 else 0
-    a, lead_a = as_polys(A_hat)
-    py, lead_y = as_bytes(prf_y)
-    pe, lead_e = as_bytes(prf_e)
-    mb, lead_m = as_bytes(m)
-    eta1, eta2 = cbd_eta(py), cbd_eta(pe)
-    kpke_check(
-        k,
-        du,
-        dv,
-        ("t_hat (leading axes)", "A_hat (leading axes)", "prf_y", "prf_e", "m"),
-        (lead, lead_a, (*lead_y, py.shape[-1]), (*lead_e, pe.shape[-1]), (*lead_m, mb.shape[-1])),
-        ((k,), (k, k), (k, 64 * (eta1 or 2)), (k + 1, 64 * (eta2 or 2)), (32,)),
-    )
-    e = _cbd(pe, eta2)  # Algorithm 14 lines 13-17: e1, then e2
+    t_hat, A_hat, prf_y, prf_e, m = arrays
+    t, _ = as_polys(t_hat)
+    a, _ = as_polys(A_hat)
+    e = _cbd(_c(prf_e), eta2)  # Algorithm 14 lines 13-17: e1, then e2
     out: npt.NDArray[np.uint8] = _kpke_encrypt(
-        t, a.reshape(k, k, N), _cbd(py, eta1), e[:k], e[k], mb[0], du, dv
+        t, a.reshape(k, k, N), _cbd(_c(prf_y), eta1), e[:k], e[k], _c(m), du, dv
     )
     return out
+
+
+kpke_decrypt = kpke_decrypt_entry(_decrypt_checked)
+kpke_encrypt = kpke_encrypt_entry(_encrypt_checked)
 
 
 def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:

@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from pqkit.arith._jit import jit, jit_inline, put
 from pqkit.arith._jit import writable_u8 as _c
+from pqkit.arith.api import named_table
 from pqkit.common.kernels.jit_sponge import (
     RATE_256,
     RATE_512,
@@ -421,10 +422,6 @@ def dk_hash_bad(dks: U8, k: int) -> npt.NDArray[np.bool_]:
     return bad
 
 
-BATCH_OPERATIONS: dict[str, Any] = {
-    "keygen_rows": keygen_rows,
-    "encaps_rows": encaps_rows,
-    "decaps_rows": decaps_rows,
-    "ek_modulus_bad": ek_modulus_bad,
-    "dk_hash_bad": dk_hash_bad,
-}
+BATCH_OPERATIONS: dict[str, Any] = named_table(
+    globals(), "keygen_rows", "encaps_rows", "decaps_rows", "ek_modulus_bad", "dk_hash_bad"
+)

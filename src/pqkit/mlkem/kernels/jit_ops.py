@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes, put
+from pqkit.arith.api import kernel_table
 from pqkit.common.kernels.jit_sponge import (
     RATE_128,
     RATE_256,
@@ -50,6 +51,7 @@ from pqkit.common.kernels.jit_sponge import (
     _shake_x8,
     _sponge1,
 )
+from pqkit.mlkem.kernels.contract import MLKEMOperations
 from pqkit.mlkem.kernels.jit import (
     _basemul_acc,
     _byte_decode,
@@ -328,39 +330,21 @@ def mlkem_public_state(
 
 
 def mlkem_encaps_internal(
-    t_hat: npt.NDArray[np.int64],
-    A_hat: npt.NDArray[np.int64],
-    h: bytes,
-    m: bytes,
-    eta1: int,
-    eta2: int,
-    du: int,
-    dv: int,
+    t_hat: npt.NDArray[np.int64], A_hat: npt.NDArray[np.int64], h: bytes, m: bytes, *params: int
 ) -> tuple[bytes, bytes]:
-    key, c = _encaps(kernel_array(t_hat), kernel_array(A_hat), _u8(h), _u8(m), eta1, eta2, du, dv)
+    """``params``: eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
+    key, c = _encaps(kernel_array(t_hat), kernel_array(A_hat), _u8(h), _u8(m), *params)
     return key.tobytes(), c.tobytes()
 
 
 def mlkem_decaps_internal(
-    dk: bytes,
-    t_hat: npt.NDArray[np.int64],
-    A_hat: npt.NDArray[np.int64],
-    c: bytes,
-    k: int,
-    eta1: int,
-    eta2: int,
-    du: int,
-    dv: int,
+    dk: bytes, t_hat: npt.NDArray[np.int64], A_hat: npt.NDArray[np.int64], c: bytes, *params: int
 ) -> bytes:
+    """``params``: k, eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
     out: npt.NDArray[np.uint8] = _decaps(
-        _u8(dk), kernel_array(t_hat), kernel_array(A_hat), _u8(c), k, eta1, eta2, du, dv
+        _u8(dk), kernel_array(t_hat), kernel_array(A_hat), _u8(c), *params
     )
     return out.tobytes()
 
 
-OPERATIONS: dict[str, Any] = {
-    "mlkem_keygen_internal": mlkem_keygen_internal,
-    "mlkem_public_state": mlkem_public_state,
-    "mlkem_encaps_internal": mlkem_encaps_internal,
-    "mlkem_decaps_internal": mlkem_decaps_internal,
-}
+OPERATIONS: dict[str, Any] = kernel_table(MLKEMOperations, globals())

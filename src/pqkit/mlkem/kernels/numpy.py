@@ -30,14 +30,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._numpy import first_accepted
+from pqkit.arith._numpy import first_accepted, lane_sums, stage_matrices
 from pqkit.arith.api import Poly, kernel_table
 from pqkit.arith.tables import N
-from pqkit.mlkem.kernels.compose import encrypt_rows
+from pqkit.mlkem.kernels.compose import (
+    U8,
+    Arrays,
+    encrypt_rows,
+    kpke_decrypt_entry,
+    kpke_encrypt_entry,
+)
 from pqkit.mlkem.kernels.contract import (
     MLKEMKernels,
-    kpke_decrypt_args,
-    kpke_encrypt_args,
     kpke_keygen_args,
 )
 from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
@@ -119,44 +123,19 @@ def _intt_layers(f: npt.NDArray[np.int64], lengths: tuple[int, ...], i: int) -> 
     return i
 
 
-def _stage_matrices(
-    high_map: npt.NDArray[np.int64], low_map: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """The matrices of the two stages on index n = 16 h + l.
-
-    ``high_map`` (16, 256): row h' is the image of the unit vector e_(16 h') under
-    the layers that mix only the high bits, so M[h, h'] = high_map[h', 16 h] (the
-    same for every low lane l: tests/test_arith_mlkem.py checks this on all 256
-    unit vectors). ``low_map`` (16, 256): row l' is the image of the sum of e_(16 h + l')
-    over every h (:func:`_lane_sums`) under the layers that mix only the low bits,
-    which never mix different h: its block h is the image of e_(16 h + l') alone.
-    Per h, written transposed for row-vector products:
-    out[16 h + l] = sum_l' T[h, l', l] f[16 h + l'], T[h, l', l] = low_map[l', 16 h + l]."""
-    idx = np.arange(16)
-    m_high = high_map[idx[None, :], 16 * idx[:, None]]
-    m_low_t = low_map.reshape(16, 16, 16).transpose(1, 0, 2)
-    return m_high.astype(F64), np.ascontiguousarray(m_low_t, dtype=F64)
-
-
-def _lane_sums() -> npt.NDArray[np.int64]:
-    """(16, 256): row l' is the sum over h of the unit vectors e_(16 h + l'): 16 rows
-    carry what 256 unit vectors would through the low layers (start-up time)."""
-    return np.tile(np.eye(16, dtype=I64), 16)
-
-
 def _build_tables() -> tuple[npt.NDArray[np.float64], ...]:
     eye = np.eye(N, dtype=I64)
     high = eye[::16].copy()  # e_(16 h'): enough for the high-bit stage
     i = _ntt_layers(high, NTT_HIGH_LENGTHS, 1)
-    low = _lane_sums()
+    low = lane_sums()
     assert _ntt_layers(low, NTT_LOW_LENGTHS, i) == 128
-    ntt_high, ntt_low_t = _stage_matrices(high, low)
-    low = _lane_sums()
+    ntt_high, ntt_low_t = stage_matrices(high, low)
+    low = lane_sums()
     i = _intt_layers(low, NTT_LOW_LENGTHS[::-1], 127)
     high = eye[::16].copy()
     assert _intt_layers(high, NTT_HIGH_LENGTHS[::-1], i) == 0
     high = high * MLKEM_N_INV % Q  # 128^-1 mod q, folded into the last stage
-    intt_high, intt_low_t = _stage_matrices(high, low)
+    intt_high, intt_low_t = stage_matrices(high, low)
     return ntt_high, ntt_low_t, intt_high, intt_low_t
 
 
@@ -607,20 +586,13 @@ def _compress_encode_10_4(x: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.
     return encoded
 
 
-def kpke_decrypt(
-    dk_pke: npt.NDArray[np.uint8],
-    c: npt.NDArray[np.uint8],
-    k: int,
-    du: int,
-    dv: int,
-    s_hat: Poly | None = None,
-    s_cache: Any = None,
+def _kpke_decrypt(
+    dk: U8, ct: U8, k: int, du: int, dv: int, s_hat: Poly | None, s_cache: Any
 ) -> npt.NDArray[np.uint8]:
     """Twin of the composite :func:`pqkit.mlkem.kernels.compose.kpke_decrypt`, on
     purpose: float64 throughout (faster; benchmarks/arith_compose.py). FIPS 203,
     Algorithm 15 (K-PKE.Decrypt) lines 1-7; see the contract. ``s_cache`` is
     :func:`kpke_cache` of s_hat here."""
-    dk, ct = kpke_decrypt_args(dk_pke, c, k, du, dv)
     if s_cache is None:  # line 5 (unless given decoded)
         s_cache = kpke_cache(byte_decode(dk.reshape(k, 384), 12) if s_hat is None else s_hat)
     # Lines 1-4: u' (h-major) and v' = Decompress(ByteDecode(.)) of all of c, public.
@@ -642,6 +614,9 @@ def kpke_decrypt(
     t = x_w * (4 * _INV2Q_NUDGED)
     t += Q * _INV2Q_NUDGED
     return np.packbits(t.astype(I64) & 1, bitorder="little")
+
+
+kpke_decrypt = kpke_decrypt_entry(_kpke_decrypt)
 
 
 # SamplePolyCBD_eta (FIPS 203, Algorithm 8) in float64 for the fused kernels: with the
@@ -668,22 +643,14 @@ def _cbd_f64_h(prf: npt.NDArray[np.uint8], eta: int) -> npt.NDArray[np.float64]:
     return out
 
 
-def kpke_encrypt(
-    t_hat: Poly,
-    A_hat: Poly,
-    prf_y: npt.NDArray[np.uint8],
-    prf_e: npt.NDArray[np.uint8],
-    m: npt.NDArray[np.uint8],
-    du: int,
-    dv: int,
-    rows: Poly | None = None,
-    rows_cache: Any = None,
+def _kpke_encrypt(
+    k: int, eta1: int, eta2: int, arrays: Arrays, du: int, dv: int, rows: Any, rows_cache: Any
 ) -> npt.NDArray[np.uint8]:
     """Twin of the composite :func:`pqkit.mlkem.kernels.compose.kpke_encrypt`, on
     purpose (float64 throughout, faster). FIPS 203, Algorithm 14 (K-PKE.Encrypt)
     lines 9-24; see the contract.
     ``rows_cache`` is :func:`kpke_cache` of the rows here."""
-    k, eta1, eta2, (t, a, py, pe, mb) = kpke_encrypt_args(t_hat, A_hat, prf_y, prf_e, m, du, dv)
+    t, a, py, pe, mb = arrays
     if rows_cache is None:
         rows_cache = kpke_cache(encrypt_rows(t, a) if rows is None else rows)
     # Lines 9-17: y, then e1 and e2, h-major, as representatives below eta q.
@@ -705,7 +672,11 @@ def kpke_encrypt(
     u_v = np.ascontiguousarray(x.transpose(1, 0, 2), dtype=I64).reshape(k + 1, N)
     c1 = byte_encode(compress(u_v[:k], du), du)  # line 22
     c2 = byte_encode(compress(u_v[k], dv), dv)  # line 23
-    return np.concatenate([c1.reshape(-1), c2])  # line 24
+    out: npt.NDArray[np.uint8] = np.concatenate([c1.reshape(-1), c2])  # line 24
+    return out
+
+
+kpke_encrypt = kpke_encrypt_entry(_kpke_encrypt)
 
 
 # Plane 0 of Algorithm 12 is (s0, s1 gamma_i) per pair i: these are its weights.
