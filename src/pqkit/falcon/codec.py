@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from pqkit.falcon.kernels.tables import Q
 
 __all__ = [
@@ -29,104 +32,120 @@ __all__ = [
 ]
 
 
-def _pack(values: Sequence[int], bits: int) -> bytes:
+def _pack(values: Sequence[int] | npt.NDArray[np.int64], bits: int) -> bytes:
     """Values (already in [0, 2^bits)) packed big-endian, the last byte 0-padded."""
-    acc = 0
-    for v in values:
-        acc = (acc << bits) | v
-    total = len(values) * bits
-    nbytes = (total + 7) >> 3
-    return (acc << (8 * nbytes - total)).to_bytes(nbytes, "big")
+    v = np.asarray(values, dtype=np.int64)
+    shifts = np.arange(bits - 1, -1, -1, dtype=np.int64)
+    return np.packbits(((v[:, None] >> shifts) & 1).astype(np.uint8).ravel()).tobytes()
 
 
-def _unpack(data: bytes, n: int, bits: int) -> list[int] | None:
+def _unpack(data: bytes, n: int, bits: int) -> npt.NDArray[np.int64] | None:
     """n values of ``bits`` bits from exactly ceil(n bits / 8) bytes, or None when
     the padding bits are not zero."""
-    total = n * bits
-    pad = 8 * len(data) - total
-    acc = int.from_bytes(data, "big")
-    if acc & ((1 << pad) - 1):
+    b = np.unpackbits(np.frombuffer(data, dtype=np.uint8))
+    if b[n * bits :].any():
         return None
-    acc >>= pad
-    mask = (1 << bits) - 1
-    return [(acc >> (bits * (n - 1 - i))) & mask for i in range(n)]
+    weights = np.int64(1) << np.arange(bits - 1, -1, -1, dtype=np.int64)
+    out: npt.NDArray[np.int64] = b[: n * bits].reshape(n, bits).astype(np.int64) @ weights
+    return out
 
 
-def modq_encode(h: Sequence[int]) -> bytes:
+def modq_encode(h: Sequence[int] | npt.NDArray[np.int64]) -> bytes:
     """The public polynomial, 14 bits per coefficient (§3.11.4)."""
     return _pack(h, 14)
 
 
-def modq_decode(data: bytes, n: int) -> list[int] | None:
+def modq_decode(data: bytes, n: int) -> npt.NDArray[np.int64] | None:
     """Inverse of :func:`modq_encode`; None for a value >= q or non-zero padding."""
     out = _unpack(data, n, 14)
-    if out is None or any(v >= Q for v in out):
+    if out is None or bool(np.any(out >= Q)):
         return None
     return out
 
 
-def trim_i8_encode(x: Sequence[int], bits: int) -> bytes:
+def trim_i8_encode(x: Sequence[int] | npt.NDArray[np.int64], bits: int) -> bytes:
     """Signed values in [-(2^(bits-1) - 1), 2^(bits-1) - 1], two's complement on
     ``bits`` bits (§3.11.5)."""
-    mask = (1 << bits) - 1
-    return _pack([v & mask for v in x], bits)
+    return _pack(np.asarray(x, dtype=np.int64) & ((1 << bits) - 1), bits)
 
 
-def trim_i8_decode(data: bytes, n: int, bits: int) -> list[int] | None:
+def trim_i8_decode(data: bytes, n: int, bits: int) -> npt.NDArray[np.int64] | None:
     """Inverse of :func:`trim_i8_encode`; None for -2^(bits-1) (not produced by
     the encoder) or non-zero padding."""
     raw = _unpack(data, n, bits)
     if raw is None:
         return None
     half = 1 << (bits - 1)
-    out = [v - (v & half) * 2 for v in raw]
-    if any(v == -half for v in out):
+    out = raw - ((raw & half) << 1)
+    if bool(np.any(out == -half)):
         return None
     return out
 
 
-def comp_encode(s: Sequence[int], length: int) -> bytes | None:
+def comp_encode(s: Sequence[int] | npt.NDArray[np.int64], length: int) -> bytes | None:
     """Compress (§3.11.2, Algorithm 17) into at most ``length`` bytes (the exact
     length used, not padded), or None if it does not fit or |s_i| > 2047."""
-    acc = 0
-    nbits = 0
-    for v in s:
-        if v < -2047 or v > 2047:
-            return None
-        t = -v if v < 0 else v
-        hi = t >> 7
-        acc = (acc << (9 + hi)) | ((1 if v < 0 else 0) << (8 + hi)) | ((t & 127) << (1 + hi)) | 1
-        nbits += 9 + hi
-    nbytes = (nbits + 7) >> 3
-    if nbytes > length:
+    v = np.asarray(s, dtype=np.int64)
+    if bool(np.any(np.abs(v) > 2047)):
         return None
-    return (acc << (8 * nbytes - nbits)).to_bytes(nbytes, "big")
+    t = np.abs(v)
+    hi = t >> 7
+    sizes = 9 + hi
+    total = int(sizes.sum())
+    if (total + 7) >> 3 > length:
+        return None
+    starts = np.cumsum(sizes) - sizes
+    out = np.zeros(total, dtype=np.uint8)
+    out[starts] = v < 0
+    for k in range(7):
+        out[starts + 1 + k] = (t >> (6 - k)) & 1
+    out[starts + 8 + hi] = 1
+    return np.packbits(out).tobytes()
 
 
-def comp_decode(data: bytes, n: int) -> tuple[list[int], int] | None:
+def comp_decode(data: bytes, n: int) -> tuple[npt.NDArray[np.int64], int] | None:
     """Decompress (§3.11.2, Algorithm 18): (s, bytes used), or None for a
     malformed encoding (running out of bytes, a high part above 15 (|s| > 2047),
-    minus zero, non-zero bits after the last value)."""
-    bits = "".join(format(b, "08b") for b in data)
-    pos = 0
+    minus zero, non-zero bits after the last value).
+
+    Vectorised: with nxt(i) the first 1 bit at or after i, value k + 1 starts at
+    jump(p_k) = nxt(p_k + 8) + 1; the n starting points are the orbit of 0 under
+    jump, built by doubling (jump^2, jump^4, ...) in log2(n) array steps."""
+    bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8)).astype(np.int64)
     total = len(bits)
-    out = [0] * n
-    for i in range(n):
-        if pos + 8 > total:
-            return None
-        sign = bits[pos] == "1"
-        low = int(bits[pos + 1 : pos + 8], 2)
-        pos += 8
-        end = bits.find("1", pos, min(total, pos + 16))
-        if end < 0:
-            return None
-        hi = end - pos
-        pos = end + 1
-        m = (hi << 7) | low
-        if sign and m == 0:
-            return None
-        out[i] = -m if sign else m
-    used = (pos + 7) >> 3
-    if "1" in bits[pos : 8 * used]:
+    end = total + 9  # positions >= total are "out of bytes"; pad so p + 8 stays in range
+    padded = np.zeros(end + 1, dtype=np.int64)
+    padded[:total] = bits
+    marks = np.where(padded[:end] == 1, np.arange(end), end)
+    nxt = np.minimum.accumulate(marks[::-1])[::-1]
+    nxt = np.append(nxt, end)  # nxt[end] = end
+    pos = np.arange(end + 1)
+    jump = np.minimum(nxt[np.minimum(pos + 8, end)] + 1, end)
+    jump[end] = end
+    starts = np.zeros(1, dtype=np.int64)
+    step = jump
+    while len(starts) < n:
+        starts = np.concatenate((starts, step[starts]))
+        step = step[step]
+    starts = starts[:n]
+    if int(starts[-1]) + 8 > total:
         return None
+    stops = nxt[starts + 8]  # each value's terminating 1
+    if int(stops.max()) >= total:
+        return None
+    hi = stops - starts - 8
+    if int(hi.max()) > 15:
+        return None
+    head = np.zeros(n, dtype=np.int64)
+    for k in range(8):
+        head = (head << 1) | padded[starts + k]
+    m = (hi << 7) | (head & 0x7F)
+    neg = (head & 0x80) != 0
+    if bool(np.any(neg & (m == 0))):
+        return None
+    used_bits = int(stops[-1]) + 1
+    used = (used_bits + 7) >> 3
+    if bits[used_bits : 8 * used].any():
+        return None
+    out: npt.NDArray[np.int64] = np.where(neg, -m, m)
     return out, used

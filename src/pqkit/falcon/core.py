@@ -81,17 +81,14 @@ def verify_raw(k: Any, hm: Ints, s2: Ints, h: Ints, logn: int) -> bool:
     return int(s1 @ s1) + int(s2 @ s2) <= L2BOUND[logn]
 
 
-def complete_private(f: list[int], g: list[int], F: list[int]) -> list[int] | None:
-    """G = g F / f mod q, centred; None if f is not invertible mod q or a
-    coefficient of G falls outside [-127, 127] (then it is not a Falcon key)."""
-    from pqkit.falcon.kernels import scalar
-    from pqkit.falcon.ntrugen import public_from_fg
-
-    gF = scalar.ntt_mul([v % Q for v in g], [v % Q for v in F])
-    out = public_from_fg(f, gF)
-    if out is None:
+def complete_private(k: Any, f: Ints, g: Ints, F: Ints) -> Ints | None:
+    """G = g F / f mod q, centred (f G - g F = q, and q = 0 mod q); None if f is not
+    invertible mod q or a coefficient of G falls outside [-127, 127] (then the
+    input is not a Falcon key)."""
+    gF = k.ntt_mul(g % Q, F % Q)
+    G, ok = k.ntt_div(gF, f % Q)
+    G = G - Q * (G > Q >> 1)
+    if not ok or bool(np.any(np.abs(G) > 127)):
         return None
-    G = [v - Q if v > Q >> 1 else v for v in out]
-    if any(v < -127 or v > 127 for v in G):
-        return None
-    return G
+    out: Ints = G
+    return out

@@ -10,5 +10,5 @@ FAMILY = Family(
     rank=40,
     catalog="pqkit.falcon.params",
     contract="pqkit.falcon.kernels.contract:FalconKernels",
-    kernels={backend: f"pqkit.falcon.kernels.{backend}" for backend in ("numpy", "ref")},
+    kernels={backend: f"pqkit.falcon.kernels.{backend}" for backend in ("jit", "numpy", "ref")},
 )

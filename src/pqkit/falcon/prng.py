@@ -65,8 +65,7 @@ class ChaChaPrng:
         self._key = struct.unpack("<12I", seed[:48])
         self._cc = int.from_bytes(seed[48:56], "little")
         self._buf = b""
-        self._ptr = 0
-        self._refill()
+        self._ptr = -1  # the first refill happens on the first read (possibly compiled)
 
     def _refill(self) -> None:
         words = [_chacha_block(self._key, (self._cc + u) & ((1 << 64) - 1)) for u in range(8)]
@@ -77,7 +76,7 @@ class ChaChaPrng:
 
     def u64(self) -> int:
         """Eight bytes little-endian; a refill first when fewer than nine are left."""
-        if self._ptr >= _BUF - 9:
+        if self._ptr < 0 or self._ptr >= _BUF - 9:
             self._refill()
         u = self._ptr
         self._ptr = u + 8
@@ -85,15 +84,25 @@ class ChaChaPrng:
 
     def u8(self) -> int:
         """One byte; a refill after the buffer's last byte."""
+        if self._ptr < 0:
+            self._refill()
         v = self._buf[self._ptr]
         self._ptr += 1
         if self._ptr == _BUF:
             self._refill()
         return v
 
-    def state(self) -> tuple[bytes, int]:
-        """The buffer and read position (for the compiled backends' hand-over)."""
-        return self._buf, self._ptr
+    def export(self) -> tuple[tuple[int, ...], int, bytes, int]:
+        """(key words, next block counter, buffer, read position; -1: not filled
+        yet): the state a compiled backend continues from (:meth:`restore` takes it
+        back)."""
+        return self._key, self._cc, self._buf, self._ptr
+
+    def restore(self, cc: int, buf: bytes, ptr: int) -> None:
+        """Continue from a compiled backend's counter, buffer and read position."""
+        self._cc = cc
+        self._buf = buf
+        self._ptr = ptr
 
 
 def shake_u64(xof: Xof) -> int:

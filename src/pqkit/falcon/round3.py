@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.common import shake256
 from pqkit.falcon import codec, core, ntrugen
+from pqkit.falcon.core import Ints
 from pqkit.falcon.kernels.tables import SIGMA_MIN
 from pqkit.falcon.params import CATALOG, NONCE_BYTES, SAMPLER_SEED_BYTES, Params
 from pqkit.falcon.prng import ChaChaPrng
@@ -70,7 +69,7 @@ class Falcon(SignatureBase):
         )
         return KeyPair(pk, sk)
 
-    def _public(self, public_key: bytes) -> list[int]:
+    def _public(self, public_key: bytes) -> Ints:
         """h from a public key (§3.11.4); ValueError naming what is wrong."""
         p = self.params
         pk = as_bytes_len(public_key, f"{self.name} public key", self.length_public_key)
@@ -86,7 +85,7 @@ class Falcon(SignatureBase):
             )
         return h
 
-    def _secret(self, secret_key: bytes) -> tuple[list[int], list[int], list[int], list[int]]:
+    def _secret(self, secret_key: bytes) -> tuple[Ints, Ints, Ints, Ints]:
         """(f, g, F, G) from a secret key (§3.11.5); ValueError naming what is wrong."""
         p = self.params
         sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
@@ -104,9 +103,8 @@ class Falcon(SignatureBase):
         for label, part in zip("fgF", parts, strict=True):
             if part is None:
                 raise ValueError(f"{self.name} secret key: {label} is not canonically encoded")
-        f, g, F = parts[0], parts[1], parts[2]
-        assert f is not None and g is not None and F is not None
-        G = core.complete_private(f, g, F)
+        f, g, F = (v for v in parts if v is not None)
+        G = core.complete_private(self._kernels(), f, g, F)
         if G is None:
             raise ValueError(
                 f"{self.name} secret key: (f, g, F) is not a Falcon key "
@@ -128,7 +126,7 @@ class Falcon(SignatureBase):
     def public_key_from_secret(self, secret_key: bytes) -> bytes:
         """The public key h = g / f mod q of a secret key."""
         f, g, _F, _G = self._secret(secret_key)
-        h = ntrugen.public_from_fg(f, g)
+        h = ntrugen.public_from_fg(f.tolist(), g.tolist())
         if h is None:  # pragma: no cover - _secret checked f's invertibility
             raise ValueError(f"{self.name} secret key: f is not invertible mod q")
         return bytes([self.params.logn]) + codec.modq_encode(h)
@@ -187,14 +185,14 @@ class Falcon(SignatureBase):
 
     def _sign(
         self,
-        keys: tuple[list[int], list[int], list[int], list[int]],
+        keys: tuple[Ints, Ints, Ints, Ints],
         msg: bytes,
         nonce: bytes,
         seed: bytes,
     ) -> bytes:
         p = self.params
         k = self._kernels()
-        f, g, F, G = (np.array(v, dtype=np.int64) for v in keys)
+        f, g, F, G = keys
         hm = core.hash_to_point(nonce, msg, p.n)
         xof = shake256(seed)
         room = p.length_signature - 1 - NONCE_BYTES
@@ -205,7 +203,7 @@ class Falcon(SignatureBase):
             s2 = core.sign_attempt(k, f, g, F, G, hm, prng, p.logn, SIGMA_MIN[p.logn])
             if s2 is None:
                 continue
-            body = codec.comp_encode(s2.tolist(), room)
+            body = codec.comp_encode(s2, room)
             if body is not None:
                 break
         if p.padded:
@@ -254,18 +252,16 @@ class Falcon(SignatureBase):
             # Zero padding up to the padded length is the padded format; liboqs's
             # compressed verifier accepts it too (interoperability), nothing else.
             padded_room = _PADDED_LENGTH[p.logn] - 1 - NONCE_BYTES
-            if len(body) != padded_room or any(body[used:]):
+            if len(body) != padded_room or any(body[used:]):  # public bytes
                 return None
-        return np.array(s2, dtype=np.int64)
+        return s2
 
-    def _verify(self, h: list[int], msg: bytes, sig: bytes) -> bool:
+    def _verify(self, h: Ints, msg: bytes, sig: bytes) -> bool:
         s2 = self._s2(sig)
         if s2 is None:
             return False
         hm = core.hash_to_point(sig[1 : 1 + NONCE_BYTES], msg, self.params.n)
-        return core.verify_raw(
-            self._kernels(), hm, s2, np.array(h, dtype=np.int64), self.params.logn
-        )
+        return core.verify_raw(self._kernels(), hm, s2, h, self.params.logn)
 
     # --- known-answer layout -----------------------------------------------------------
 

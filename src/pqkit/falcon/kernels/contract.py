@@ -86,6 +86,13 @@ class FalconKernels(Protocol):
         ...
 
     def ntt_mul(self, a: IntPoly, b: IntPoly) -> IntPoly:
-        """a * b modulo (q, x^n + 1); canonical in and out. Public data only
-        (verification, the public key)."""
+        """a * b modulo (q, x^n + 1); canonical in and out. Public in verification,
+        secret when the signing key is completed (G = g F / f)."""
+        ...
+
+    def ntt_div(self, a: IntPoly, b: IntPoly) -> tuple[IntPoly, bool]:
+        """(a / b modulo (q, x^n + 1), whether b is invertible); canonical in and
+        out. The inverse is b^(q - 2) in the NTT domain (a fixed exponent chain: no
+        branch on the values); the quotient is meaningless when b is not
+        invertible. Secret: both (the signing key's f and g F)."""
         ...

@@ -253,4 +253,17 @@ def ntt_mul(a: IntPoly, b: IntPoly) -> IntPoly:
     return _intt(_ntt(a) * _ntt(b) % Q)
 
 
+def ntt_div(a: IntPoly, b: IntPoly) -> tuple[IntPoly, bool]:
+    fb = _ntt(b)
+    inv = np.ones_like(fb)
+    sq = fb
+    e = Q - 2
+    while e:  # the public exponent q - 2, bit by bit
+        if e & 1:
+            inv = inv * sq % Q
+        sq = sq * sq % Q
+        e >>= 1
+    return _intt(_ntt(a) * inv % Q), bool(np.all(fb != 0))
+
+
 KERNELS: dict[str, Any] = kernel_table(FalconKernels, globals())

@@ -72,4 +72,9 @@ def ntt_mul(a: IntPoly, b: IntPoly) -> IntPoly:
     return np.array(S.ntt_mul(a.tolist(), b.tolist()), dtype=np.int64)
 
 
+def ntt_div(a: IntPoly, b: IntPoly) -> tuple[IntPoly, bool]:
+    out, ok = S.ntt_div(a.tolist(), b.tolist())
+    return np.array(out, dtype=np.int64), ok
+
+
 KERNELS: dict[str, Any] = kernel_table(FalconKernels, globals())

@@ -437,6 +437,14 @@ def intt(a: Sequence[int]) -> list[int]:
     return [x * ninv % Q for x in f]
 
 
+def ntt_div(a: Sequence[int], b: Sequence[int]) -> tuple[list[int], bool]:
+    """(a / b mod (q, x^n + 1), whether b is invertible)."""
+    fa = ntt(a)
+    fb = ntt(b)
+    ok = all(x != 0 for x in fb)
+    return intt([x * pow(y, Q - 2, Q) % Q for x, y in zip(fa, fb, strict=True)]), ok
+
+
 def ntt_mul(a: Sequence[int], b: Sequence[int]) -> list[int]:
     """a * b mod (q, x^n + 1), coefficients in [0, q)."""
     fa = ntt(a)
