@@ -3,7 +3,7 @@ module paths only. Kernels: ``ref`` (the oracle), ``numpy`` and ``jit``."""
 
 from __future__ import annotations
 
-from pqkit.families import Family
+from pqkit.families import Family, Part
 
 FAMILY = Family(
     name="falcon",
@@ -11,4 +11,5 @@ FAMILY = Family(
     catalog="pqkit.falcon.params",
     contract="pqkit.falcon.kernels.contract:FalconKernels",
     kernels={backend: f"pqkit.falcon.kernels.{backend}" for backend in ("jit", "numpy", "ref")},
+    warmup=(Part("falcon", "falcon", "pqkit.falcon.kernels.warmup:steps", order=40),),
 )
