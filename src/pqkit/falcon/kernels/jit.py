@@ -194,7 +194,7 @@ def poly_mulselfadj(a: FloatPoly) -> FloatPoly:
 @jit
 def _refill(key: Any, st: Any, buf: Any) -> None:
     """Eight ChaCha20 blocks into ``buf`` (the reference's interleaving);
-    st = [read position, block counter]."""
+    st = [read position, block counter (its 64 bits in an int64)]."""
     m32 = np.uint64(0xFFFFFFFF)
     cc = np.uint64(st[1])
     s = np.empty(16, dtype=np.uint64)
@@ -246,15 +246,17 @@ def _refill(key: Any, st: Any, buf: Any) -> None:
             buf[base + 2] = (w >> np.uint64(16)) & np.uint64(0xFF)
             buf[base + 3] = (w >> np.uint64(24)) & np.uint64(0xFF)
         cc = cc + np.uint64(1)
-    st[1] = cc
+    st[1] = np.int64(cc)
     st[0] = 0
 
 
 @jit
 def _u8(key: Any, st: Any, buf: Any) -> Any:
-    v = np.int64(buf[st[0]])
-    st[0] += 1
-    if st[0] == 512:
+    p = st[0]
+    v = np.int64(buf[p])
+    p += 1
+    st[0] = p
+    if p == 512:
         _refill(key, st, buf)
     return v
 
@@ -406,6 +408,7 @@ def _ff(
     g11: Any,
     z0: Any,
     z1: Any,
+    tmp: Any,
     inv_sigma: float,
     sigma_min: float,
     gm_re: Any,
@@ -413,6 +416,9 @@ def _ff(
     limbs: Any,
     coeffs: Any,
 ) -> None:
+    """ffSampling on views of one workspace: this level takes 7n values of ``tmp``
+    and hands the rest to its two children (in turn), so a signature allocates
+    nothing here."""
     n = t0.shape[0]
     if n == 1:
         leaf = math.sqrt(g00[0]) * inv_sigma
@@ -420,8 +426,18 @@ def _ff(
         z1[0] = float(_sample_z(key, st, buf, t1[0], leaf, sigma_min, limbs, coeffs))
         return
     hn = n >> 1
-    l10 = np.empty(n)
-    d11 = np.empty(n)
+    l10 = tmp[0:n]
+    d11 = tmp[n : 2 * n]
+    g00_0 = tmp[2 * n : 2 * n + hn]
+    g00_1 = tmp[2 * n + hn : 3 * n]
+    g11_0 = tmp[3 * n : 3 * n + hn]
+    g11_1 = tmp[3 * n + hn : 4 * n]
+    ta = tmp[4 * n : 4 * n + hn]
+    tb = tmp[4 * n + hn : 5 * n]
+    za = tmp[5 * n : 5 * n + hn]
+    zb = tmp[5 * n + hn : 6 * n]
+    tb0 = tmp[6 * n : 7 * n]
+    rest = tmp[7 * n :]
     for u in range(hn):
         g00_re = g00[u]
         g00_im = g00[u + hn]
@@ -438,21 +454,12 @@ def _ff(
         d11[u + hn] = g11[u + hn] - c_im
         l10[u] = mu_re
         l10[u + hn] = -mu_im
-    g00_0 = np.empty(hn)
-    g00_1 = np.empty(hn)
-    g11_0 = np.empty(hn)
-    g11_1 = np.empty(hn)
-    ta = np.empty(hn)
-    tb = np.empty(hn)
-    za = np.empty(hn)
-    zb = np.empty(hn)
     _split(g00, g00_0, g00_1, gm_re, gm_im)
     _split(d11, g11_0, g11_1, gm_re, gm_im)
     _split(t1, ta, tb, gm_re, gm_im)
-    _ff(key, st, buf, ta, tb, g11_0, g11_1, g11_0, za, zb, inv_sigma, sigma_min,
+    _ff(key, st, buf, ta, tb, g11_0, g11_1, g11_0, za, zb, rest, inv_sigma, sigma_min,
         gm_re, gm_im, limbs, coeffs)  # fmt: skip
     _merge(za, zb, z1, gm_re, gm_im)
-    tb0 = np.empty(n)
     for u in range(hn):
         d_re = t1[u] - z1[u]
         d_im = t1[u + hn] - z1[u + hn]
@@ -461,7 +468,7 @@ def _ff(
         tb0[u] = t0[u] + (l_re * d_re - l_im * d_im)
         tb0[u + hn] = t0[u + hn] + (l_re * d_im + l_im * d_re)
     _split(tb0, ta, tb, gm_re, gm_im)
-    _ff(key, st, buf, ta, tb, g00_0, g00_1, g00_0, za, zb, inv_sigma, sigma_min,
+    _ff(key, st, buf, ta, tb, g00_0, g00_1, g00_0, za, zb, rest, inv_sigma, sigma_min,
         gm_re, gm_im, limbs, coeffs)  # fmt: skip
     _merge(za, zb, z0, gm_re, gm_im)
 
@@ -480,7 +487,8 @@ def ff_sampling(
         raise ValueError(f"Falcon ff_sampling: logn must be 9 or 10, got {logn}")
     key_t, cc, buf_b, ptr = prng.export()
     key = np.array(key_t, dtype=np.uint32)
-    st = np.array([max(ptr, 0), cc], dtype=np.uint64)
+    # the counter's 64 bits travel in an int64 (two's complement), the position too
+    st = np.array([max(ptr, 0), cc - (1 << 64) if cc >> 63 else cc], dtype=np.int64)
     buf = np.zeros(512, dtype=np.uint8)
     if ptr < 0:
         _refill(key, st, buf)
@@ -489,9 +497,10 @@ def ff_sampling(
     n = t0.shape[0]
     z0 = np.empty(n)
     z1 = np.empty(n)
-    _ff(key, st, buf, _f64(t0), _f64(t1), _f64(g00), _f64(g01), _f64(g11), z0, z1,
+    tmp = np.empty(14 * n + 8)  # 7n + 7n/2 + ... for the levels below
+    _ff(key, st, buf, _f64(t0), _f64(t1), _f64(g00), _f64(g01), _f64(g11), z0, z1, tmp,
         INV_SIGMA[logn], float(sigma_min), _GM_RE, _GM_IM, _RCDT_LIMBS, _EXPM_C)  # fmt: skip
-    prng.restore(int(st[1]), buf.tobytes(), int(st[0]))
+    prng.restore(int(st[1]) & ((1 << 64) - 1), buf.tobytes(), int(st[0]))
     return z0, z1
 
 
