@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pqkit._checks import as_bytes
-from pqkit._secret import Uncopyable
 from pqkit.errors import InvalidSignature
+from pqkit.keys._raw import RawPrivateKey, RawPublicKey, has_label, key_labels
 from pqkit.schemes import RNG
 from pqkit.serialization.pem import pem_decode, pem_encode
 
@@ -42,59 +42,32 @@ def _scheme(name: str) -> Any:
     return registry.sig(name)
 
 
-class FalconPublicKey:
+class FalconPublicKey(RawPublicKey):
     """A Falcon public key (immutable; the raw ``header || h``)."""
 
-    __slots__ = ("_raw",)
-    algorithm: ClassVar[str]
-    _raw: bytes
+    __slots__ = ()
 
     @classmethod
     def from_public_bytes(cls, data: bytes) -> FalconPublicKey:
         """The key from its raw encoding; ValueError naming what is malformed."""
         raw = as_bytes(data, f"{cls.algorithm} public key")
         _scheme(cls.algorithm)._public(raw)  # length, header, every h_i < q
-        key = object.__new__(cls)
-        object.__setattr__(key, "_raw", raw)
+        key: FalconPublicKey = cls._wrap(raw)
         return key
-
-    def public_bytes_raw(self) -> bytes:
-        return self._raw
-
-    def public_bytes_pem(self) -> bytes:
-        """``-----BEGIN <NAME> PUBLIC KEY-----`` around the raw key."""
-        return pem_encode(self._raw, f"{self.algorithm.upper()} PUBLIC KEY")
 
     def verify(self, signature: bytes, data: bytes) -> None:
         """Check a signature of ``data``; raise InvalidSignature if it is not one."""
         if not _scheme(self.algorithm).verify(self._raw, data, signature):
             raise InvalidSignature(f"{self.algorithm} signature does not verify")
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, type(self)) and other._raw == self._raw
 
-    def __hash__(self) -> int:
-        return hash((self.algorithm, self._raw))
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}>"
-
-    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
-        # Public data: a copy or pickle is rebuilt through the checked constructor.
-        return (type(self).from_public_bytes, (self._raw,))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-
-class FalconPrivateKey(Uncopyable):
+class FalconPrivateKey(RawPrivateKey):
     """A Falcon private key: the raw ``header || f || g || F`` (G is recomputed).
     Not copyable or picklable; write it with :meth:`private_bytes_pem`."""
 
     _uncopyable_hint = "write it with private_bytes_pem()"
 
     __slots__ = ("_public", "_raw")
-    algorithm: ClassVar[str]
     public_class: ClassVar[type[FalconPublicKey]]
     _raw: bytes
     _public: bytes
@@ -130,12 +103,6 @@ class FalconPrivateKey(Uncopyable):
         """A (randomised: Falcon has no other way) signature of ``data``."""
         signature: bytes = _scheme(self.algorithm).sign(self._raw, data, rng=rng)
         return signature
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}>"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
 
 
 class Falcon512PublicKey(FalconPublicKey):
@@ -207,17 +174,12 @@ def falcon_private_key_class(name: str) -> type[FalconPrivateKey]:
 
 def _labels() -> dict[str, tuple[type[FalconPrivateKey], bool]]:
     """Every Falcon PEM label -> (private key class, holds a private key)."""
-    out: dict[str, tuple[type[FalconPrivateKey], bool]] = {}
-    for name, cls in _PRIVATE.items():
-        out[f"{name} PRIVATE KEY"] = (cls, True)
-        out[f"{name} PUBLIC KEY"] = (cls, False)
-    return out
+    return key_labels(_PRIVATE, "PRIVATE KEY")
 
 
 def is_falcon_pem(data: bytes) -> bool:
     """Whether the first PEM block of ``data`` has one of the Falcon key labels."""
-    head = as_bytes(data, "data")[:4096]
-    return any(f"-----BEGIN {label}-----".encode() in head for label in _labels())
+    return has_label(data, _labels())
 
 
 def load_pem_falcon_key(data: bytes) -> FalconPrivateKey | FalconPublicKey:

@@ -14,6 +14,8 @@ does; the number of rejections (and so the time) depends on secret data, as in
 every Falcon implementation (README, Security).
 """
 
+# On purpose: these loops repeat kernels/scalar.py line for line (the compiled twin
+# of the readable oracle; the bits must be the same).
 from __future__ import annotations
 
 import math
