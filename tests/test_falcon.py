@@ -274,3 +274,19 @@ def test_compression_refuses_out_of_range() -> None:
 def test_trim_round_trip(x: list[int]) -> None:
     decoded = codec.trim_i8_decode(codec.trim_i8_encode(x, 6), 512, 6)
     assert decoded is not None and decoded.tolist() == x
+
+
+@pytest.mark.parametrize("name", ["Falcon-512", "Falcon-padded-512"])
+def test_batch_view(name: str) -> None:
+    s = _scheme(name)
+    pks, sks = s.batch.keygen(2, rng=CtrDrbg(bytes(48)))
+    sigs = s.batch.sign(sks, [b"x", b"yz"])
+    if s.params.padded:
+        assert sigs.shape == (2, 666)
+    else:
+        assert [len(x) <= 752 for x in sigs] == [True, True]
+    assert s.batch.verify(pks, [b"x", b"yz"], sigs).tolist() == [True, True]
+    assert s.batch.verify(pks, [b"x", b"no"], sigs).tolist() == [True, False]
+    assert s.batch.verify(pks[0], b"x", [sigs[0], sigs[0][:-1]]).tolist() == [True, False]
+    with pytest.raises(ValueError, match="no deterministic"):
+        s.batch.sign(sks, [b"x", b"yz"], deterministic=True)

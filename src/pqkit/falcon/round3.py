@@ -47,6 +47,7 @@ class Falcon(SignatureBase):
     """One Falcon parameter set (round 3); keys and signatures are ``bytes``."""
 
     KERNELS = "falcon"
+    BATCH = "pqkit.falcon.batch:FalconBatch"
     HAS_DETERMINISTIC = False
     """``pqkit kat`` signs randomised (the only way Falcon signs)."""
 
