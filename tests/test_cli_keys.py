@@ -136,8 +136,12 @@ def test_user_errors(cli: Cli, tmp_path: Path) -> None:
     cli.fails(
         "encaps", "dp.pem", "--ct", "c", "--secret", "s", match="needs an ML-KEM or hybrid KEM key"
     )
-    cli.fails("sign", "k.pem", "m", "-o", "s", match="needs an ML-DSA or SLH-DSA private key")
-    cli.fails("verify", "kp.pem", "m", "m", status=2, match="needs an ML-DSA or SLH-DSA key")
+    cli.fails(
+        "sign", "k.pem", "m", "-o", "s", match="needs an ML-DSA, SLH-DSA or Falcon private key"
+    )
+    cli.fails(
+        "verify", "kp.pem", "m", "m", status=2, match="needs an ML-DSA, SLH-DSA or Falcon key"
+    )
     cli.fails("pub", "missing.pem", match="'missing.pem' does not exist")
     cli.fails("pub", "junk.pem", match="junk.pem: ")
     cli.fails("decaps", "k.pem", "m", "--secret", "s", match="ciphertext must be 1088")

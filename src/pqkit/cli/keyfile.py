@@ -43,19 +43,27 @@ def _public_bytes(public: Any, der: bool) -> bytes:
     return data
 
 
-def _hybrid_keygen(args: argparse.Namespace) -> int:
-    """``pqkit keygen`` for a hybrid KEM: raw seed / public key PEM files (no OID is
-    assigned to these KEMs, so no PKCS#8 form, no DER, no password)."""
+def _raw_pem_keygen(args: argparse.Namespace, family: str) -> int:
+    """``pqkit keygen`` for a hybrid KEM or Falcon: raw private / public key PEM
+    files (no OID is assigned to these schemes, so no PKCS#8 form, no DER, no
+    password)."""
+    from pqkit.keys.falcon import falcon_private_key_class
     from pqkit.keys.hybrid import hybrid_private_key_class
 
     if args.der or args.form != "seed" or args.passout or args.password_file:
+        what = "raw PEM" if family == "Falcon" else "raw-seed PEM"
         raise ValueError(
-            f"{args.algorithm} key files are raw-seed PEM blocks: "
+            f"{args.algorithm} key files are {what} blocks: "
             "--der, --form expanded/both and passwords are not available for them"
         )
     outputs = [args.out] + ([args.pub] if args.pub else [])
     check_outputs(outputs, args.force)
-    key = hybrid_private_key_class(args.algorithm).generate()
+    cls: Any = (
+        falcon_private_key_class(args.algorithm)
+        if family == "Falcon"
+        else hybrid_private_key_class(args.algorithm)
+    )
+    key = cls.generate()
     write_output(args.out, key.private_bytes_pem(), secret=True, force=args.force, binary=False)
     if args.pub:
         pub = key.public_key().public_bytes_pem()
@@ -131,11 +139,10 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         raise ValueError("--seeds, --arith, --workers and --quiet go with --count")
     try:
         # a key-file name (the pre-hash OIDs' "HashML-DSA-65" ...) or a registry one
-        if (
-            by_name(args.algorithm) is None
-            and registry.algorithm(args.algorithm).family == "hybrid"
-        ):
-            return _hybrid_keygen(args)
+        if by_name(args.algorithm) is None:
+            family = registry.algorithm(args.algorithm).family
+            if family in ("hybrid", "Falcon"):
+                return _raw_pem_keygen(args, family)
         cls = private_key_class(args.algorithm)
     except KeyError as exc:  # UnknownAlgorithm: keep its full message
         raise ValueError(str(exc)) from None
@@ -167,7 +174,36 @@ def cmd_pub(args: argparse.Namespace) -> int:
 
 
 def _is_hybrid(key: Any) -> bool:
-    return isinstance(key.algorithm, str)
+    return isinstance(key.algorithm, str) and not _is_falcon(key)
+
+
+def _is_falcon(key: Any) -> bool:
+    from pqkit.keys.falcon import FalconPrivateKey, FalconPublicKey
+
+    return isinstance(key, (FalconPrivateKey, FalconPublicKey))
+
+
+def _show_falcon(loaded: Any) -> int:
+    """``pqkit show`` for a Falcon key file."""
+    import pqkit
+
+    key = loaded.key
+    public = key.public_key() if loaded.private else key
+    scheme = pqkit.sig(key.algorithm)
+    kind = "private key (raw PEM)" if loaded.private else "public key (raw PEM)"
+    lines = [
+        ("algorithm", f"{key.algorithm} (Falcon round 3, no OID)"),
+        ("type", kind),
+        ("fingerprint", f"SHA256:{hashlib.sha256(public.public_bytes_raw()).hexdigest()}"),
+        ("public key", f"{scheme.length_public_key} bytes"),
+    ]
+    if loaded.private:
+        lines.append(("private key", f"{scheme.length_secret_key} bytes"))
+    size = "" if scheme.params.padded else "at most "
+    lines.append(("signature", f"{size}{scheme.length_signature} bytes"))
+    for label, value in lines:
+        print(f"{label + ':':<14}{value}")
+    return 0
 
 
 def _hybrid_pub(public: Any, args: argparse.Namespace) -> bytes:
@@ -220,6 +256,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         if converting:
             raise ValueError("hybrid key files have one form; there is nothing to convert")
         return _show_hybrid(loaded)
+    if _is_falcon(key):
+        if converting:
+            raise ValueError("Falcon key files have one form; there is nothing to convert")
+        return _show_falcon(loaded)
     public = key.public_key() if loaded.private else key
     alg = key.algorithm
     if not converting:

@@ -134,6 +134,18 @@ def _is_hybrid(data: bytes) -> bool:
     return is_hybrid_pem(data)
 
 
+def _falcon(data: bytes, args: Any) -> LoadedKey | None:
+    """A Falcon key file (a raw PEM block, never encrypted), or None for another."""
+    from pqkit.keys.falcon import FalconPrivateKey, is_falcon_pem, load_pem_falcon_key
+
+    if not is_falcon_pem(data):
+        return None
+    if _passin(args) is not None:
+        raise ValueError("a password was given but Falcon key files are not encrypted")
+    key = load_pem_falcon_key(data)
+    return LoadedKey(key, isinstance(key, FalconPrivateKey), None, False)
+
+
 def _hybrid(data: bytes, args: Any) -> LoadedKey:
     """A hybrid KEM key file (a raw PEM block, never encrypted)."""
     from pqkit.keys.hybrid import HybridPrivateKey, load_pem_hybrid_key
@@ -164,6 +176,9 @@ def load_key(path: str, args: Any, *, stdin_in_use: bool = False) -> LoadedKey:
     try:
         if is_pem(data) and _is_hybrid(data):
             return _hybrid(data, args)
+        falcon = _falcon(data, args) if is_pem(data) else None
+        if falcon is not None:
+            return falcon
         if is_pem(data):
             label, body = pem_decode(data, ("PUBLIC KEY", *_PRIVATE_LABELS))
             if label == "PUBLIC KEY":

@@ -73,12 +73,23 @@ def cmd_sign(args: argparse.Namespace) -> int:
     """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA /
     HashSLH-DSA (``--prehash``, or the pre-hash the key's OID binds)."""
     from pqkit.keys import MLDSAPrivateKey, SLHDSAPrivateKey
+    from pqkit.keys.falcon import FalconPrivateKey
 
     check_outputs([args.out], args.force, inputs=[args.key, args.file])
     ctx = _context(args)
     prehash = _prehash(args.prehash)
     key = load_private(args.key, args, stdin_in_use=args.file == "-").key
-    need(key, (MLDSAPrivateKey, SLHDSAPrivateKey), "sign", "an ML-DSA or SLH-DSA private key")
+    need(
+        key,
+        (MLDSAPrivateKey, SLHDSAPrivateKey, FalconPrivateKey),
+        "sign",
+        "an ML-DSA, SLH-DSA or Falcon private key",
+    )
+    if isinstance(key, FalconPrivateKey):
+        _falcon_options(args, ctx, prehash)
+        data = read_input(args.file, "message file", PURE_SLHDSA_LIMIT)
+        write_output(args.out, key.sign(data), secret=False, force=args.force, binary=True)
+        return OK
     prehash = _bound(prehash, key)
     if isinstance(key, SLHDSAPrivateKey) and prehash is None:
         data = read_input(args.file, "message file", PURE_SLHDSA_LIMIT)
@@ -98,17 +109,43 @@ def cmd_sign(args: argparse.Namespace) -> int:
     return OK
 
 
+def _falcon_options(args: argparse.Namespace, ctx: bytes, prehash: Any) -> None:
+    """Falcon (round 3) signs the message as is, always randomised."""
+    if ctx or prehash is not None or getattr(args, "deterministic", False):
+        raise ValueError("Falcon (round 3) takes no --context, no --prehash and no --deterministic")
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     """``pqkit verify KEY FILE SIG``: 0 valid, 1 invalid, 2 for any other error."""
     from pqkit.errors import InvalidSignature
     from pqkit.keys import MLDSAPublicKey, SLHDSAPublicKey
+    from pqkit.keys.falcon import FalconPublicKey
 
     check_outputs([], False, inputs=[args.pub, args.file, args.signature])
     ctx = _context(args)
     prehash = _prehash(args.prehash)
     stdin_in_use = "-" in (args.file, args.signature)
     key = load_public(args.pub, args, stdin_in_use=stdin_in_use)
-    need(key, (MLDSAPublicKey, SLHDSAPublicKey), "verify", "an ML-DSA or SLH-DSA key")
+    need(
+        key,
+        (MLDSAPublicKey, SLHDSAPublicKey, FalconPublicKey),
+        "verify",
+        "an ML-DSA, SLH-DSA or Falcon key",
+    )
+    if isinstance(key, FalconPublicKey):
+        import pqkit
+
+        _falcon_options(args, ctx, prehash)
+        limit = pqkit.sig(key.algorithm).length_signature
+        signature = read_input(args.signature, "signature file", limit, oversize_ok=True)
+        try:
+            key.verify(signature, read_input(args.file, "message file", PURE_SLHDSA_LIMIT))
+        except InvalidSignature:
+            print("pqkit: signature is NOT valid", file=sys.stderr)
+            return FAILURE
+        if not args.quiet:
+            print("signature valid")
+        return OK
     prehash = _bound(prehash, key)
     length = key.algorithm.output_length
     # one byte more than a signature is enough to know it is not one (exit 1)

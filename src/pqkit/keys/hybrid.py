@@ -12,10 +12,10 @@ OID for X-Wing, :data:`XWING_OID`; PKCS#8 / SPKI with it is not written yet.)
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar
 
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit._secret import Uncopyable
+from pqkit.keys._raw import RawPrivateKey, RawPublicKey, has_label, key_labels
 from pqkit.schemes import RNG, Encapsulation
 from pqkit.serialization.pem import pem_decode, pem_encode
 
@@ -46,12 +46,10 @@ def _scheme(name: str) -> Any:
     return kem(name)
 
 
-class HybridPublicKey:
+class HybridPublicKey(RawPublicKey):
     """A hybrid encapsulation key (raw bytes, checked on import)."""
 
-    __slots__ = ("_raw",)
-    algorithm: ClassVar[str]
-    _raw: bytes
+    __slots__ = ()
 
     @classmethod
     def from_public_bytes(cls, data: bytes) -> HybridPublicKey:
@@ -64,53 +62,21 @@ class HybridPublicKey:
         n = scheme.params.length_mlkem_public_key
         scheme.pq.check_encapsulation_key(raw[:n])
         scheme.group.check_element(raw[n:], "public key")
-        key = object.__new__(cls)
-        object.__setattr__(key, "_raw", raw)
+        key: HybridPublicKey = cls._wrap(raw)
         return key
-
-    def public_bytes_raw(self) -> bytes:
-        return self._raw
-
-    def public_bytes_pem(self) -> bytes:
-        """``-----BEGIN <NAME> PUBLIC KEY-----`` around the raw key."""
-        return pem_encode(self._raw, f"{self.algorithm.upper()} PUBLIC KEY")
 
     def encapsulate(self, *, rng: RNG | None = None) -> Encapsulation:
         """``(shared_secret, ciphertext)``."""
         return Encapsulation(*_scheme(self.algorithm).encaps(self._raw, rng=rng))
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, type(self)) and other._raw == self._raw
 
-    def __hash__(self) -> int:
-        return hash((self.algorithm, self._raw))
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}>"
-
-    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
-        # Public data: a copy or pickle is rebuilt through the checked constructor.
-        return (type(self).from_public_bytes, (self._raw,))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def to_cryptography_key(self) -> NoReturn:
-        """pyca/cryptography has no hybrid KEM keys: always raises
-        ``cryptography.exceptions.UnsupportedAlgorithm`` (:mod:`pqkit.keys.pyca`)."""
-        from pqkit.keys._pyca import not_convertible
-
-        not_convertible(self.algorithm)
-
-
-class HybridPrivateKey(Uncopyable):
+class HybridPrivateKey(RawPrivateKey):
     """A hybrid decapsulation key: the 32-byte seed. Not copyable or picklable
     (:class:`pqkit._secret.Uncopyable`); write it with :meth:`private_bytes_pem`."""
 
     _uncopyable_hint = "write it with private_bytes_pem()"
 
     __slots__ = ("_seed",)
-    algorithm: ClassVar[str]
     public_class: ClassVar[type[HybridPublicKey]]
     _seed: bytes
 
@@ -140,19 +106,6 @@ class HybridPrivateKey(Uncopyable):
     def decapsulate(self, ciphertext: bytes) -> bytes:
         """The shared secret of ``ciphertext``."""
         return bytes(_scheme(self.algorithm).decaps(self._seed, ciphertext))
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}>"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def to_cryptography_key(self) -> NoReturn:
-        """pyca/cryptography has no hybrid KEM keys: always raises
-        ``cryptography.exceptions.UnsupportedAlgorithm`` (:mod:`pqkit.keys.pyca`)."""
-        from pqkit.keys._pyca import not_convertible
-
-        not_convertible(self.algorithm)
 
 
 class XWingPublicKey(HybridPublicKey):
@@ -222,17 +175,12 @@ def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
 
 def _labels() -> dict[str, tuple[type[HybridPrivateKey], bool]]:
     """Every hybrid PEM label -> (private key class, holds a private key)."""
-    out: dict[str, tuple[type[HybridPrivateKey], bool]] = {}
-    for name, cls in _PRIVATE.items():
-        out[f"{name} SEED PRIVATE KEY"] = (cls, True)
-        out[f"{name} PUBLIC KEY"] = (cls, False)
-    return out
+    return key_labels(_PRIVATE, "SEED PRIVATE KEY")
 
 
 def is_hybrid_pem(data: bytes) -> bool:
     """Whether the first PEM block of ``data`` has one of the hybrid key labels."""
-    head = as_bytes(data, "data")[:4096]
-    return any(f"-----BEGIN {label}-----".encode() in head for label in _labels())
+    return has_label(data, _labels())
 
 
 def load_pem_hybrid_key(data: bytes) -> HybridPrivateKey | HybridPublicKey:

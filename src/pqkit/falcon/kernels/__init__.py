@@ -1,0 +1,1 @@
+"""Falcon's arithmetic kernels: the contract, the ``ref`` / ``numpy`` / ``jit`` tables."""
