@@ -3,7 +3,7 @@ ref / numpy / jit kernel tables and the jit warm-up; module paths only."""
 
 from __future__ import annotations
 
-from pqkit.families import Family
+from pqkit.families import Family, Part
 
 _K = "pqkit.frodokem.kernels"
 
@@ -12,5 +12,6 @@ FAMILY = Family(
     rank=45,
     catalog="pqkit.frodokem.params",
     contract=f"{_K}.contract:FrodoKernels",
-    kernels={backend: f"{_K}.{backend}" for backend in ("ref", "numpy")},
+    kernels={backend: f"{_K}.{backend}" for backend in ("jit", "numpy", "ref")},
+    warmup=(Part("frodokem", "frodokem", f"{_K}.warmup:steps", order=60),),
 )

@@ -60,11 +60,14 @@ class FrodoKem(KemBase):
         super().__init__(algorithm, arith=arith)
         self.params = cast(Params, algorithm.params)
         self._cdf = np.array(self.params.cdf, dtype=np.uint16)
+        self.length_encaps_m = self.params.len_mu + self.params.len_salt
+        """Bytes of ``encaps_derand``'s ``m``: mu || salt (eFrodoKEM: mu)."""
 
     # --- the symmetric pieces ---------------------------------------------------------
 
-    def _shake(self, data: bytes, n: int) -> bytes:
-        """SHAKE128 (n = 640) or SHAKE256 (§5.1: the hash of the set)."""
+    def shake(self, data: bytes, n: int) -> bytes:
+        """The first ``n`` bytes of SHAKE128 (n = 640) or SHAKE256 of ``data``: the
+        set's hash (draft-longa-cfrg-frodokem §5.1)."""
         if self.params.shake_bits == 128:
             return common.shake128_digest(data, n)
         return common.shake256_digest(data, n)
@@ -76,7 +79,7 @@ class FrodoKem(KemBase):
     def _noise(self, K: FrodoKernels, prefix: int, seed_se: bytes, count: int) -> U16:
         """``count`` samples of chi from SHAKE(prefix || seedSE) (§8.1 step 5, §8.2
         step 4): 16-bit little-endian words through Frodo.Sample."""
-        r = le16(self._shake(bytes([prefix]) + seed_se, 2 * count))
+        r = le16(self.shake(bytes([prefix]) + seed_se, 2 * count))
         return K.sample(r, self._cdf)
 
     # --- the three algorithms ---------------------------------------------------------
@@ -86,14 +89,14 @@ class FrodoKem(KemBase):
         p = self.params
         n, nbar, ls = p.n, p.nbar, p.len_sec
         s, seed_se, z = randomness[:ls], randomness[ls:-16], randomness[-16:]
-        seed_a = self._shake(z, p.len_seed_a)
+        seed_a = self.shake(z, p.len_seed_a)
         a = self._matrix_a(K, seed_a)
         noise = self._noise(K, 0x5F, seed_se, 2 * n * nbar)
         s_t = noise[: n * nbar].reshape(nbar, n)
         e = noise[n * nbar :].reshape(n, nbar)
         b = K.as_plus_e(a, s_t, e, p.logq)
         pk = seed_a + pack(b, p.logq)
-        pkh = self._shake(pk, ls)
+        pkh = self.shake(pk, ls)
         sk = s + pk + s_t.astype("<u2").tobytes() + pkh
         return KeyPair(pk, sk)
 
@@ -120,12 +123,12 @@ class FrodoKem(KemBase):
         """§8.2 (FrodoKEM.Encaps) from mu || salt."""
         p = self.params
         mu, salt = mu_salt[: p.len_mu], mu_salt[p.len_mu :]
-        pkh = self._shake(pk, p.len_sec)
-        seeds = self._shake(pkh + mu + salt, p.len_seed_se + p.len_sec)
+        pkh = self.shake(pk, p.len_sec)
+        seeds = self.shake(pkh + mu + salt, p.len_seed_se + p.len_sec)
         seed_se, k = seeds[: p.len_seed_se], seeds[p.len_seed_se :]
         c1, c2 = self._encrypt(K, pk, None, mu, seed_se)
         ct = c1 + c2 + salt
-        return Encapsulation(self._shake(ct + k, p.len_sec), ct)
+        return Encapsulation(self.shake(ct + k, p.len_sec), ct)
 
     def _decaps(self, K: FrodoKernels, sk: bytes, ct: bytes) -> bytes:
         """§8.3 (FrodoKEM.Decaps): decrypt, re-encrypt, and select k' or s by a mask
@@ -143,11 +146,11 @@ class FrodoKem(KemBase):
         c = unpack(c2, nbar, nbar, logq)
         m = (c - K.bs(b1, s_t, logq)) & np.uint16((1 << logq) - 1)
         mu = decode(m, p.b, logq)
-        seeds = self._shake(pkh + mu + salt, p.len_seed_se + ls)
+        seeds = self.shake(pkh + mu + salt, p.len_seed_se + ls)
         seed_se, k = seeds[: p.len_seed_se], seeds[p.len_seed_se :]
         c1_again, c2_again = self._encrypt(K, pk, None, mu, seed_se)
         same = bytes_equal(c1 + c2, c1_again + c2_again)
-        return self._shake(ct + masked_select(same, k, s), ls)
+        return self.shake(ct + masked_select(same, k, s), ls)
 
     # --- public API -------------------------------------------------------------------
 
@@ -165,15 +168,14 @@ class FrodoKem(KemBase):
         """(shared_secret, ciphertext) for ``public_key``; asks ``rng`` once for
         mu || salt (eFrodoKEM: mu) after checking the key's length."""
         pk = as_bytes_len(public_key, "public key", self.length_public_key)
-        p = self.params
-        return self._encaps(self._kernels(), pk, draw(rng, p.len_mu + p.len_salt))
+        return self._encaps(self._kernels(), pk, draw(rng, self.length_encaps_m))
 
     def encaps_derand(self, public_key: bytes, m: bytes) -> Encapsulation:
         """Encapsulation with the given ``m`` = mu || salt (eFrodoKEM: mu)."""
         pk = as_bytes_len(public_key, "public key", self.length_public_key)
         p = self.params
         name = "m (mu)" if p.ephemeral else "m (mu || salt)"
-        return self._encaps(self._kernels(), pk, as_bytes_len(m, name, p.len_mu + p.len_salt))
+        return self._encaps(self._kernels(), pk, as_bytes_len(m, name, self.length_encaps_m))
 
     def decaps(self, secret_key: bytes, ciphertext: bytes) -> bytes:
         """The shared secret of ``ciphertext``; one that does not re-encrypt gives
