@@ -15,11 +15,14 @@ target of its Makefile, with AES-NI rather than OpenSSL's AES. The functions are
 called through ctypes (about a microsecond per call, against milliseconds of work).
 
 Both sides are timed in this process with :func:`pqkit.bench.timing.measure` (the
-loop ``pqkit speed`` uses), medians, every encapsulation and decapsulation meeting
-the next key of a ring of fresh key pairs. pqkit runs on ``jit`` (after a warm-up
-call) and on ``numpy`` (what a user without Numba gets). Before timing, the
-script checks that the two interoperate (C keys, pqkit encapsulation, C
-decapsulation and the reverse) and stops if they do not.
+loop ``pqkit speed`` uses), every encapsulation and decapsulation meeting the next
+key of a ring of fresh key pairs. The contenders take turns: ``--rounds`` rounds,
+each timing every contender for ``duration / rounds`` seconds, so that a change in
+the machine's load falls on all of them; the table gives the median over the
+rounds of each one's median, and the median of the per-round ratios. pqkit runs
+on ``jit`` (after a warm-up call) and on ``numpy`` (what a user without Numba
+gets). Before timing, the script checks that the two interoperate (C keys, pqkit
+encapsulation, C decapsulation and the reverse) and stops if they do not.
 
 Without ``--c-build`` (or with a folder lacking a library) a set is skipped with a
 note. Not run by CI; timings on a shared machine are noisy: compare ratios within
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import statistics
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -123,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kem", nargs="+", default=list(SETS), choices=SETS, metavar="NAME")
     parser.add_argument("--duration", type=float, default=1.0, help="seconds per operation")
     parser.add_argument("--ring", type=int, default=8, help="fresh key pairs per set")
+    parser.add_argument("--rounds", type=int, default=5, help="turns each contender takes")
     args = parser.parse_args(argv)
 
     print("\n".join(format_configuration(configuration())))
@@ -149,8 +154,15 @@ def main(argv: list[str] | None = None) -> int:
             "numpy": _ops(pqkit.kem(name).using(arith="numpy"), args.ring),
         }
         for op in OPS:
-            us = {
-                who: measure(ops[op], args.duration).median_ns / 1e3 for who, ops in timed.items()
+            rounds: dict[str, list[float]] = {who: [] for who in timed}
+            for _ in range(max(args.rounds, 1)):
+                for who, ops in timed.items():
+                    stats = measure(ops[op], args.duration / max(args.rounds, 1))
+                    rounds[who].append(stats.median_ns / 1e3)
+            us = {who: statistics.median(values) for who, values in rounds.items()}
+            ratio = {
+                who: statistics.median(x / c for x, c in zip(rounds[who], rounds["C"], strict=True))
+                for who in ("jit", "numpy")
             }
             rows.append(
                 [
@@ -159,8 +171,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{us['C']:.0f}",
                     f"{us['jit']:.0f}",
                     f"{us['numpy']:.0f}",
-                    f"{us['jit'] / us['C']:.2f}",
-                    f"{us['numpy'] / us['C']:.2f}",
+                    f"{ratio['jit']:.2f}",
+                    f"{ratio['numpy']:.2f}",
                 ]
             )
     if rows:

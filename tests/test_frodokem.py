@@ -239,3 +239,20 @@ def test_backends_agree_on_whole_operations(backend: str) -> None:
     assert (pk, sk) == ref.keygen_derand(seed)
     ss, ct = fast.encaps_derand(pk, mu)
     assert (ss, ct) == ref.encaps_derand(pk, mu)
+
+
+def test_the_c_benchmark_skips_without_the_c_build() -> None:
+    """benchmarks/frodokem_c.py runs (its figures are not checked: not run by CI)
+    and names the sets it skips when no reference C library is given."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "frodokem_c.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--kem", "FrodoKEM-640-AES"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "skipped FrodoKEM-640-AES: no C library" in done.stdout
