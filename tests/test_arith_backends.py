@@ -51,6 +51,7 @@ def test_listed_from_the_registrations() -> None:
         "mldsa": expected,
         "hash": expected,
         "falcon": expected,
+        "frodokem": expected,
     }
 
 

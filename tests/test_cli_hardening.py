@@ -20,7 +20,12 @@ from helpers import Cli
 import pqkit
 from pqkit.cli import main, progress
 from pqkit.cli.loading import KEY_FILE_LIMIT
-from pqkit.keys import MLDSA87PrivateKey, MLDSAPrivateKey, MLKEMPrivateKey
+from pqkit.keys import (
+    FrodoKEM1344SHAKEPrivateKey,
+    MLDSA87PrivateKey,
+    MLDSAPrivateKey,
+    MLKEMPrivateKey,
+)
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo (POSIX)")
 
@@ -128,6 +133,10 @@ def test_largest_key_file_fits_the_limit() -> None:
         form="both",
     )
     assert len(pem) < KEY_FILE_LIMIT // 2
+    frodo = FrodoKEM1344SHAKEPrivateKey.generate().private_bytes(
+        pqkit.Encoding.PEM, pqkit.PrivateFormat.PKCS8, pqkit.BestAvailableEncryption(b"pw")
+    )
+    assert 50_000 < len(frodo) < KEY_FILE_LIMIT  # FrodoKEM-1344's 43 kB sk
 
 
 # --- outputs ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""AES-256 (FIPS 197) and AES-256-CTR (SP 800-38A) on both backends."""
+"""AES-128 / AES-256 (FIPS 197) and AES-256-CTR (SP 800-38A) on both backends."""
 
 from __future__ import annotations
 
@@ -16,6 +16,24 @@ BACKENDS = ["openssl", "python"]
 C3_KEY = h("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
 C3_PLAINTEXT = h("00112233445566778899aabbccddeeff")
 C3_CIPHERTEXT = h("8ea2b7ca516745bfeafc49904b496089")
+
+# FIPS 197, Appendix C.1 (AES-128 example vector).
+C1_KEY = h("000102030405060708090a0b0c0d0e0f")
+C1_CIPHERTEXT = h("69c4e0d86a7b0430d8cdb78070b4c55a")
+# SP 800-38A, Appendix F.1.1 (ECB-AES128.Encrypt), its four blocks.
+F11_KEY = h("2b7e151628aed2a6abf7158809cf4f3c")
+F11_PLAINTEXT = h(
+    "6bc1bee22e409f96e93d7e117393172a"
+    "ae2d8a571e03ac9c9eb76fac45af8e51"
+    "30c81c46a35ce411e5fbc1191a0a52ef"
+    "f69f2445df4f9b17ad2b417be66c3710"
+)
+F11_CIPHERTEXT = h(
+    "3ad77bb40d7a3660a89ecaf32466ef97"
+    "f5d3d58503b9699de785895a96fdbaaf"
+    "43b1cd7f598ece23881b00e3ed030688"
+    "7b0c785e27e8ad3f8223207104725dd4"
+)
 
 # SP 800-38A, Appendix F.5.5 (CTR-AES256.Encrypt).
 F55_KEY = h("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4")
@@ -44,6 +62,23 @@ def test_fips197_c3(backend: str) -> None:
     assert ecb.encrypt_block(C3_PLAINTEXT) == C3_CIPHERTEXT
     assert ecb.encrypt_blocks(C3_PLAINTEXT * 3) == C3_CIPHERTEXT * 3
     assert ecb.encrypt_block(C3_PLAINTEXT) == C3_CIPHERTEXT  # the cached cipher is reusable
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_aes128_fips197_c1_and_sp800_38a_f11(backend: str) -> None:
+    ecb = common.aes128_ecb(C1_KEY, backend=backend)
+    assert ecb.encrypt_block(C3_PLAINTEXT) == C1_CIPHERTEXT
+    assert common.aes128_ecb(F11_KEY, backend=backend).encrypt_blocks(F11_PLAINTEXT) == (
+        F11_CIPHERTEXT
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_aes128_key_length_checked(backend: str) -> None:
+    with pytest.raises(ValueError, match="AES-128 key must be 16 bytes"):
+        common.aes128_ecb(bytes(32), backend=backend)
+    with pytest.raises(TypeError):
+        common.aes128_ecb("not bytes", backend=backend)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -87,11 +87,13 @@ _EDGES = [bytes(32), b"\xff" * 32, bytes(31) + b"\x01", b"\x80" + bytes(31), os.
 
 
 @pytest.mark.parametrize("blocks", [1, 3])
-def test_block_cipher_lengths_fixed(logged: Any, blocks: int) -> None:
+@pytest.mark.parametrize("cipher", [pyaes.Aes256, pyaes.Aes128], ids=["AES-256", "AES-128"])
+def test_block_cipher_lengths_fixed(logged: Any, blocks: int, cipher: Any) -> None:
     runs = []
     for key in _EDGES:
+        key = key[: cipher.KEY_BYTES]
         for data in (bytes(16 * blocks), b"\xff" * (16 * blocks), os.urandom(16 * blocks)):
-            runs.append(logged(lambda k=key, d=data: pyaes.Aes256(k).encrypt_blocks(d)))
+            runs.append(logged(lambda k=key, d=data: cipher(k).encrypt_blocks(d)))
     assert all(r == runs[0] for r in runs)
 
 
@@ -115,3 +117,6 @@ def test_still_fips_197() -> None:
     pt = bytes.fromhex("00112233445566778899aabbccddeeff")
     want = bytes.fromhex("8ea2b7ca516745bfeafc49904b496089")
     assert pyaes.Aes256(key).encrypt_block(pt) == want
+    # FIPS 197, Appendix C.1 (AES-128)
+    want_128 = bytes.fromhex("69c4e0d86a7b0430d8cdb78070b4c55a")
+    assert pyaes.Aes128(key[:16]).encrypt_block(pt) == want_128

@@ -51,6 +51,7 @@ def test_every_key_class_is_exported_at_the_top_level() -> None:
         "PrivateKey",
         "PublicKey",
         "MLKEMP",
+        "FrodoKEMP",
         "MLDSAP",
         "SLHDSAP",
         "HybridP",

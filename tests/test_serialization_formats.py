@@ -112,10 +112,12 @@ def test_algorithm_table() -> None:
         "ML-KEM-512", "ML-KEM-768", "ML-KEM-1024", "ML-DSA-44", "ML-DSA-65", "ML-DSA-87",
         *(f"SLH-DSA-{h}-{s}" for h in ("SHA2", "SHAKE")
           for s in ("128s", "128f", "192s", "192f", "256s", "256f")),
+        *(f"{v}FrodoKEM-{n}-{g}" for v in ("", "e") for n in (976, 1344)
+          for g in ("AES", "SHAKE")),
     ]  # fmt: skip
     oids = {entry["algorithm"]: entry["oid"] for entry in MANIFEST}
     for alg in algorithms.ALGORITHMS:
-        if alg.family != "SLH-DSA":  # RFC 9909 OIDs: tests/test_slhdsa_keys.py
+        if alg.family in ("ML-KEM", "ML-DSA"):  # others: test_slhdsa_keys, test_frodokem
             assert alg.oid == oids[alg.name]
         assert algorithms.by_oid(alg.oid) is alg
         assert algorithms.by_name(alg.name.lower().replace("-", "")) is alg

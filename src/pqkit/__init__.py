@@ -93,6 +93,24 @@ if TYPE_CHECKING:
         SLHDSASHAKE_256sPrivateKey,
         SLHDSASHAKE_256sPublicKey,
     )
+    from pqkit.keys.frodokem import (
+        FrodoKEM976AESPrivateKey,
+        FrodoKEM976AESPublicKey,
+        FrodoKEM976SHAKEPrivateKey,
+        FrodoKEM976SHAKEPublicKey,
+        FrodoKEM1344AESPrivateKey,
+        FrodoKEM1344AESPublicKey,
+        FrodoKEM1344SHAKEPrivateKey,
+        FrodoKEM1344SHAKEPublicKey,
+        eFrodoKEM976AESPrivateKey,
+        eFrodoKEM976AESPublicKey,
+        eFrodoKEM976SHAKEPrivateKey,
+        eFrodoKEM976SHAKEPublicKey,
+        eFrodoKEM1344AESPrivateKey,
+        eFrodoKEM1344AESPublicKey,
+        eFrodoKEM1344SHAKEPrivateKey,
+        eFrodoKEM1344SHAKEPublicKey,
+    )
     from pqkit.keys.hybrid import (
         MLKEM768P256PrivateKey,
         MLKEM768P256PublicKey,
@@ -142,6 +160,13 @@ _LAZY = {
                 for size in ("128s", "128f", "192s", "192f", "256s", "256f")
             ),
         )
+        for kind in ("Private", "Public")
+    },
+    **{  # FrodoKEM: the sets with OIDs (draft-smyslov-lamps-frodokem-certificates)
+        f"{variant}FrodoKEM{n}{gen}{kind}Key": "pqkit.keys"
+        for variant in ("", "e")
+        for n in (976, 1344)
+        for gen in ("AES", "SHAKE")
         for kind in ("Private", "Public")
     },
     **{
@@ -208,6 +233,14 @@ __all__ = [
     "BestAvailableEncryption",
     "Encapsulation",
     "Encoding",
+    "FrodoKEM976AESPrivateKey",
+    "FrodoKEM976AESPublicKey",
+    "FrodoKEM976SHAKEPrivateKey",
+    "FrodoKEM976SHAKEPublicKey",
+    "FrodoKEM1344AESPrivateKey",
+    "FrodoKEM1344AESPublicKey",
+    "FrodoKEM1344SHAKEPrivateKey",
+    "FrodoKEM1344SHAKEPublicKey",
     "HashMLDSA44PrivateKey",
     "HashMLDSA44PublicKey",
     "HashMLDSA65PrivateKey",
@@ -289,6 +322,14 @@ __all__ = [
     "XWingPrivateKey",
     "XWingPublicKey",
     "__version__",
+    "eFrodoKEM976AESPrivateKey",
+    "eFrodoKEM976AESPublicKey",
+    "eFrodoKEM976SHAKEPrivateKey",
+    "eFrodoKEM976SHAKEPublicKey",
+    "eFrodoKEM1344AESPrivateKey",
+    "eFrodoKEM1344AESPublicKey",
+    "eFrodoKEM1344SHAKEPrivateKey",
+    "eFrodoKEM1344SHAKEPublicKey",
     "kem",
     "kems",
     "load_der_private_key",

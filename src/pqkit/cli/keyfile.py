@@ -146,10 +146,10 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         cls = private_key_class(args.algorithm)
     except KeyError as exc:  # UnknownAlgorithm: keep its full message
         raise ValueError(str(exc)) from None
-    if cls.algorithm.family == "SLH-DSA" and args.form != "seed":
+    if cls.algorithm.single_form and args.form != "seed":
         raise ValueError(
-            f"{cls.algorithm.name} private keys have a single form (the 4n-byte sk of "
-            "RFC 9909); --form does not apply"
+            f"{cls.algorithm.name} private keys have a single form (the whole secret "
+            "key); --form does not apply"
         )
     outputs = [args.out] + ([args.pub] if args.pub else [])
     check_outputs(outputs, args.force)
@@ -271,9 +271,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         if alg.prehash is not None:
             spec = "FIPS 204 §5.4" if alg.family == "ML-DSA" else "FIPS 205 §10.2"
             lines.append(("pre-hash", f"{alg.prehash}, bound by the OID ({spec})"))
-        single_form = alg.family == "SLH-DSA"
+        single_form = alg.single_form
         if loaded.private:
-            form = "single (RFC 9909 raw sk)" if single_form else str(loaded.form)
+            form = str(loaded.form)
+            if single_form:
+                form = "single (RFC 9909 raw sk)" if alg.family == "SLH-DSA" else "single (sk)"
             lines.append(("form", form))
         lines += [
             ("fingerprint", f"SHA256:{_fingerprint(public)}"),
@@ -284,7 +286,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         elif loaded.private:
             lines.append(("seed", f"{alg.seed_length} bytes"))
             lines.append(("expanded key", f"{alg.expanded_key_length} bytes"))
-        what = "ciphertext" if alg.family == "ML-KEM" else "signature"
+        what = "ciphertext" if alg.is_kem else "signature"
         lines.append((what, f"{alg.output_length} bytes"))
         for label, value in lines:
             print(f"{label + ':':<14}{value}")
@@ -336,7 +338,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         elif scheme_name in sigs:
             scheme = pqkit.sig(scheme_name)
         if alg is not None:
-            kind = "KEM" if alg.family == "ML-KEM" else "SIG"
+            kind = "KEM" if alg.is_kem else "SIG"
             sizes = (alg.public_key_length, alg.expanded_key_length, alg.output_length)
         elif scheme is not None:
             out = getattr(scheme, "length_ciphertext", None) or scheme.length_signature

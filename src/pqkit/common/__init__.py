@@ -1,7 +1,7 @@
 """The shared symmetric layer ("common code", docs/architecture.md §5).
 
-SHA-3/SHAKE (FIPS 202), TurboSHAKE (RFC 9861), SHA-2 (FIPS 180-4), AES-256
-(FIPS 197, ECB and CTR) and the SP 800-90A CTR_DRBG of the NIST KATs
+SHA-3/SHAKE (FIPS 202), TurboSHAKE (RFC 9861), SHA-2 (FIPS 180-4), AES-128 (ECB)
+and AES-256 (FIPS 197, ECB and CTR) and the SP 800-90A CTR_DRBG of the NIST KATs
 (:class:`CtrDrbg`), each primitive served by a swappable backend (``openssl`` and ``python``); see
 :mod:`pqkit.common.select` for how one is chosen. Every function takes an optional
 ``backend=`` naming the provider for that call.
@@ -30,6 +30,7 @@ __all__ = [
     "CtrDrbg",
     "Keystream",
     "Xof",
+    "aes128_ecb",
     "aes256_ctr",
     "aes256_ctr_many",
     "aes256_ecb",
@@ -257,7 +258,13 @@ def sha512_256(data: bytes, *, backend: str | None = None) -> bytes:
     return provider("sha2", backend).sha2("sha512_256", as_bytes(data, "data"))
 
 
-# --- AES-256 (FIPS 197; SP 800-38A CTR) -------------------------------------------
+# --- AES-128 and AES-256 (FIPS 197; SP 800-38A CTR) ------------------------------
+
+
+def aes128_ecb(key: bytes, *, backend: str | None = None) -> AesEcb:
+    """AES-128 with ``key`` (16 bytes), encrypting 16-byte blocks (FrodoKEM's
+    generation of A, ISO/IEC 18033-2 Amd 2; draft-longa-cfrg-frodokem §6.3.1)."""
+    return _CheckedEcb(provider("aes", backend).ecb(as_bytes_len(key, "AES-128 key", 16)))
 
 
 def aes256_ecb(key: bytes, *, backend: str | None = None) -> AesEcb:

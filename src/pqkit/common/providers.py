@@ -53,7 +53,8 @@ class Keystream(Protocol):
 
 
 class AesEcb(Protocol):
-    """AES-256 under one key (FIPS 197): single blocks, or many blocks in one call."""
+    """AES-128 or AES-256 under one key (FIPS 197): single blocks, or many blocks in
+    one call."""
 
     def encrypt_block(self, block: bytes) -> bytes:
         """Encrypt one 16-byte block."""
@@ -138,7 +139,8 @@ class Sha2Provider(Protocol):
 
 
 class AesProvider(Protocol):
-    """AES-256 in ECB (single blocks) and CTR (128-bit big-endian counter) modes."""
+    """AES in ECB (``ecb``: a 16-byte key gives AES-128, a 32-byte key AES-256) and
+    AES-256 in CTR (128-bit big-endian counter) modes."""
 
     name: str
 

@@ -209,6 +209,19 @@ class BoundPrehashSigner:
         return signature
 
 
+def pairwise_check(name: str, scheme: Any, public: bytes, expanded: bytes, m: bytes) -> None:
+    """A KEM key's pairwise consistency test (FIPS 203 §7.1 allows one): an
+    encapsulation to ``public`` with randomness ``m`` must decapsulate with
+    ``expanded``. It catches a corrupted secret part that no hash check can see;
+    the ciphertext and the secrets are discarded."""
+    shared, ct = scheme.encaps_derand(public, m)
+    if not hmac.compare_digest(scheme.decaps(expanded, ct), shared):
+        raise ValueError(
+            f"{name} expanded private key fails the pairwise consistency test "
+            "(an encapsulation to its own public key does not decapsulate)"
+        )
+
+
 def algorithm_named(name: str) -> KeyAlgorithm:
     """The table entry of parameter set ``name`` (for the concrete key classes)."""
     alg = by_name(name)

@@ -6,7 +6,10 @@ parameters): RFC 9935 §3 (ML-KEM, id-alg-ml-kem-*), RFC 9881 §2 (ML-DSA,
 id-ml-dsa-*) and RFC 9909 §3 (SLH-DSA, id-slh-dsa-*). ``seed_length`` is the
 private-key seed of the RFCs' ``seed`` CHOICE: d || z (64 bytes, FIPS 203,
 Algorithm 16) or xi (32 bytes, FIPS 204, Algorithm 6); for SLH-DSA, which has no
-such CHOICE, the 3n bytes SK.seed || SK.prf || PK.seed of FIPS 205, Algorithm 18.
+such CHOICE, the 3n bytes SK.seed || SK.prf || PK.seed of FIPS 205, Algorithm 18;
+for FrodoKEM (draft-smyslov-lamps-frodokem-certificates: OIDs 1.0.18033.2.2.7.*,
+the 976 and 1344 sets), whose key has no seed form either, the key-generation
+randomness s || seedSE || z.
 
 The pre-hash OIDs (NIST CSOR: id-hash-ml-dsa-*-with-sha512, RFC 9881; and
 id-hash-slh-dsa-*-with-*, RFC 9909) name a parameter set *and* its pre-hash
@@ -26,7 +29,12 @@ from pqkit.der import oid_to_der
 
 __all__ = ["ALGORITHMS", "PREHASH_ALGORITHMS", "KeyAlgorithm", "by_name", "by_oid"]
 
-Family = Literal["ML-KEM", "ML-DSA", "SLH-DSA"]
+Family = Literal["ML-KEM", "ML-DSA", "SLH-DSA", "FrodoKEM", "eFrodoKEM"]
+
+SINGLE_FORM: tuple[str, ...] = ("SLH-DSA", "FrodoKEM", "eFrodoKEM")
+"""Families whose private key has one form, the whole secret key: RFC 9909 §6
+(SLH-DSA, raw in privateKey) and draft-smyslov-lamps-frodokem-certificates
+(FrodoKEM, an OCTET STRING in privateKey)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,16 @@ class KeyAlgorithm:
         object.__setattr__(self, "oid_der", oid_to_der(self.oid))
         if not self.parameter_set:
             object.__setattr__(self, "parameter_set", self.name)
+
+    @property
+    def single_form(self) -> bool:
+        """One private key form (:data:`SINGLE_FORM`): no seed CHOICE."""
+        return self.family in SINGLE_FORM
+
+    @property
+    def is_kem(self) -> bool:
+        """A KEM's key (ML-KEM, FrodoKEM): its output is a ciphertext."""
+        return self.family in ("ML-KEM", "FrodoKEM", "eFrodoKEM")
 
     @property
     def class_stem(self) -> str:

@@ -22,6 +22,10 @@ The ASN.1, from RFC 5280 §4.1 (SPKI), RFC 5958 §2 (OneAsymmetricKey), RFC 9935
     SLH-DSA (RFC 9909 §6): privateKey holds the raw FIPS 205 sk (4n bytes,
     SK.seed || SK.prf || PK.seed || PK.root) directly, with no CHOICE.
 
+    FrodoKEM (draft-smyslov-lamps-frodokem-certificates)::
+
+        FrodoKEM-PrivateKey ::= OCTET STRING  -- sk = s || pk || S^T || pkh
+
 The RFCs require AlgorithmIdentifier parameters to be absent; the parser refuses
 them. The CHOICE is told apart by its tag, never by length, and every length is
 checked against the parameter set. Attributes are parsed (they must be
@@ -140,16 +144,17 @@ def encode_private_key_info(
     """The DER OneAsymmetricKey (no attributes) holding the chosen CHOICE form: v1,
     or v2 with the publicKey field when ``public_key`` is given.
 
-    SLH-DSA has one form (RFC 9909 §6, the raw sk): ``form`` "seed" or "expanded"
-    both give it."""
+    SLH-DSA (RFC 9909 §6, the raw sk) and FrodoKEM (the sk in an OCTET STRING)
+    have one form: ``form`` "seed" or "expanded" both give it."""
     if form not in ("seed", "expanded", "both"):
         raise ValueError(f"unknown private key form {form!r}; use 'seed', 'expanded' or 'both'")
-    if alg.family == "SLH-DSA":
+    if alg.single_form:
         if form == "both":
-            raise ValueError("RFC 9909 has a single SLH-DSA private key form, not 'both'")
+            raise ValueError(f"{alg.family} has a single private key form, not 'both'")
         if expanded is None or len(expanded) != alg.expanded_key_length:
             raise ValueError(f"{alg.name} private key must be {alg.expanded_key_length} bytes")
-        return _one_asymmetric_key(alg, expanded, public_key)
+        inner = expanded if alg.family == "SLH-DSA" else der.encode_octet_string(expanded)
+        return _one_asymmetric_key(alg, inner, public_key)
     parts: list[bytes] = []
     if form in ("seed", "both"):
         if seed is None or len(seed) != alg.seed_length:
@@ -181,6 +186,8 @@ def _decode_choice(alg: KeyAlgorithm, data: bytes) -> tuple[Form, bytes | None, 
     reader = der.DerReader(data, what)
     tag, content = reader.read()
     reader.finish()
+    if alg.single_form and tag != der.OCTET_STRING:  # FrodoKEM: the sk, one form
+        raise ValueError(f"{what}: expected the secret key as an OCTET STRING (0x04)")
     if tag == der.CONTEXT_0:
         _check_length(alg, "seed", len(content), alg.seed_length, what)
         return "seed", content, None
@@ -202,7 +209,8 @@ def _decode_choice(alg: KeyAlgorithm, data: bytes) -> tuple[Form, bytes | None, 
 
 
 def decode_private_key_info(data: bytes) -> PrivateKeyInfo:
-    """Parse a DER OneAsymmetricKey (PKCS#8 PrivateKeyInfo) for ML-KEM, ML-DSA or SLH-DSA."""
+    """Parse a DER OneAsymmetricKey (PKCS#8 PrivateKeyInfo) for ML-KEM, ML-DSA, SLH-DSA
+    or FrodoKEM."""
     what = "PKCS#8 private key"
     body = der.read_single(data, der.SEQUENCE, "SEQUENCE", what)
     reader = der.DerReader(body, what)

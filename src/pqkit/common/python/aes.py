@@ -1,4 +1,5 @@
-"""AES-256 encryption in pure Python (FIPS 197), bitsliced, without table lookups.
+"""AES-128 and AES-256 encryption in pure Python (FIPS 197), bitsliced, without table
+lookups.
 
 The S-box is computed, not looked up: SubBytes is the multiplicative inverse in
 GF(2^8) (FIPS 197 §5.1.1), evaluated as x^254 with four multiplications and seven
@@ -34,13 +35,13 @@ from functools import lru_cache
 from pqkit.common.counter import counter_blocks, guarded_counter
 from pqkit.common.providers import AesEcb, Keystream
 
-__all__ = ["AES", "Aes256", "sub_bytes_planes"]
+__all__ = ["AES", "Aes128", "Aes256", "sub_bytes_planes"]
 
 _from_bytes = int.from_bytes  # every integer of the cipher starts here (the test hooks it)
 
 Planes = tuple[int, int, int, int, int, int, int, int]
 
-_NR = 14  # AES-256: Nk = 8, Nr = 14 (FIPS 197 Table 3)
+_NR = {16: 10, 32: 14}  # key bytes -> Nr: AES-128 (Nk = 4), AES-256 (Nk = 8) (FIPS 197 Table 3)
 _BATCH = 256  # blocks per bitsliced batch
 _CTR_AHEAD = 32  # CTR refills at least this many blocks: a batch of 32 costs about one
 _PAD_BLOCKS = 4  # public blocks above the real ones (64 lanes): see the module docstring
@@ -252,7 +253,7 @@ def _public_bytes(label: bytes, n: int) -> bytes:
 
 
 _PAD_TEXT = _public_bytes(b"state", 16 * _PAD_BLOCKS)
-_PAD_KEYS = [_public_bytes(b"round key %d" % r, 16 * _PAD_BLOCKS) for r in range(_NR + 1)]
+_PAD_KEYS = [_public_bytes(b"round key %d" % r, 16 * _PAD_BLOCKS) for r in range(15)]
 _WORD_PAD = _public_bytes(b"SubWord", 60)  # SubWord works on 4 real + 60 public bytes
 _ONES_WORD = _slots(tuple(range(16)), 4)  # bit 0 of each of the 64 byte slots
 
@@ -270,9 +271,9 @@ def _xor(a: bytes, b: bytes) -> bytes:
 
 
 def _rcon() -> list[int]:
-    """Rcon[j] = x^(j-1) in GF(2^8) (FIPS 197 §5.2), j = 1..7."""
+    """Rcon[j] = x^(j-1) in GF(2^8) (FIPS 197 §5.2), j = 1..10."""
     values, v = [0], 1
-    for _ in range(7):
+    for _ in range(10):
         values.append(v)
         v = ((v << 1) ^ (0x11B if v & 0x80 else 0)) & 0xFF  # public constants only
     return values
@@ -282,32 +283,36 @@ _RCON = _rcon()
 
 
 def _key_expansion(key: bytes) -> list[bytes]:
-    """KeyExpansion (FIPS 197 Algorithm 2, Nk = 8): the 15 round keys of 16 bytes,
-    words as ``bytes`` (byte 0 first)."""
-    w = [key[4 * i : 4 * i + 4] for i in range(8)]
-    for i in range(8, 4 * (_NR + 1)):
+    """KeyExpansion (FIPS 197 Algorithm 2, Nk = 4 or 8): the Nr + 1 round keys of 16
+    bytes, words as ``bytes`` (byte 0 first)."""
+    nk, nr = len(key) // 4, _NR[len(key)]
+    w = [key[4 * i : 4 * i + 4] for i in range(nk)]
+    for i in range(nk, 4 * (nr + 1)):
         temp = w[i - 1]
-        if i % 8 == 0:
+        if i % nk == 0:
             temp = _sub_word(temp[1:] + temp[:1])  # SubWord(RotWord(temp))
-            temp = bytes([temp[0] ^ _RCON[i // 8]]) + temp[1:]
-        elif i % 8 == 4:
+            temp = bytes([temp[0] ^ _RCON[i // nk]]) + temp[1:]
+        elif nk > 6 and i % nk == 4:
             temp = _sub_word(temp)
-        w.append(_xor(w[i - 8], temp))
-    return [b"".join(w[4 * r : 4 * r + 4]) for r in range(_NR + 1)]
+        w.append(_xor(w[i - nk], temp))
+    return [b"".join(w[4 * r : 4 * r + 4]) for r in range(nr + 1)]
 
 
-class Aes256:
-    """AES-256 encryption (FIPS 197 Algorithm 1, Cipher) under one key.
+class _Cipher:
+    """AES encryption (FIPS 197 Algorithm 1, Cipher) under one key of
+    ``KEY_BYTES`` bytes.
 
     The key schedule is computed once; its bit-planes are kept per batch size
     (real blocks, then the ``_PAD_BLOCKS`` public ones).
     """
 
     __slots__ = ("_planes", "_round_keys")
+    KEY_BYTES = 32
 
     def __init__(self, key: bytes) -> None:
-        if len(key) != 32:
-            raise ValueError(f"AES-256 key must be 32 bytes, got {len(key)}")
+        if len(key) != self.KEY_BYTES:
+            bits = 8 * self.KEY_BYTES
+            raise ValueError(f"AES-{bits} key must be {self.KEY_BYTES} bytes, got {len(key)}")
         self._round_keys = _key_expansion(key)
         self._planes: dict[int, list[Planes]] = {}
 
@@ -317,7 +322,7 @@ class Aes256:
             real = m.blocks - _PAD_BLOCKS
             planes = [
                 _to_planes(_from_bytes(rk * real + pad, "little"), m.ones)
-                for rk, pad in zip(self._round_keys, _PAD_KEYS, strict=True)
+                for rk, pad in zip(self._round_keys, _PAD_KEYS, strict=False)
             ]
             self._planes[m.blocks] = planes
         return planes
@@ -335,14 +340,15 @@ class Aes256:
     def _encrypt_batch(self, chunk: bytes) -> bytes:
         m = _layout(len(chunk) // 16 + _PAD_BLOCKS)
         keys = self._key_planes(m)
+        nr = len(keys) - 1
         ones = m.ones
         state = _to_planes(_from_bytes(chunk + _PAD_TEXT, "little"), ones)
         s: Planes = tuple(  # type: ignore[assignment]
             p ^ k for p, k in zip(state, keys[0], strict=True)
         )
-        for r in range(1, _NR + 1):
+        for r in range(1, nr + 1):
             s = _shift_rows(sub_bytes_planes(s, ones), m)
-            if r != _NR:
+            if r != nr:
                 s = _mix_columns(s, m)
             s = tuple(p ^ k for p, k in zip(s, keys[r], strict=True))  # type: ignore[assignment]
         return _from_planes(s).to_bytes(16 * m.blocks, "little")[: len(chunk)]
@@ -354,12 +360,26 @@ class Aes256:
         return self._encrypt_batch(block)
 
 
+class Aes256(_Cipher):
+    """AES-256 (Nk = 8, Nr = 14)."""
+
+    __slots__ = ()
+    KEY_BYTES = 32
+
+
+class Aes128(_Cipher):
+    """AES-128 (Nk = 4, Nr = 10): FrodoKEM's generation of A."""
+
+    __slots__ = ()
+    KEY_BYTES = 16
+
+
 class _Ctr:
     """AES-256-CTR keystream with a 128-bit big-endian counter (SP 800-38A §6.5, B.1)."""
 
     __slots__ = ("_buffer", "_cipher", "_counter")
 
-    def __init__(self, cipher: Aes256, counter_block: bytes) -> None:
+    def __init__(self, cipher: _Cipher, counter_block: bytes) -> None:
         self._cipher = cipher
         self._counter = guarded_counter(counter_block)
         self._buffer = b""
@@ -382,7 +402,7 @@ class _Aes:
     name = "python"
 
     def ecb(self, key: bytes) -> AesEcb:
-        return Aes256(key)
+        return Aes128(key) if len(key) == 16 else Aes256(key)
 
     def ctr(self, key: bytes, counter_block: bytes) -> Keystream:
         return _Ctr(Aes256(key), counter_block)

@@ -1,0 +1,1 @@
+"""FrodoKEM's kernels: contract, ref / numpy / jit tables, warm-up."""
