@@ -8,12 +8,10 @@ and round-3 Kyber.
 
 from __future__ import annotations
 
-import hmac
 from typing import Any, cast
 
-import numpy as np
-
 from pqkit._checks import as_bytes_len
+from pqkit._ct import bytes_equal, masked_select
 from pqkit.arith.ops import operations
 from pqkit.mlkem.kernels.contract import MLKEMKernels
 from pqkit.mlkem.params import Params
@@ -21,24 +19,7 @@ from pqkit.mlkem.symmetric import Suite, SuiteOps
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, Encapsulation, KemBase, KeyPair, draw
 
-__all__ = ["KpkeKem", "masked_select"]
-
-
-def masked_select(equal: bool, if_equal: bytes, otherwise: bytes) -> bytes:
-    """``if_equal`` when ``equal`` else ``otherwise``, through a byte mask rather
-    than a branch (both inputs are always computed and read)."""
-    mask = np.uint8((-int(equal)) & 0xFF)
-    a = np.frombuffer(if_equal, dtype=np.uint8)
-    b = np.frombuffer(otherwise, dtype=np.uint8)
-    diff = a ^ b
-    diff &= mask
-    diff ^= b  # b ^ ((a ^ b) & mask): a where the mask is 0xFF, b where it is 0
-    return diff.tobytes()
-
-
-def bytes_equal(a: bytes, b: bytes) -> bool:
-    """Constant-time-style equality of two byte strings (``hmac.compare_digest``)."""
-    return hmac.compare_digest(a, b)
+__all__ = ["KpkeKem", "bytes_equal", "masked_select"]
 
 
 class _LazyOps:
