@@ -131,10 +131,21 @@ def test_user_errors(cli: Cli, tmp_path: Path) -> None:
     )
     cli.fails("keygen", "Kyber768", "-o", "x.pem", match="unknown algorithm 'Kyber768'")
     cli.fails(
-        "decaps", "d.pem", "m", "--secret", "s", match="needs an ML-KEM or hybrid private key"
+        "decaps",
+        "d.pem",
+        "m",
+        "--secret",
+        "s",
+        match="needs an ML-KEM, HQC or hybrid KEM private key",
     )
     cli.fails(
-        "encaps", "dp.pem", "--ct", "c", "--secret", "s", match="needs an ML-KEM or hybrid KEM key"
+        "encaps",
+        "dp.pem",
+        "--ct",
+        "c",
+        "--secret",
+        "s",
+        match="needs an ML-KEM, HQC or hybrid KEM key",
     )
     cli.fails("sign", "k.pem", "m", "-o", "s", match="needs an ML-DSA or SLH-DSA private key")
     cli.fails("verify", "kp.pem", "m", "m", status=2, match="needs an ML-DSA or SLH-DSA key")

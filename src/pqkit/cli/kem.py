@@ -1,4 +1,4 @@
-"""``pqkit encaps`` and ``pqkit decaps``: ML-KEM and the hybrid KEMs with key files."""
+"""``pqkit encaps`` and ``pqkit decaps``: ML-KEM, HQC and the hybrid KEMs with key files."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def cmd_encaps(args: argparse.Namespace) -> int:
 
     check_outputs([args.ct, args.secret], args.force, inputs=[args.pub])
     key = load_public(args.pub, args)
-    need(key, (MLKEMPublicKey, HybridPublicKey), "encaps", "an ML-KEM or hybrid KEM key")
+    need(key, (MLKEMPublicKey, HybridPublicKey), "encaps", "an ML-KEM, HQC or hybrid KEM key")
     shared_secret, ciphertext = key.encapsulate()
     write_output(args.ct, ciphertext, secret=False, force=args.force, binary=True)
     write_output(args.secret, shared_secret, secret=True, force=args.force, binary=True)
@@ -32,7 +32,12 @@ def cmd_decaps(args: argparse.Namespace) -> int:
 
     check_outputs([args.secret], args.force, inputs=[args.key, args.ciphertext])
     key = load_private(args.key, args, stdin_in_use=args.ciphertext == "-").key
-    need(key, (MLKEMPrivateKey, HybridPrivateKey), "decaps", "an ML-KEM or hybrid private key")
+    need(
+        key,
+        (MLKEMPrivateKey, HybridPrivateKey),
+        "decaps",
+        "an ML-KEM, HQC or hybrid KEM private key",
+    )
     length = pqkit.kem(algorithm_name(key)).length_ciphertext
     ciphertext = read_input(args.ciphertext, "ciphertext file", length)
     shared_secret = key.decapsulate(ciphertext)

@@ -188,42 +188,55 @@ class MLKEM1024P384PrivateKey(HybridPrivateKey):
     public_class = MLKEM1024P384PublicKey
 
 
-_PRIVATE = {
+_HYBRID = {
     c.algorithm.upper(): c
     for c in (XWingPrivateKey, MLKEM768P256PrivateKey, MLKEM1024P384PrivateKey)
 }
 
 
+def _raw_classes() -> dict[str, type[HybridPrivateKey]]:
+    """Every private key class with raw-PEM key files: the hybrid KEMs' and HQC's
+    (:mod:`pqkit.keys.hqc`, built on these classes), by PEM label stem."""
+    from pqkit.keys.hqc import PRIVATE
+
+    return {**_HYBRID, **PRIVATE}
+
+
 def hybrid_private_key_class(name: str) -> type[HybridPrivateKey]:
-    """The private key class of the hybrid KEM ``name`` (any spelling or alias
-    :func:`pqkit.kem` accepts)."""
+    """The private key class of the hybrid KEM (or HQC parameter set) ``name`` (any
+    spelling or alias :func:`pqkit.kem` accepts)."""
     from pqkit import registry
 
     canonical = registry.algorithm(name, "kem").name
-    cls = _PRIVATE.get(canonical.upper())
+    classes = _raw_classes()
+    cls = classes.get(canonical.upper())
     if cls is None:
-        raise ValueError(f"{name} is not a hybrid KEM; hybrid KEMs: {', '.join(_PRIVATE)}")
+        raise ValueError(
+            f"{name} is not a hybrid KEM (nor HQC); raw-PEM KEMs: {', '.join(classes)}"
+        )
     return cls
 
 
 def load_pem_hybrid_private_key(data: bytes) -> HybridPrivateKey:
     """The hybrid private key in a ``<NAME> SEED PRIVATE KEY`` PEM block."""
-    labels = tuple(f"{n} SEED PRIVATE KEY" for n in _PRIVATE)
+    classes = _raw_classes()
+    labels = tuple(f"{n} SEED PRIVATE KEY" for n in classes)
     label, body = pem_decode(as_bytes(data, "data"), labels)
-    return _PRIVATE[label.removesuffix(" SEED PRIVATE KEY")].from_seed_bytes(body)
+    return classes[label.removesuffix(" SEED PRIVATE KEY")].from_seed_bytes(body)
 
 
 def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
     """The hybrid public key in a ``<NAME> PUBLIC KEY`` PEM block."""
-    labels = tuple(f"{n} PUBLIC KEY" for n in _PRIVATE)
+    classes = _raw_classes()
+    labels = tuple(f"{n} PUBLIC KEY" for n in classes)
     label, body = pem_decode(as_bytes(data, "data"), labels)
-    return _PRIVATE[label.removesuffix(" PUBLIC KEY")].public_class.from_public_bytes(body)
+    return classes[label.removesuffix(" PUBLIC KEY")].public_class.from_public_bytes(body)
 
 
 def _labels() -> dict[str, tuple[type[HybridPrivateKey], bool]]:
     """Every hybrid PEM label -> (private key class, holds a private key)."""
     out: dict[str, tuple[type[HybridPrivateKey], bool]] = {}
-    for name, cls in _PRIVATE.items():
+    for name, cls in _raw_classes().items():
         out[f"{name} SEED PRIVATE KEY"] = (cls, True)
         out[f"{name} PUBLIC KEY"] = (cls, False)
     return out
