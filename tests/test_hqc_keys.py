@@ -68,5 +68,8 @@ def test_cli_keygen_show_encaps_decaps(cli: Any) -> None:
 
 
 def test_cli_speed_rows(cli: Any) -> None:
-    out = cli.ok("speed", "kem", "HQC-1", "--duration", "0.02", "-q", "--format", "json")
-    assert b"HQC-1" in out and b"decaps" in out
+    # stderr may note fewer fresh key pairs than asked for (key generation is slow)
+    status, out, _ = cli.run(
+        "speed", "kem", "HQC-1", "--duration", "0.02", "-q", "--format", "json"
+    )
+    assert status == 0 and b"HQC-1" in out and b"decaps" in out

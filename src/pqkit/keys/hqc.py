@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import Any, cast
 
 from pqkit._checks import as_bytes_len
-from pqkit.keys.hybrid import HybridPrivateKey, HybridPublicKey
+from pqkit.keys.hybrid import HybridPrivateKey, HybridPublicKey, register_raw_keys
 
 __all__ = [
-    "PRIVATE",
     "HQC1PrivateKey",
     "HQC1PublicKey",
     "HQC3PrivateKey",
@@ -123,3 +122,5 @@ PRIVATE: dict[str, type[HybridPrivateKey]] = {
     c.algorithm.upper(): c for c in (HQC1PrivateKey, HQC3PrivateKey, HQC5PrivateKey)
 }
 """PEM label stem -> private key class (read by :mod:`pqkit.keys.hybrid`'s loaders)."""
+
+register_raw_keys(PRIVATE)

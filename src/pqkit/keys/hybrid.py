@@ -34,6 +34,7 @@ __all__ = [
     "load_pem_hybrid_key",
     "load_pem_hybrid_private_key",
     "load_pem_hybrid_public_key",
+    "register_raw_keys",
 ]
 
 XWING_OID = "1.3.6.1.4.1.62253.25722"
@@ -194,12 +195,19 @@ _HYBRID = {
 }
 
 
-def _raw_classes() -> dict[str, type[HybridPrivateKey]]:
-    """Every private key class with raw-PEM key files: the hybrid KEMs' and HQC's
-    (:mod:`pqkit.keys.hqc`, built on these classes), by PEM label stem."""
-    from pqkit.keys.hqc import PRIVATE
+_RAW: dict[str, type[HybridPrivateKey]] = dict(_HYBRID)
 
-    return {**_HYBRID, **PRIVATE}
+
+def register_raw_keys(classes: dict[str, type[HybridPrivateKey]]) -> None:
+    """Add private key classes (by PEM label stem) whose key files are raw PEM
+    blocks as the hybrid KEMs' are: HQC's (:mod:`pqkit.keys.hqc`, registered when
+    :mod:`pqkit.keys` is imported)."""
+    _RAW.update(classes)
+
+
+def _raw_classes() -> dict[str, type[HybridPrivateKey]]:
+    """Every private key class with raw-PEM key files, by PEM label stem."""
+    return _RAW
 
 
 def hybrid_private_key_class(name: str) -> type[HybridPrivateKey]:
