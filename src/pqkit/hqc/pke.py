@@ -175,9 +175,10 @@ def encrypt(ek: bytes, m: bytes, theta: bytes, p: Params, K: HQCKernels) -> Ciph
     h = random_vector(xof(ek[:SEED_BYTES]), p)
     s = vector_from_bytes(ek[SEED_BYTES:], p)
     r2, e, r1 = random_supports(xof(theta), (p.omega_r, p.omega_e, p.omega_r), p.n, K)
-    u = K.mul_sparse(r2, h, p.n) ^ K.support_to_vector(r1, p.n)
+    r2h, r2s = K.mul_sparse(r2, np.stack([h, s]), p.n)  # one call: r2 times both
+    u = r2h ^ K.support_to_vector(r1, p.n)
     code = K.rm_encode(K.rs_encode(np.frombuffer(m, dtype=np.uint8), p.delta), p.multiplicity)
-    noise = K.mul_sparse(r2, s, p.n) ^ K.support_to_vector(e, p.n)
+    noise = r2s ^ K.support_to_vector(e, p.n)
     return Ciphertext(u, code ^ truncate(noise, p))
 
 

@@ -54,7 +54,8 @@ class HQCKernels(Protocol):
 
     def mul_sparse(self, support: Support, dense: Words, n: int) -> Words:
         """The product, in GF(2)[x]/(x^n - 1), of the fixed-weight vector with
-        ``support`` (distinct positions) and the vector ``dense`` (W,)."""
+        ``support`` (distinct positions) and the vector ``dense``: (W,), or (m, W)
+        for m vectors times the same fixed-weight one (result of the same shape)."""
         ...
 
     def rs_encode(self, msg: U8, delta: int) -> U8:

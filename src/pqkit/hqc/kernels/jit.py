@@ -113,6 +113,8 @@ def _mul_sparse(support: Support, dense: Words, n: int, out: Words) -> None:
 
 
 def mul_sparse(support: Support, dense: Words, n: int) -> Words:
+    if dense.ndim == 2:
+        return np.stack([mul_sparse(support, row, n) for row in dense])
     out = np.empty((n + 63) // 64, dtype=np.uint64)
     _mul_sparse(
         np.ascontiguousarray(support, dtype=np.int64),

@@ -70,28 +70,43 @@ def support_to_vector(support: Support, n: int) -> Words:
 
 @cache
 def _fft_size(n: int) -> int:
-    return 1 << (2 * n - 2).bit_length()
+    """The least 5-smooth length >= 2n - 1 (the real FFT is fastest on those)."""
+    size = 1 << (2 * n - 2).bit_length()
+    threes = 1
+    while threes < size:
+        fives = threes
+        while fives < size:
+            length = fives
+            while length < 2 * n - 1:
+                length *= 2
+            size = min(size, length)
+            fives *= 5
+        threes *= 3
+    return size
 
 
 def _bits(v: Words, n: int) -> npt.NDArray[np.uint8]:
-    return np.unpackbits(v.astype("<u8").view(np.uint8), bitorder="little")[:n]
+    """(..., W) words -> (..., n) bits."""
+    raw = np.ascontiguousarray(v, dtype="<u8").view(np.uint8)
+    return np.unpackbits(raw, axis=-1, bitorder="little")[..., :n]
 
 
 def _pack(bits: npt.NDArray[np.uint8], n: int) -> Words:
+    """(..., n) bits -> (..., W) words."""
     words = (n + 63) // 64
-    out = np.zeros(8 * words, dtype=np.uint8)
-    packed = np.packbits(bits, bitorder="little")
-    out[: packed.shape[0]] = packed
+    out = np.zeros((*bits.shape[:-1], 8 * words), dtype=np.uint8)
+    packed = np.packbits(bits, axis=-1, bitorder="little")
+    out[..., : packed.shape[-1]] = packed
     return out.view("<u8").astype(np.uint64)
 
 
 def mul_sparse(support: Support, dense: Words, n: int) -> Words:
     size = _fft_size(n)
     a = np.fft.rfft(_bits(support_to_vector(support, n), n).astype(np.float64), size)
-    b = np.fft.rfft(_bits(dense, n).astype(np.float64), size)
-    full = np.rint(np.fft.irfft(a * b, size)[: 2 * n - 1]).astype(np.int64) & 1
-    folded = full[:n].copy()
-    folded[: n - 1] ^= full[n:]
+    b = np.fft.rfft(_bits(dense, n).astype(np.float64), size, axis=-1)
+    full = np.rint(np.fft.irfft(a * b, size, axis=-1)[..., : 2 * n - 1]).astype(np.int64) & 1
+    folded = full[..., :n].copy()
+    folded[..., : n - 1] ^= full[..., n:]
     return _pack(folded.astype(np.uint8), n)
 
 
@@ -103,12 +118,38 @@ _PRODUCTS = np.array([[GF_EXP[i + j] for j in range(8)] for i in range(8)], dtyp
 
 def _gf_mul(a: npt.ArrayLike, b: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """a * b in GF(2^8), elementwise (broadcasting): XOR of a_i b_j alpha^(i + j)."""
-    x, y = np.broadcast_arrays(np.asarray(a, dtype=np.uint8), np.asarray(b, dtype=np.uint8))
-    xa = (x[..., None] >> _SHIFT) & 1
-    yb = (y[..., None] >> _SHIFT) & 1
+    xa = (np.asarray(a, dtype=np.uint8)[..., None] >> _SHIFT) & 1
+    yb = (np.asarray(b, dtype=np.uint8)[..., None] >> _SHIFT) & 1
     terms = (xa[..., :, None] & yb[..., None, :]) * _PRODUCTS
-    out: npt.NDArray[np.uint8] = np.bitwise_xor.reduce(terms.reshape(*x.shape, 64), axis=-1)
+    out: npt.NDArray[np.uint8] = np.bitwise_xor.reduce(
+        terms.reshape(*terms.shape[:-2], 64), axis=-1
+    )
     return out
+
+
+def _gf_mul_int(a: int, b: int) -> int:
+    """a * b in GF(2^8) for two Python ints: carry-less product bit by bit with
+    masks, then reduced by masks (the scalar steps of Berlekamp's algorithm)."""
+    r = 0
+    for i in range(8):
+        r ^= (a << i) & -((b >> i) & 1)
+    for i in range(14, 7, -1):
+        r ^= (0x11D << (i - 8)) & -((r >> i) & 1)
+    return r
+
+
+def _gf_inv_int(a: int) -> int:
+    """a^254 for a Python int (the reference's addition chain)."""
+    sq = _gf_mul_int(a, a)
+    t1 = _gf_mul_int(sq, a)
+    inv = _gf_mul_int(sq, sq)
+    t2 = _gf_mul_int(inv, t1)
+    t1 = _gf_mul_int(inv, t2)
+    inv = _gf_mul_int(t1, inv)
+    for _ in range(3):
+        inv = _gf_mul_int(inv, inv)
+    inv = _gf_mul_int(inv, t2)
+    return _gf_mul_int(inv, inv)
 
 
 def _gf_inv(a: npt.ArrayLike) -> npt.NDArray[np.uint8]:
@@ -158,16 +199,17 @@ def _error_locator(synd: U8, delta: int) -> tuple[U8, int]:
     x_sigma_p = np.zeros(delta + 1, dtype=np.uint8)
     x_sigma_p[1] = 1
     deg_sigma = deg_sigma_p = 0
-    pp, d_p, d = 0xFFFF, np.uint8(1), synd[0]
+    syn = [int(v) for v in synd]
+    pp, d_p, d = 0xFFFF, 1, syn[0]
     for mu in range(2 * delta):
         sigma_copy = sigma.copy()
         sigma_copy[delta] = 0
         deg_sigma_copy = deg_sigma
-        dd = _gf_mul(d, _gf_inv(d_p))
+        dd = _gf_mul_int(d, _gf_inv_int(d_p))
         top = min(mu + 1, delta) + 1
         sigma[1:top] ^= _gf_mul(dd, x_sigma_p[1:top])
         deg_x_sigma_p = (((mu - pp) & 0xFFFF) + deg_sigma_p) & 0xFFFF
-        mask1 = _mask(d != 0)
+        mask1 = -(((-d) & 0xFFFF) >> 15) & 0xFFFF
         mask2 = _mask(((deg_sigma - deg_x_sigma_p) & 0xFFFF) >> 15 == 1)
         m12 = mask1 & mask2
         deg_sigma ^= m12 & (deg_x_sigma_p ^ deg_sigma)
@@ -175,14 +217,13 @@ def _error_locator(synd: U8, delta: int) -> tuple[U8, int]:
             break
         pp ^= m12 & (mu ^ pp)
         m8 = np.uint8(m12 & 0xFF)
-        d_p = d_p ^ (m8 & (d ^ d_p))
+        d_p ^= m12 & (d ^ d_p)
         shifted = np.concatenate([[0], sigma_copy[:delta]]).astype(np.uint8)
         kept = np.concatenate([[0], x_sigma_p[:delta]]).astype(np.uint8)
         x_sigma_p = kept ^ (m8 & (shifted ^ kept))
         deg_sigma_p ^= m12 & (deg_sigma_copy ^ deg_sigma_p)
-        d = synd[mu + 1] ^ np.bitwise_xor.reduce(
-            _gf_mul(sigma[1:top], synd[mu + 1 - np.arange(1, top)])
-        )
+        terms = _gf_mul(sigma[1:top], synd[mu + 1 - np.arange(1, top)])
+        d = syn[mu + 1] ^ int(np.bitwise_xor.reduce(terms))
     return sigma, deg_sigma
 
 

@@ -51,6 +51,8 @@ def support_to_vector(support: Support, n: int) -> Words:
 
 def mul_sparse(support: Support, dense: Words, n: int) -> Words:
     """Sum over the support of x^p * dense(x) mod (x^n - 1): rotations by p."""
+    if dense.ndim == 2:
+        return np.stack([mul_sparse(support, row, n) for row in dense])
     d = _to_int(dense)
     mask = (1 << n) - 1
     acc = 0
