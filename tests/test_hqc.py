@@ -255,3 +255,19 @@ def test_reed_muller(backend: str, p: Params) -> None:
     assert np.array_equal(
         K.rm_decode(ties, p.n1, p.multiplicity), REF.rm_decode(ties, p.n1, p.multiplicity)
     )
+
+
+@pytest.mark.parametrize("n", [HQC_1.n, HQC_5.n], ids=["shifts", "fft"])
+def test_numpy_products_both_ways(n: int) -> None:
+    # the numpy backend multiplies by shifting below _BARREL_MAX_N, by FFT above:
+    # both ways against ref, on one and on two dense vectors at once
+    from pqkit.hqc.kernels import numpy as nk
+
+    g = _rng(6)
+    sup = np.array([0, 63, 64, n - 1, *g.choice(n, 40, replace=False)], dtype=np.int64)
+    sup = np.unique(sup)
+    dense = np.stack([_vector(g, n), _vector(g, n)])
+    want = REF.mul_sparse(sup, dense, n)
+    assert np.array_equal(nk._mul_barrel(sup, dense, n), want)
+    assert np.array_equal(nk._mul_fft(sup, dense, n), want)
+    assert np.array_equal(nk._mul_barrel(sup, dense[0], n), want[0])

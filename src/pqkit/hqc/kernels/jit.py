@@ -100,7 +100,8 @@ def _mul_sparse(support: Support, dense: Words, n: int, out: Words) -> None:
         for b in range(levels):  # shift by q words: every level, a mask chooses
             step = 1 << b
             m = np.uint64(0) - np.uint64((q >> b) & 1)
-            for j in range(size - 1, step - 1, -1):
+            live = min(size, w + 2 * step)  # words past w + 2^(b+1) - 1 are still 0
+            for j in range(live - 1, step - 1, -1):
                 buf[j] ^= (buf[j] ^ buf[j - step]) & m
             for j in range(step):
                 buf[j] &= ~m

@@ -3,10 +3,13 @@ lookup on a secret (docs/architecture.md §8), within what NumPy can promise.
 
 Contract: :class:`pqkit.hqc.kernels.contract.HQCKernels`.
 
-- Products in GF(2)[x]/(x^n - 1) are integer convolutions of the 0/1 coefficient
-  vectors by a real FFT (exact: no sum exceeds the weight of the sparse factor),
-  taken mod 2 and folded at x^n. The sparse factor's vector is built from its
-  support by comparisons with every word index (no store at a secret index).
+- Products in GF(2)[x]/(x^n - 1) by a fixed-weight vector: for HQC-1 and HQC-3,
+  shifted copies of the dense factor (a barrel shifter over the word offset whose
+  every level runs, masks choosing), XORed; for HQC-5, integer convolutions of the
+  0/1 coefficient vectors by a real FFT (exact: no sum exceeds the weight of the
+  sparse factor), taken mod 2. Both folded at x^n. The sparse factor's vector is
+  built from its support by comparisons with every word index (no store at a
+  secret index).
 - The linear steps of the code are GF(2) matrix products with public matrices
   (:mod:`pqkit.hqc.kernels.tables`): Reed-Solomon encoding and syndromes, and the
   Reed-Muller encoding; Reed-Muller decoding is a product with the 128 x 128
@@ -100,7 +103,8 @@ def _pack(bits: npt.NDArray[np.uint8], n: int) -> Words:
     return out.view("<u8").astype(np.uint64)
 
 
-def mul_sparse(support: Support, dense: Words, n: int) -> Words:
+def _mul_fft(support: Support, dense: Words, n: int) -> Words:
+    """The product by a real FFT: exact integer convolution, mod 2, folded at x^n."""
     size = _fft_size(n)
     a = np.fft.rfft(_bits(support_to_vector(support, n), n).astype(np.float64), size)
     b = np.fft.rfft(_bits(dense, n).astype(np.float64), size, axis=-1)
@@ -108,6 +112,50 @@ def mul_sparse(support: Support, dense: Words, n: int) -> Words:
     folded = full[..., :n].copy()
     folded[..., : n - 1] ^= full[..., n:]
     return _pack(folded.astype(np.uint8), n)
+
+
+def _mul_barrel(support: Support, dense: Words, n: int) -> Words:
+    """The product by shifting: every position's copy of ``dense`` (rows of one
+    array) shifted by p mod 64 bits (a per-row shift count), then by p // 64 words
+    through a barrel shifter whose every level runs (a mask per row picks shifted
+    or not); the rows XORed, folded at x^n."""
+    words = (n + 63) // 64
+    size = 2 * words + 1
+    rows = dense.reshape(-1, words)
+    s = (support & 63).astype(np.uint64)[:, None, None]
+    q = support >> 6
+    d = np.zeros((rows.shape[0], words + 1), dtype=np.uint64)
+    d[:, :words] = rows
+    prev = np.zeros_like(d)
+    prev[:, 1:] = d[:, :-1]
+    buf = np.zeros((support.shape[0], rows.shape[0], size), dtype=np.uint64)
+    one = np.uint64(1)
+    buf[..., : words + 1] = (d[None] << s) | ((prev[None] >> one) >> (np.uint64(63) - s))
+    for b in range(((n - 1) >> 6).bit_length()):
+        step = 1 << b
+        m = (np.uint64(0) - ((q >> b) & 1).astype(np.uint64))[:, None, None]
+        live = min(size, words + 2 * step)  # words past it are still 0
+        hi = buf[..., step:live]
+        buf[..., step:live] = hi ^ ((hi ^ buf[..., : live - step]) & m)
+        buf[..., :step] &= ~m
+    acc = np.bitwise_xor.reduce(buf, axis=0)
+    r = np.uint64(n & 63)
+    out = acc[:, :words] ^ (acc[:, words - 1 : 2 * words - 1] >> r)
+    out ^= acc[:, words : 2 * words] << (np.uint64(64) - r)
+    out[:, -1] &= (one << r) - one
+    product: Words = out.reshape(dense.shape)
+    return product
+
+
+_BARREL_MAX_N = 40_000
+"""Below this n the shifts beat the FFT (HQC-1, HQC-3); above it (HQC-5) the FFT
+wins (benchmarks/hqc.py; both are exact and branch-free on the positions)."""
+
+
+def mul_sparse(support: Support, dense: Words, n: int) -> Words:
+    sup = np.asarray(support, dtype=np.int64)
+    vec = np.asarray(dense, dtype=np.uint64)
+    return _mul_barrel(sup, vec, n) if n < _BARREL_MAX_N else _mul_fft(sup, vec, n)
 
 
 # --- GF(2^8), bit-sliced ------------------------------------------------------------------
@@ -127,6 +175,7 @@ def _gf_mul(a: npt.ArrayLike, b: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     return out
 
 
+# On purpose the twin of the jit backend's _gf_mul / _gf_inv (a backend never borrows another's).
 def _gf_mul_int(a: int, b: int) -> int:
     """a * b in GF(2^8) for two Python ints: carry-less product bit by bit with
     masks, then reduced by masks (the scalar steps of Berlekamp's algorithm)."""
