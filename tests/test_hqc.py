@@ -271,3 +271,30 @@ def test_numpy_products_both_ways(n: int) -> None:
     assert np.array_equal(nk._mul_barrel(sup, dense, n), want)
     assert np.array_equal(nk._mul_fft(sup, dense, n), want)
     assert np.array_equal(nk._mul_barrel(sup, dense[0], n), want[0])
+
+
+# SHA-256 of liboqs's whole KAT text ("all": entries 0..99 separated by one empty
+# line, no header) from tests/KATs/kem/kats.json at open-quantum-safe/liboqs commit
+# 8979276ad1eb008215aa78a3c56b3649f604bbb1 (0.16.0): entries 1..99 follow from the
+# same SHAKE256 PRNG as entry 0 (tests/test_liboqs_kats.py checks entry 0).
+LIBOQS_ALL = {
+    "HQC-1": "b3389b12e932373de55a14223acf2c7e67dddcf4df46a133bd3724fe0460b4d1",
+    "HQC-3": "afe6382bfec5426317ca6c986731433fafb95bc08cc6d0b273c3736fcd8b3205",
+    "HQC-5": "8eda7cc337fb4c279f0c1199ececb142406735449faed24a9047b38956de7805",
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=[pytest.mark.slow] if name != "HQC-1" else [])
+        for name in LIBOQS_ALL
+    ],
+)
+def test_all_100_kat_entries_match_liboqs(name: str) -> None:
+    import hashlib
+
+    from pqkit.cli import kat
+
+    text = "\n".join(kat.entries(pqkit.kem(name), 100))
+    assert hashlib.sha256(text.encode()).hexdigest() == LIBOQS_ALL[name]
