@@ -220,15 +220,16 @@ def _gf_inv(a: npt.ArrayLike) -> npt.NDArray[np.uint8]:
 
 
 @cache
-def _matrix(kind: str, a: int, b: int) -> npt.NDArray[np.float64]:
+def _matrix(kind: str, a: int, b: int) -> U8:
     table = rs_parity_matrix(a, b) if kind == "parity" else rs_syndrome_matrix(a, b)
-    return np.array(table, dtype=np.float64)
+    return np.array(table, dtype=np.uint8)
 
 
-def _gf2_apply(matrix: npt.NDArray[np.float64], symbols: U8) -> U8:
+def _gf2_apply(matrix: U8, symbols: U8) -> U8:
+    """The GF(2) product: uint8 sums (no BLAS threads), whose wrap-around mod 256
+    keeps the parity."""
     bits = np.unpackbits(np.asarray(symbols, dtype=np.uint8), bitorder="little")
-    out = (matrix @ bits.astype(np.float64)).astype(np.int64) & 1
-    return np.packbits(out.astype(np.uint8), bitorder="little")
+    return np.packbits((matrix @ bits) & 1, bitorder="little")
 
 
 def rs_encode(msg: U8, delta: int) -> U8:
@@ -237,43 +238,40 @@ def rs_encode(msg: U8, delta: int) -> U8:
     return np.concatenate([parity, msg])
 
 
-def _mask(flag: bool | np.bool_) -> int:
-    return -int(flag) & 0xFFFF
-
-
 def _error_locator(synd: U8, delta: int) -> tuple[U8, int]:
-    """Berlekamp's algorithm on the reference's schedule (``compute_elp``)."""
-    sigma = np.zeros(delta + 1, dtype=np.uint8)
-    sigma[0] = 1
-    x_sigma_p = np.zeros(delta + 1, dtype=np.uint8)
-    x_sigma_p[1] = 1
-    deg_sigma = deg_sigma_p = 0
+    """Berlekamp's algorithm on the reference's schedule (``compute_elp``): 2 delta
+    steps whatever the syndromes, each update chosen by 16-bit masks. Its values are
+    bytes, so it runs on Python ints (of one fixed size) with the masked carry-less
+    product: a NumPy call per step would cost more than the arithmetic."""
     syn = [int(v) for v in synd]
+    sigma = [1] + [0] * delta
+    x_sigma_p = [0, 1] + [0] * (delta - 1)
+    deg_sigma = deg_sigma_p = 0
     pp, d_p, d = 0xFFFF, 1, syn[0]
     for mu in range(2 * delta):
-        sigma_copy = sigma.copy()
-        sigma_copy[delta] = 0
+        sigma_copy = sigma[:delta]
         deg_sigma_copy = deg_sigma
         dd = _gf_mul_int(d, _gf_inv_int(d_p))
         top = min(mu + 1, delta) + 1
-        sigma[1:top] ^= _gf_mul(dd, x_sigma_p[1:top])
+        for i in range(1, top):
+            sigma[i] ^= _gf_mul_int(dd, x_sigma_p[i])
         deg_x_sigma_p = (((mu - pp) & 0xFFFF) + deg_sigma_p) & 0xFFFF
         mask1 = -(((-d) & 0xFFFF) >> 15) & 0xFFFF
-        mask2 = _mask(((deg_sigma - deg_x_sigma_p) & 0xFFFF) >> 15 == 1)
+        mask2 = -(((deg_sigma - deg_x_sigma_p) & 0xFFFF) >> 15) & 0xFFFF
         m12 = mask1 & mask2
         deg_sigma ^= m12 & (deg_x_sigma_p ^ deg_sigma)
         if mu == 2 * delta - 1:
             break
         pp ^= m12 & (mu ^ pp)
-        m8 = np.uint8(m12 & 0xFF)
         d_p ^= m12 & (d ^ d_p)
-        shifted = np.concatenate([[0], sigma_copy[:delta]]).astype(np.uint8)
-        kept = np.concatenate([[0], x_sigma_p[:delta]]).astype(np.uint8)
-        x_sigma_p = kept ^ (m8 & (shifted ^ kept))
+        x_sigma_p = [0] + [
+            (m12 & c) ^ (~m12 & x) for c, x in zip(sigma_copy, x_sigma_p[:delta], strict=True)
+        ]
         deg_sigma_p ^= m12 & (deg_sigma_copy ^ deg_sigma_p)
-        terms = _gf_mul(sigma[1:top], synd[mu + 1 - np.arange(1, top)])
-        d = syn[mu + 1] ^ int(np.bitwise_xor.reduce(terms))
-    return sigma, deg_sigma
+        d = syn[mu + 1]
+        for i in range(1, top):
+            d ^= _gf_mul_int(sigma[i], syn[mu + 1 - i])
+    return np.array(sigma, dtype=np.uint8), deg_sigma
 
 
 @cache
@@ -346,28 +344,29 @@ def rs_decode(cdw: U8, k: int, delta: int) -> U8:
 
 # --- duplicated Reed-Muller ----------------------------------------------------------------
 
-_RM = np.array(rm_generator(), dtype=np.float64)  # (8, 128)
+_RM = np.array(rm_generator(), dtype=np.uint8)  # (8, 128)
 
 
-@cache
-def _hadamard() -> npt.NDArray[np.float64]:
-    j = np.arange(128)
-    parity = np.array([bin(int(v)).count("1") & 1 for v in (j[:, None] & j[None, :]).ravel()])
-    return (1 - 2 * parity.reshape(128, 128)).astype(np.float64)
+def _hadamard(a: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The Walsh-Hadamard transform of each row (..., 128), natural order: seven
+    butterfly passes (sums, then differences, of neighbouring pairs)."""
+    for _ in range(7):
+        pairs = a.reshape(*a.shape[:-1], 64, 2)
+        a = np.concatenate([pairs[..., 0] + pairs[..., 1], pairs[..., 0] - pairs[..., 1]], axis=-1)
+    return a
 
 
 def rm_encode(cdw: U8, multiplicity: int) -> Words:
     bits = np.unpackbits(np.asarray(cdw, dtype=np.uint8)[:, None], axis=1, bitorder="little")
-    words = (bits.astype(np.float64) @ _RM).astype(np.int64) & 1  # (n1, 128)
-    copies = np.repeat(words.astype(np.uint8), multiplicity, axis=0)
+    words = (bits @ _RM) & 1  # (n1, 128); uint8 sums <= 8
+    copies = np.repeat(words, multiplicity, axis=0)
     return np.packbits(copies, axis=1, bitorder="little").reshape(-1).view("<u8").astype(np.uint64)
 
 
 def rm_decode(words: Words, n1: int, multiplicity: int) -> U8:
     raw = np.ascontiguousarray(words, dtype="<u8").view(np.uint8)
     bits = np.unpackbits(raw, bitorder="little").reshape(n1, multiplicity, 128)
-    counts = bits.sum(axis=1, dtype=np.int64).astype(np.float64)
-    t = (counts @ _hadamard()).astype(np.int64)
+    t = _hadamard(bits.sum(axis=1, dtype=np.int64))
     t[:, 0] -= 64 * multiplicity
     # key: |t| first, then the earliest index, then the sign (one index per key)
     key = (np.abs(t) << 9) | ((127 - np.arange(128)) << 1)[None, :] | (t > 0)
