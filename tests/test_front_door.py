@@ -54,6 +54,7 @@ def test_every_key_class_is_exported_at_the_top_level() -> None:
         "MLDSAP",
         "SLHDSAP",
         "HybridP",
+        "HQCP",
         "HashMLDSAP",
         "HashSLHDSAP",
     )
