@@ -60,7 +60,7 @@ def readme_convertible() -> tuple[str, ...]:
 
 
 def all_key_classes() -> list[Any]:
-    """Every pqkit private-key class: ML-KEM, ML-DSA, SLH-DSA and the hybrids."""
+    """Every pqkit private-key class: ML-KEM, ML-DSA, SLH-DSA, HQC and the hybrids."""
     found = [getattr(keys, n) for n in keys.__all__ if n.endswith("PrivateKey")]
     found += [getattr(hybrid, n) for n in hybrid.__all__ if n.endswith("PrivateKey")]
     return [c for c in found if getattr(c, "_public_class", None) or hasattr(c, "public_class")]
@@ -88,8 +88,8 @@ def test_the_readme_list_is_what_converts() -> None:
 def test_every_key_class_is_tried() -> None:
     names = {_name(c) for c in CLASSES}
     assert {"ML-KEM-512", "ML-DSA-87", "SLH-DSA-SHAKE-256f", "X-Wing"} <= names
-    # ML-KEM, ML-DSA, SLH-DSA, the hybrids, then the pre-hash OIDs (HashML-DSA, HashSLH-DSA)
-    assert len(names) == 3 + 3 + 12 + 3 + 3 + 12
+    # ML-KEM, ML-DSA, SLH-DSA, the hybrids, the pre-hash OIDs (HashML-DSA, HashSLH-DSA), HQC
+    assert len(names) == 3 + 3 + 12 + 3 + 3 + 12 + 3
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=_name)
