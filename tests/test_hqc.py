@@ -298,3 +298,14 @@ def test_all_100_kat_entries_match_liboqs(name: str) -> None:
 
     text = "\n".join(kat.entries(pqkit.kem(name), 100))
     assert hashlib.sha256(text.encode()).hexdigest() == LIBOQS_ALL[name]
+
+
+def test_the_batch_view_loops_over_the_single_operations() -> None:
+    kem = pqkit.kem("HQC-1")
+    seeds = np.arange(2 * 32, dtype=np.uint8).reshape(2, 32)
+    pks, sks = kem.batch.keygen_derand(seeds)
+    coins = np.arange(2 * kem.length_randomness, dtype=np.uint8).reshape(2, -1)  # type: ignore[attr-defined]
+    sss, cts = kem.batch.encaps_derand(pks, coins)
+    assert np.array_equal(kem.batch.decaps(sks, cts), sss)
+    one = kem.encaps_derand(bytes(pks[1]), bytes(coins[1]))
+    assert (bytes(sss[1]), bytes(cts[1])) == one
