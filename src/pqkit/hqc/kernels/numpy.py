@@ -238,6 +238,7 @@ def rs_encode(msg: U8, delta: int) -> U8:
     return np.concatenate([parity, msg])
 
 
+# On purpose the twin of the jit backend's Berlekamp steps (both follow the reference's).
 def _error_locator(synd: U8, delta: int) -> tuple[U8, int]:
     """Berlekamp's algorithm on the reference's schedule (``compute_elp``): 2 delta
     steps whatever the syndromes, each update chosen by 16-bit masks. Its values are
