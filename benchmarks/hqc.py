@@ -4,9 +4,10 @@
     python benchmarks/hqc.py --duration 3 --keys both
 
 The targets of issue 32: with the compiled backend every operation at most 1.0x
-pqcrypto's time, NumPy only within 5x. pqcrypto's HQC is the PQClean build of the
-HQC submission (the same sizes; its bytes are an earlier version's, so only the
-times are compared). Skips, saying why, when pqcrypto is not installed
+pqcrypto's time, NumPy only within 5x. pqcrypto's HQC is compiled C of another HQC
+version (the same sizes, but its ciphertexts do not decapsulate under the
+2025-08-22 specification, nor ours under it: checked both ways), so only the times
+are compared. Skips, saying why, when pqcrypto is not installed
 (``pip install pqcrypto==1.0.0``: a benchmark peer, not a dependency).
 
 One run, medians of :func:`pqkit.bench.timing.measure` (the loop of ``pqkit speed``),
