@@ -371,12 +371,17 @@ def _dilithium_py() -> Peer:
 # --- optional: pqcrypto, liboqs-python ----------------------------------------------------
 
 
+PQCRYPTO_NAMES = {"HQC-1": "hqc_128", "HQC-3": "hqc_192", "HQC-5": "hqc_256"}
+"""pqcrypto's module names where they are not ours lower-cased with '_' for '-'."""
+
+
 def _pqcrypto() -> Peer:
     importlib.import_module("pqcrypto")
 
     def module(kind: str, name: str) -> Any:
+        stem = PQCRYPTO_NAMES.get(name, name.lower().replace("-", "_"))
         try:
-            return importlib.import_module(f"pqcrypto.{kind}.{name.lower().replace('-', '_')}")
+            return importlib.import_module(f"pqcrypto.{kind}.{stem}")
         except ImportError:
             return None
 

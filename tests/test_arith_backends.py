@@ -52,6 +52,7 @@ def test_listed_from_the_registrations() -> None:
         "hash": expected,
         "falcon": expected,
         "frodokem": expected,
+        "hqc": expected,
     }
 
 

@@ -55,6 +55,7 @@ def test_every_key_class_is_exported_at_the_top_level() -> None:
         "MLDSAP",
         "SLHDSAP",
         "HybridP",
+        "HQCP",
         "HashMLDSAP",
         "HashSLHDSAP",
     )

@@ -60,7 +60,7 @@ def readme_convertible() -> tuple[str, ...]:
 
 
 def all_key_classes() -> list[Any]:
-    """Every pqkit private-key class: ML-KEM, ML-DSA, SLH-DSA and the hybrids."""
+    """Every pqkit private-key class: ML-KEM, ML-DSA, SLH-DSA, HQC and the hybrids."""
     found = [getattr(keys, n) for n in keys.__all__ if n.endswith("PrivateKey")]
     found += [getattr(hybrid, n) for n in hybrid.__all__ if n.endswith("PrivateKey")]
     return [c for c in found if getattr(c, "_public_class", None) or hasattr(c, "public_class")]

@@ -111,6 +111,14 @@ if TYPE_CHECKING:
         eFrodoKEM1344SHAKEPrivateKey,
         eFrodoKEM1344SHAKEPublicKey,
     )
+    from pqkit.keys.hqc import (
+        HQC1PrivateKey,
+        HQC1PublicKey,
+        HQC3PrivateKey,
+        HQC3PublicKey,
+        HQC5PrivateKey,
+        HQC5PublicKey,
+    )
     from pqkit.keys.hybrid import (
         MLKEM768P256PrivateKey,
         MLKEM768P256PublicKey,
@@ -172,6 +180,11 @@ _LAZY = {
     **{
         f"{stem}{kind}Key": "pqkit.keys.hybrid"
         for stem in ("XWing", "MLKEM768P256", "MLKEM1024P384")
+        for kind in ("Private", "Public")
+    },
+    **{
+        f"HQC{level}{kind}Key": "pqkit.keys.hqc"
+        for level in (1, 3, 5)
         for kind in ("Private", "Public")
     },
     **{
@@ -241,6 +254,12 @@ __all__ = [
     "FrodoKEM1344AESPublicKey",
     "FrodoKEM1344SHAKEPrivateKey",
     "FrodoKEM1344SHAKEPublicKey",
+    "HQC1PrivateKey",
+    "HQC1PublicKey",
+    "HQC3PrivateKey",
+    "HQC3PublicKey",
+    "HQC5PrivateKey",
+    "HQC5PublicKey",
     "HashMLDSA44PrivateKey",
     "HashMLDSA44PublicKey",
     "HashMLDSA65PrivateKey",

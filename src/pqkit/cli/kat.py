@@ -3,7 +3,9 @@
 The NIST round-3 KAT procedure (shared/vectors/NIST-KAT-FORMAT.md §2-5): an outer
 CTR_DRBG seeded with the bytes 0x00..0x2F hands out, per entry i, a 48-byte seed
 (and for signatures then a message of 33 (i + 1) bytes); each entry runs the scheme
-with a fresh :class:`pqkit.common.CtrDrbg` on that seed as ``rng``. KEM entries:
+with a fresh :class:`pqkit.common.CtrDrbg` on that seed as ``rng``. A family
+whose KATs use other randomness names its generator in its scheme's ``KAT_RNG``
+(HQC: a SHAKE256 PRNG, for the outer generator as for each entry's). KEM entries:
 keygen, encaps, and a decaps check; signature entries: keygen, sign (deterministic
 unless ``randomized``), and a verify check. The text is byte for byte what NIST's
 generators print: a ``# <name>`` header line, an empty line, then each entry's
@@ -19,9 +21,10 @@ hedged rnd) reproduce liboqs's (tests/test_liboqs_kats.py).
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 import pqkit
 from pqkit.cli.args import non_negative_int
@@ -29,7 +32,7 @@ from pqkit.common import CtrDrbg
 from pqkit.errors import UnknownAlgorithm
 from pqkit.schemes import Kem, Signature
 
-__all__ = ["KAT_ENTROPY", "entries", "register", "rsp", "scheme"]
+__all__ = ["KAT_ENTROPY", "entries", "generator", "register", "rsp", "scheme"]
 
 KAT_ENTROPY = bytes(range(48))
 """The entropy input of the outer DRBG of NIST's PQCgenKAT_kem.c / PQCgenKAT_sign.c."""
@@ -47,6 +50,17 @@ def scheme(name: str) -> Kem | Signature:
         raise UnknownAlgorithm(name, pqkit.kems() + pqkit.sigs()) from None
 
 
+def generator(alg: Kem | Signature) -> Callable[[bytes], Any]:
+    """The KAT randomness of ``alg``: the class its scheme names in ``KAT_RNG``
+    (``"module:Class"``, e.g. HQC's SHAKE256 PRNG), else NIST's CTR_DRBG. It is
+    called with 48 bytes of entropy and then as ``rng(n) -> bytes``."""
+    path = getattr(alg, "KAT_RNG", None)
+    if path is None:
+        return CtrDrbg
+    module, _, name = str(path).partition(":")
+    return cast(Callable[[bytes], Any], getattr(importlib.import_module(module), name))
+
+
 def _line(field: str, value: bytes | int) -> str:
     text = str(value) if isinstance(value, int) else value.hex().upper()
     return f"{field} = {text}\n"
@@ -60,11 +74,12 @@ def entries(alg: Kem | Signature, count: int = 100, *, randomized: bool = False)
         raise TypeError(f"count must be an int, not {type(count).__name__}")
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
-    outer = CtrDrbg(KAT_ENTROPY)
+    rng = generator(alg)
+    outer = rng(KAT_ENTROPY)
     is_kem = isinstance(alg, Kem)
     for i in range(count):
         seed = outer(48)
-        drbg = CtrDrbg(seed)
+        drbg = rng(seed)
         text = _line("count", i) + _line("seed", seed)
         if is_kem:
             kem: Any = alg

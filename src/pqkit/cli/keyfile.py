@@ -141,7 +141,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         # a key-file name (the pre-hash OIDs' "HashML-DSA-65" ...) or a registry one
         if by_name(args.algorithm) is None:
             family = registry.algorithm(args.algorithm).family
-            if family in ("hybrid", "Falcon"):
+            if family in ("hybrid", "Falcon", "HQC"):
                 return _raw_pem_keygen(args, family)
         cls = private_key_class(args.algorithm)
     except KeyError as exc:  # UnknownAlgorithm: keep its full message
@@ -214,21 +214,22 @@ def _hybrid_pub(public: Any, args: argparse.Namespace) -> bytes:
 
 
 def _show_hybrid(loaded: Any) -> int:
-    """``pqkit show`` for a hybrid KEM key file."""
+    """``pqkit show`` for a raw-PEM key file (a hybrid KEM's or HQC's)."""
     import pqkit
+    from pqkit import registry
 
     key = loaded.key
     public = key.public_key() if loaded.private else key
     scheme = pqkit.kem(key.algorithm)
     kind = "private key (seed PEM)" if loaded.private else "public key (raw PEM)"
     lines = [
-        ("algorithm", f"{key.algorithm} (hybrid KEM, no OID)"),
+        ("algorithm", f"{key.algorithm} ({registry.algorithm(key.algorithm).family} KEM, no OID)"),
         ("type", kind),
         ("fingerprint", f"SHA256:{hashlib.sha256(public.public_bytes_raw()).hexdigest()}"),
         ("public key", f"{scheme.length_public_key} bytes"),
     ]
     if loaded.private:
-        lines.append(("seed", f"{scheme.length_secret_key} bytes"))
+        lines.append(("seed", f"{len(key.private_bytes_raw())} bytes"))
     lines.append(("ciphertext", f"{scheme.length_ciphertext} bytes"))
     for label, value in lines:
         print(f"{label + ':':<14}{value}")

@@ -73,7 +73,7 @@ def _register_key_files(subparsers: Any) -> None:
     p = _parser(
         subparsers,
         "keygen",
-        "generate a key file (PKCS#8; a raw-seed PEM block for the hybrid KEMs)",
+        "generate a key file (PKCS#8; a raw-seed PEM block for the hybrid KEMs and HQC)",
         "Files written with --form expanded or --form both are refused by "
         "pyca/cryptography; keep the default (seed) for keys other tools read.",
     )
@@ -147,7 +147,7 @@ def register(subparsers: Any) -> None:
     _register_key_files(subparsers)
 
     p = _parser(
-        subparsers, "encaps", "ML-KEM, hybrid KEMs: a ciphertext and shared secret for a key"
+        subparsers, "encaps", "ML-KEM, HQC, hybrid KEMs: a ciphertext and shared secret for a key"
     )
     p.add_argument("pub", metavar="KEY", help="public (or private) key file")
     p.add_argument("--ct", required=True, metavar="CT", help="ciphertext output ('-': stdout)")
@@ -156,7 +156,7 @@ def register(subparsers: Any) -> None:
     _add_force(p)
     p.set_defaults(func=cmd_encaps)
 
-    p = _parser(subparsers, "decaps", "ML-KEM, hybrid KEMs: the shared secret in a ciphertext")
+    p = _parser(subparsers, "decaps", "ML-KEM, HQC, hybrid KEMs: the shared secret in a ciphertext")
     p.add_argument("key", metavar="KEY", help="private key file")
     p.add_argument("ciphertext", metavar="CT", help="ciphertext file ('-': stdin)")
     p.add_argument("--secret", required=True, metavar="SS", help="shared secret output file")

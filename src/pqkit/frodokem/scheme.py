@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from pqkit import common
 from pqkit._checks import as_bytes_len
-from pqkit._select import bytes_equal, masked_select
+from pqkit._ct import bytes_equal, masked_select
 from pqkit.frodokem.encoding import decode, encode, le16, pack, unpack
 from pqkit.frodokem.kernels.contract import FrodoKernels
 from pqkit.frodokem.params import CATALOG, Params

@@ -34,6 +34,7 @@ __all__ = [
     "load_pem_hybrid_key",
     "load_pem_hybrid_private_key",
     "load_pem_hybrid_public_key",
+    "register_raw_keys",
 ]
 
 XWING_OID = "1.3.6.1.4.1.62253.25722"
@@ -141,41 +142,61 @@ class MLKEM1024P384PrivateKey(HybridPrivateKey):
     public_class = MLKEM1024P384PublicKey
 
 
-_PRIVATE = {
+_HYBRID = {
     c.algorithm.upper(): c
     for c in (XWingPrivateKey, MLKEM768P256PrivateKey, MLKEM1024P384PrivateKey)
 }
 
 
+_RAW: dict[str, type[HybridPrivateKey]] = dict(_HYBRID)
+
+
+def register_raw_keys(classes: dict[str, type[HybridPrivateKey]]) -> None:
+    """Add private key classes (by PEM label stem) whose key files are raw PEM
+    blocks as the hybrid KEMs' are: HQC's (:mod:`pqkit.keys.hqc`, registered when
+    :mod:`pqkit.keys` is imported)."""
+    _RAW.update(classes)
+
+
+def _raw_classes() -> dict[str, type[HybridPrivateKey]]:
+    """Every private key class with raw-PEM key files, by PEM label stem."""
+    return _RAW
+
+
 def hybrid_private_key_class(name: str) -> type[HybridPrivateKey]:
-    """The private key class of the hybrid KEM ``name`` (any spelling or alias
-    :func:`pqkit.kem` accepts)."""
+    """The private key class of the hybrid KEM (or HQC parameter set) ``name`` (any
+    spelling or alias :func:`pqkit.kem` accepts)."""
     from pqkit import registry
 
     canonical = registry.algorithm(name, "kem").name
-    cls = _PRIVATE.get(canonical.upper())
+    classes = _raw_classes()
+    cls = classes.get(canonical.upper())
     if cls is None:
-        raise ValueError(f"{name} is not a hybrid KEM; hybrid KEMs: {', '.join(_PRIVATE)}")
+        raise ValueError(
+            f"{name} is not a hybrid KEM (nor HQC); raw-PEM KEMs: {', '.join(classes)}"
+        )
     return cls
 
 
 def load_pem_hybrid_private_key(data: bytes) -> HybridPrivateKey:
     """The hybrid private key in a ``<NAME> SEED PRIVATE KEY`` PEM block."""
-    labels = tuple(f"{n} SEED PRIVATE KEY" for n in _PRIVATE)
+    classes = _raw_classes()
+    labels = tuple(f"{n} SEED PRIVATE KEY" for n in classes)
     label, body = pem_decode(as_bytes(data, "data"), labels)
-    return _PRIVATE[label.removesuffix(" SEED PRIVATE KEY")].from_seed_bytes(body)
+    return classes[label.removesuffix(" SEED PRIVATE KEY")].from_seed_bytes(body)
 
 
 def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
     """The hybrid public key in a ``<NAME> PUBLIC KEY`` PEM block."""
-    labels = tuple(f"{n} PUBLIC KEY" for n in _PRIVATE)
+    classes = _raw_classes()
+    labels = tuple(f"{n} PUBLIC KEY" for n in classes)
     label, body = pem_decode(as_bytes(data, "data"), labels)
-    return _PRIVATE[label.removesuffix(" PUBLIC KEY")].public_class.from_public_bytes(body)
+    return classes[label.removesuffix(" PUBLIC KEY")].public_class.from_public_bytes(body)
 
 
 def _labels() -> dict[str, tuple[type[HybridPrivateKey], bool]]:
     """Every hybrid PEM label -> (private key class, holds a private key)."""
-    return key_labels(_PRIVATE, "SEED PRIVATE KEY")
+    return key_labels(_raw_classes(), "SEED PRIVATE KEY")
 
 
 def is_hybrid_pem(data: bytes) -> bool:

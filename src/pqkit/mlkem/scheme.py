@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from pqkit._checks import as_bytes_len
-from pqkit._select import bytes_equal, masked_select
+from pqkit._ct import bytes_equal, masked_select
 from pqkit.arith.ops import operations
 from pqkit.mlkem.kernels.contract import MLKEMKernels
 from pqkit.mlkem.params import Params
@@ -19,7 +19,7 @@ from pqkit.mlkem.symmetric import Suite, SuiteOps
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, Encapsulation, KemBase, KeyPair, draw
 
-__all__ = ["KpkeKem", "bytes_equal", "masked_select"]  # the helpers live in pqkit._select
+__all__ = ["KpkeKem", "bytes_equal", "masked_select"]
 
 
 class _LazyOps:

@@ -1,5 +1,5 @@
-"""Constant-time-style helpers every KEM's implicit rejection uses
-(docs/architecture.md §8): a masked select and a secret comparison."""
+"""Constant-time-style helpers every KEM's implicit rejection shares: a byte-mask
+select and an equality test that reads both inputs to the end."""
 
 from __future__ import annotations
 
