@@ -1,0 +1,261 @@
+"""Streamlined NTRU Prime's ``numpy`` backend: the same arithmetic as :mod:`.ref`,
+vectorised over the batch axes, in constant-time style on secret data (reductions by
+multiply-and-shift as the reference's Fq_freeze / F3_freeze, swaps and selects by
+masks, a sorting network); the radix codes replay the public plans of :mod:`.radix`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pqkit.arith.api import kernel_table
+from pqkit.sntrup.kernels.contract import SntrupKernels
+from pqkit.sntrup.kernels.radix import Plan, plan
+from pqkit.sntrup.params import SNTRUP761
+
+P, Q, Q12 = SNTRUP761.p, SNTRUP761.q, SNTRUP761.q12
+ROUNDED_RADIX = (Q + 2) // 3
+I64 = npt.NDArray[np.int64]
+U8 = npt.NDArray[np.uint8]
+
+# Fq_freeze's multiply-and-shift constants (round-3 reference kem.c).
+_Q16 = (0x10000 + Q // 2) // Q
+_Q20 = (0x100000 + Q // 2) // Q
+_Q28 = (0x10000000 + Q // 2) // Q
+
+
+def fq_freeze(x: I64) -> I64:
+    """x mod q, centred, for |x| < 2^28 (int64): three multiply-and-shift steps."""
+    x = x - Q * ((_Q16 * x) >> 16)
+    x = x - Q * ((_Q20 * x) >> 20)
+    return x - Q * ((_Q28 * x + 0x8000000) >> 28)
+
+
+def f3_freeze(x: I64) -> I64:
+    """x mod 3 in {-1, 0, 1} for |x| < 2^14: F3_freeze's multiply and shift."""
+    out: I64 = x - 3 * ((10923 * x + 16384) >> 15)
+    return out
+
+
+def _as_poly(x: Any) -> tuple[tuple[int, ...], I64]:
+    a = np.asarray(x, dtype=np.int64)
+    return a.shape[:-1], a.reshape(-1, a.shape[-1])
+
+
+def _fold(fg: I64) -> I64:
+    """Reduce (B, 2p - 1) products mod x^p - x - 1: x^(p+i) = x^(i+1) + x^i, from the
+    top down (each fold lands below the terms still to fold)."""
+    top = fg[:, P:].copy()
+    low: I64 = fg[:, :P].copy()
+    # x^(p+i) -> x^i + x^(i+1); the (i+1) term of i = p - 2 is x^(p-1), below p.
+    low[:, : P - 1] += top
+    low[:, 1:P] += top
+    return low
+
+
+def _product(f: I64, g: I64) -> I64:
+    """The (B, 2p - 1) integer products of the rows of f and g."""
+    out = np.empty((f.shape[0], 2 * P - 1), dtype=np.int64)
+    for i in range(f.shape[0]):
+        out[i] = np.convolve(f[i], g[i])
+    return out
+
+
+def rq_mult_small(f: Any, g: Any) -> I64:
+    lead, fs = _as_poly(f)
+    _, gs = _as_poly(g)
+    fs, gs = np.broadcast_arrays(fs, gs)
+    return fq_freeze(_fold(_product(fs, gs))).reshape(*lead, P)
+
+
+def rq_mult3(f: Any) -> I64:
+    return fq_freeze(3 * np.asarray(f, dtype=np.int64))
+
+
+def r3_mult(f: Any, g: Any) -> I64:
+    lead, fs = _as_poly(f)
+    _, gs = _as_poly(g)
+    fs, gs = np.broadcast_arrays(fs, gs)
+    return f3_freeze(_fold(_product(fs, gs))).reshape(*lead, P)
+
+
+def _divsteps(inp: I64, r0: int, freeze: Any) -> tuple[I64, I64, I64]:
+    """The 2p - 1 divsteps of R3_recip / Rq_recip3 on the rows of ``inp`` (B, p),
+    with [f | v] and [g | r] held side by side so one masked swap and one
+    multiply-and-reduce serve both halves. Returns (v reversed (B, p + 1), f0 (B,),
+    delta (B,))."""
+    b = inp.shape[0]
+    n = P + 1
+    fv = np.zeros((b, 2 * n), dtype=np.int64)
+    gr = np.zeros((b, 2 * n), dtype=np.int64)
+    fv[:, 0] = 1
+    fv[:, P - 1] = -1
+    fv[:, P] = -1
+    gr[:, :P] = inp[:, ::-1]
+    gr[:, n] = r0
+    delta = np.ones(b, dtype=np.int64)
+    for _ in range(2 * P - 1):
+        fv[:, n + 1 :] = fv[:, n:-1].copy()  # v *= x
+        fv[:, n] = 0
+        g0 = gr[:, 0]
+        # swap = -1 where delta > 0 and g[0] != 0 (crypto_int16_negative_mask(-delta)
+        # & crypto_int16_nonzero_mask(g[0])), as arithmetic on the sign bits.
+        swap = ((-delta) >> 63) & -((g0 | -g0) >> 63 & 1)
+        delta = (delta ^ (swap & (delta ^ -delta))) + 1
+        t = swap[:, None] & (fv ^ gr)
+        fv ^= t
+        gr ^= t
+        f0 = fv[:, 0:1].copy()
+        g0c = gr[:, 0:1].copy()
+        gr = freeze(f0 * gr - g0c * fv)
+        gr[:, : n - 1] = gr[:, 1:n].copy()  # g /= x (its constant term is now 0)
+        gr[:, n - 1] = 0
+    return fv[:, n:], fv[:, 0], delta
+
+
+def _fq_pow(a: I64, e: int) -> I64:
+    """a^e in Z_q for a public exponent e (square and multiply on its public bits)."""
+    result = np.ones_like(a)
+    base = a.copy()
+    while e:
+        if e & 1:
+            result = fq_freeze(result * base)
+        base = fq_freeze(base * base)
+        e >>= 1
+    return result
+
+
+def r3_recip(g: Any) -> tuple[I64, I64]:
+    lead, gs = _as_poly(g)
+    v, f0, delta = _divsteps(gs, 1, f3_freeze)
+    inv = f3_freeze(f0[:, None] * v[:, P - 1 :: -1])  # 1/f0 = f0 for f0 = +-1
+    ok = -((delta | -delta) >> 63 & 1)
+    return inv.reshape(*lead, P), ok.reshape(lead)
+
+
+def rq_recip3(f: Any) -> I64:
+    lead, fs = _as_poly(f)
+    v, f0, _ = _divsteps(fs, int(pow(3, -1, Q)) - Q, fq_freeze)
+    scale = _fq_pow(f0, Q - 2)
+    return fq_freeze(scale[:, None] * v[:, P - 1 :: -1]).reshape(*lead, P)
+
+
+def _network(n: int) -> list[tuple[I64, I64]]:
+    """The comparator stages of a bitonic sorting network on n = 2^k entries, every
+    comparator ascending (low index gets the minimum)."""
+    stages = []
+    k = 2
+    while k <= n:
+        j = k // 2
+        first = True
+        while j >= 1:
+            idx = np.arange(n)
+            partner = idx ^ (k - 1) if first else idx ^ j
+            keep = partner > idx
+            stages.append((idx[keep], partner[keep]))
+            first = False
+            j //= 2
+        k *= 2
+    return stages
+
+
+_NETWORKS: dict[int, list[tuple[I64, I64]]] = {}
+
+
+def sort_uint32(x: Any) -> I64:
+    lead, rows = _as_poly(x)
+    n = rows.shape[1]
+    size = 1 << max(0, (n - 1).bit_length())
+    work = np.full((rows.shape[0], size), 0xFFFFFFFF, dtype=np.int64)
+    work[:, :n] = rows
+    stages = _NETWORKS.get(size)
+    if stages is None:
+        stages = _NETWORKS[size] = _network(size)
+    for lo, hi in stages:
+        a, b = work[:, lo], work[:, hi]
+        work[:, lo] = np.minimum(a, b)
+        work[:, hi] = np.maximum(a, b)
+    return work[:, :n].reshape(*lead, n)
+
+
+def _encode(digits: I64, pl: Plan) -> U8:
+    """Encode (submission §3.2) of (B, n) digits along the public plan."""
+    r = digits
+    parts = []
+    for level in pl.levels:
+        rad = np.array(level.radices, dtype=np.int64)
+        pairs = len(level.emit)
+        merged = r[:, 0 : 2 * pairs : 2] + r[:, 1 : 2 * pairs : 2] * rad[0 : 2 * pairs : 2]
+        emit = np.array(level.emit, dtype=np.int64)
+        kmax = int(emit.max())
+        if kmax:
+            raw = np.stack([(merged >> (8 * j)) & 255 for j in range(kmax)], axis=-1)
+            keep = (np.arange(kmax)[None, :] < emit[:, None]).reshape(-1)
+            parts.append(raw.reshape(r.shape[0], -1)[:, keep])
+        merged = merged >> (8 * emit)
+        r = np.concatenate([merged, r[:, -1:]], axis=1) if len(level.radices) % 2 else merged
+    parts.append(np.stack([(r[:, 0] >> (8 * j)) & 255 for j in range(pl.top_bytes)], axis=-1))
+    return np.concatenate(parts, axis=1).astype(np.uint8)
+
+
+def _decode(s: I64, pl: Plan) -> I64:
+    """Decode (submission §3.2) of (B, length) bytes along the public plan; out-of-range
+    digits come back reduced, as the reference's."""
+    b = s.shape[0]
+    pos = 0
+    bottoms = []
+    for level in pl.levels:
+        emit = np.array(level.emit, dtype=np.int64)
+        value = np.zeros((b, len(emit)), dtype=np.int64)
+        starts = pos + np.concatenate([[0], np.cumsum(emit)[:-1]])
+        for j in range(int(emit.max())):
+            has = emit > j
+            cols = np.where(has, starts + j, 0)
+            value += np.where(has, s[:, cols], 0) << (8 * j)
+        bottoms.append((value, np.left_shift(1, 8 * emit)))
+        pos += int(emit.sum())
+    top = np.zeros(b, dtype=np.int64)
+    for j in range(pl.top_bytes):
+        top += s[:, pos + j] << (8 * j)
+    r = (top % pl.top)[:, None]
+    for level, (value, scale) in zip(reversed(pl.levels), reversed(bottoms), strict=True):
+        rad = np.array(level.radices, dtype=np.int64)
+        pairs = len(level.emit)
+        full = value + scale * r[:, :pairs]
+        low = rad[0 : 2 * pairs : 2]
+        out = np.empty((b, len(rad)), dtype=np.int64)
+        out[:, 0 : 2 * pairs : 2] = full % low
+        out[:, 1 : 2 * pairs : 2] = (full // low) % rad[1 : 2 * pairs : 2]
+        if len(rad) % 2:
+            out[:, -1] = r[:, -1]
+        r = out
+    return r
+
+
+def encode_rq(r: Any) -> U8:
+    lead, rows = _as_poly(r)
+    pl = plan(P, Q)
+    return _encode(rows + Q12, pl).reshape(*lead, pl.length)
+
+
+def decode_rq(s: Any) -> I64:
+    lead, rows = _as_poly(s)
+    return (_decode(rows, plan(P, Q)) - Q12).reshape(*lead, P)
+
+
+def encode_rounded(r: Any) -> U8:
+    lead, rows = _as_poly(r)
+    pl = plan(P, ROUNDED_RADIX)
+    # (r + q12) / 3 as the reference's multiply and shift (exact on 3Z - q12 .. q12).
+    return _encode(((rows + Q12) * 10923) >> 15, pl).reshape(*lead, pl.length)
+
+
+def decode_rounded(s: Any) -> I64:
+    lead, rows = _as_poly(s)
+    return (3 * _decode(rows, plan(P, ROUNDED_RADIX)) - Q12).reshape(*lead, P)
+
+
+KERNELS = kernel_table(SntrupKernels, globals())
