@@ -98,14 +98,15 @@ def kem_steps(kem: Any) -> list[Step]:
     rejected ciphertext) of the KEM scheme object ``kem`` on ``jit``."""
     name = kem.name
     kem = kem.using(arith="jit")
-    seed = bytes(range(64))
+    seed = bytes(range(kem.length_seed))
+    m = bytes(int(getattr(kem, "length_randomness", 32)))  # 32 for ML-KEM and Kyber
     box: dict[str, Any] = {}
 
     def keygen() -> None:
         box["ek"], box["dk"] = kem.keygen_derand(seed)
 
     def encaps() -> None:
-        box["enc"] = kem.encaps_derand(box["ek"], bytes(32))
+        box["enc"] = kem.encaps_derand(box["ek"], m)
 
     def decaps() -> None:
         kem.decaps(box["dk"], box["enc"].ciphertext)

@@ -6,6 +6,7 @@ masks, a sorting network); the radix codes replay the public plans of :mod:`.rad
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -165,16 +166,31 @@ def _network(n: int) -> list[tuple[I64, I64]]:
 _NETWORKS: dict[int, list[tuple[I64, I64]]] = {}
 
 
+def _stages(size: int) -> list[tuple[I64, I64]]:
+    stages = _NETWORKS.get(size)
+    if stages is None:
+        stages = _NETWORKS[size] = _network(size)
+    return stages
+
+
+@functools.cache
+def comparator_stages(n: int) -> tuple[int, I64, I64]:
+    """(padded size, low indices, high indices) of the network for n entries, every
+    stage after the other: what the compiled backend loops over."""
+    size = 1 << max(0, (n - 1).bit_length())
+    stages = _stages(size)
+    lo = np.concatenate([s[0] for s in stages]) if stages else np.zeros(0, dtype=np.int64)
+    hi = np.concatenate([s[1] for s in stages]) if stages else np.zeros(0, dtype=np.int64)
+    return size, lo, hi
+
+
 def sort_uint32(x: Any) -> I64:
     lead, rows = _as_poly(x)
     n = rows.shape[1]
     size = 1 << max(0, (n - 1).bit_length())
     work = np.full((rows.shape[0], size), 0xFFFFFFFF, dtype=np.int64)
     work[:, :n] = rows
-    stages = _NETWORKS.get(size)
-    if stages is None:
-        stages = _NETWORKS[size] = _network(size)
-    for lo, hi in stages:
+    for lo, hi in _stages(size):
         a, b = work[:, lo], work[:, hi]
         work[:, lo] = np.minimum(a, b)
         work[:, hi] = np.maximum(a, b)
