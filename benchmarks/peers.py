@@ -374,9 +374,12 @@ def _dilithium_py() -> Peer:
 def _pqcrypto() -> Peer:
     importlib.import_module("pqcrypto")
 
+    renamed = {"sntrup761": "sntrup_761"}  # pqcrypto's module names where they differ
+
     def module(kind: str, name: str) -> Any:
+        name = renamed.get(name, name.lower().replace("-", "_"))
         try:
-            return importlib.import_module(f"pqcrypto.{kind}.{name.lower().replace('-', '_')}")
+            return importlib.import_module(f"pqcrypto.{kind}.{name}")
         except ImportError:
             return None
 

@@ -5,6 +5,10 @@ liboqs's known answer (entry 0) is checked by tests/test_liboqs_kats.py."""
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -203,3 +207,71 @@ def test_encodings_match_ref(backend: str, data: bytes, fq: np.ndarray, rounded:
     enc = k.encode_rounded(c)  # type: ignore[attr-defined]
     assert enc.tobytes() == ref.encode_rounded(c).tobytes() and enc.shape == (1007,)
     assert (k.decode_rounded(enc) == c).all()  # type: ignore[attr-defined]
+
+
+# --- keys, files and the command line --------------------------------------------
+
+
+def test_key_objects_and_pem_files() -> None:
+    from pqkit.keys.hybrid import (
+        Sntrup761PrivateKey,
+        Sntrup761PublicKey,
+        load_pem_hybrid_key,
+        load_pem_hybrid_private_key,
+        load_pem_hybrid_public_key,
+    )
+
+    key = Sntrup761PrivateKey.generate()
+    pem = key.private_bytes_pem()
+    assert pem.startswith(b"-----BEGIN SNTRUP761 PRIVATE KEY-----\n")
+    again = load_pem_hybrid_private_key(pem)
+    assert again.private_bytes_raw() == key.private_bytes_raw()
+    assert len(key.private_bytes_raw()) == 1763
+    public = key.public_key()
+    assert public.public_bytes_raw() == key.private_bytes_raw()[382 : 382 + 1158]
+    pub_pem = public.public_bytes_pem()
+    assert pub_pem.startswith(b"-----BEGIN SNTRUP761 PUBLIC KEY-----\n")
+    assert load_pem_hybrid_public_key(pub_pem) == public
+    assert isinstance(load_pem_hybrid_key(pub_pem), Sntrup761PublicKey)
+    ss, ct = public.encapsulate()
+    assert key.decapsulate(ct) == ss
+    with pytest.raises(ValueError, match="1763"):
+        Sntrup761PrivateKey.from_seed_bytes(bytes(32))
+    with pytest.raises(ValueError, match="1158"):
+        Sntrup761PublicKey.from_public_bytes(bytes(1157))
+
+
+def test_cli_keygen_show_encaps_decaps_kat(cli: Any) -> None:
+    cli.ok("keygen", "sntrup761", "-o", "key.pem", "--pub", "pub.pem")
+    shown = cli.ok("show", "key.pem").decode()
+    assert "sntrup761 (KEM, no OID)" in shown and "1763 bytes" in shown
+    assert "public key (raw PEM)" in cli.ok("show", "pub.pem").decode()
+    cli.ok("pub", "key.pem", "-o", "pub2.pem")
+    assert Path("pub2.pem").read_bytes() == Path("pub.pem").read_bytes()
+    cli.ok("encaps", "pub.pem", "--ct", "ct.bin", "--secret", "ss1")
+    cli.ok("decaps", "key.pem", "ct.bin", "--secret", "ss2")
+    assert Path("ss1").read_bytes() == Path("ss2").read_bytes()
+    assert len(Path("ct.bin").read_bytes()) == 1039
+    Path("short.bin").write_bytes(Path("ct.bin").read_bytes()[:-1])
+    cli.fails("decaps", "key.pem", "short.bin", "--secret", "ss3", match="1039")
+    cli.fails("keygen", "sntrup761", "-o", "k.der", "--der", "--force", match="PEM")
+    text = cli.ok("kat", "sntrup761", "--count", "1").decode()
+    pk_line = next(line for line in text.splitlines() if line.startswith("pk = "))
+    seed_line = next(line for line in text.splitlines() if line.startswith("seed = "))
+    pk, _ = KEM.keygen_derand(bytes.fromhex(seed_line[7:]))
+    assert pk_line == "pk = " + pk.hex().upper()  # keygen_derand: the KAT's seed form
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("pqcrypto") is None,
+    reason="pqcrypto (an optional peer) is not installed",
+)
+def test_interoperates_with_pqcrypto() -> None:
+    """pqcrypto 1.0's sntrup761 (compiled C): its keys, our ciphertexts, and back."""
+    theirs = importlib.import_module("pqcrypto.kem.sntrup_761")
+    pk, sk = theirs.keygen()
+    ss, ct = KEM.encaps(pk)
+    assert theirs.decaps(sk, ct) == ss
+    pk, sk = KEM.keygen()
+    ct, ss = theirs.encaps(pk)
+    assert KEM.decaps(sk, ct) == ss

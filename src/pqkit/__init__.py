@@ -98,6 +98,8 @@ if TYPE_CHECKING:
         MLKEM768P256PublicKey,
         MLKEM1024P384PrivateKey,
         MLKEM1024P384PublicKey,
+        Sntrup761PrivateKey,
+        Sntrup761PublicKey,
         XWingPrivateKey,
         XWingPublicKey,
     )
@@ -146,7 +148,7 @@ _LAZY = {
     },
     **{
         f"{stem}{kind}Key": "pqkit.keys.hybrid"
-        for stem in ("XWing", "MLKEM768P256", "MLKEM1024P384")
+        for stem in ("XWing", "MLKEM768P256", "MLKEM1024P384", "Sntrup761")
         for kind in ("Private", "Public")
     },
     **{
@@ -284,6 +286,8 @@ __all__ = [
     "SLHDSASHAKE_256fPublicKey",
     "SLHDSASHAKE_256sPrivateKey",
     "SLHDSASHAKE_256sPublicKey",
+    "Sntrup761PrivateKey",
+    "Sntrup761PublicKey",
     "UnknownAlgorithm",
     "UnknownBackend",
     "XWingPrivateKey",

@@ -131,9 +131,9 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         raise ValueError("--seeds, --arith, --workers and --quiet go with --count")
     try:
         # a key-file name (the pre-hash OIDs' "HashML-DSA-65" ...) or a registry one
-        if (
-            by_name(args.algorithm) is None
-            and registry.algorithm(args.algorithm).family == "hybrid"
+        if by_name(args.algorithm) is None and registry.algorithm(args.algorithm).family in (
+            "hybrid",
+            "sntrup",
         ):
             return _hybrid_keygen(args)
         cls = private_key_class(args.algorithm)
@@ -184,15 +184,20 @@ def _show_hybrid(loaded: Any) -> int:
     key = loaded.key
     public = key.public_key() if loaded.private else key
     scheme = pqkit.kem(key.algorithm)
-    kind = "private key (seed PEM)" if loaded.private else "public key (raw PEM)"
+    hybrid = scheme.algorithm.family == "hybrid"  # a seed; sntrup761: the whole sk
+    raw = "seed" if hybrid else "raw"
+    kind = f"private key ({raw} PEM)" if loaded.private else "public key (raw PEM)"
+    family = "hybrid KEM" if hybrid else "KEM"
     lines = [
-        ("algorithm", f"{key.algorithm} (hybrid KEM, no OID)"),
+        ("algorithm", f"{key.algorithm} ({family}, no OID)"),
         ("type", kind),
         ("fingerprint", f"SHA256:{hashlib.sha256(public.public_bytes_raw()).hexdigest()}"),
         ("public key", f"{scheme.length_public_key} bytes"),
     ]
     if loaded.private:
-        lines.append(("seed", f"{scheme.length_secret_key} bytes"))
+        lines.append(
+            (raw if raw == "seed" else "secret key", f"{len(key.private_bytes_raw())} bytes")
+        )
     lines.append(("ciphertext", f"{scheme.length_ciphertext} bytes"))
     for label, value in lines:
         print(f"{label + ':':<14}{value}")

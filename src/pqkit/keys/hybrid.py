@@ -8,6 +8,11 @@ with labels naming the KEM: ``-----BEGIN X-WING SEED PRIVATE KEY-----`` (32 byte
 and ``-----BEGIN X-WING PUBLIC KEY-----``; likewise ``MLKEM768-P256 ...`` and
 ``MLKEM1024-P384 ...``. (draft-connolly-cfrg-xwing-kem does list a private-arc
 OID for X-Wing, :data:`XWING_OID`; PKCS#8 / SPKI with it is not written yet.)
+
+sntrup761 keys travel the same way (no OID is assigned to it either): the private key
+is the whole 1763-byte secret key of the submission (it has no seed form), in
+``-----BEGIN SNTRUP761 PRIVATE KEY-----``; the public key (1158 bytes) in
+``-----BEGIN SNTRUP761 PUBLIC KEY-----``.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ __all__ = [
     "MLKEM768P256PublicKey",
     "MLKEM1024P384PrivateKey",
     "MLKEM1024P384PublicKey",
+    "Sntrup761PrivateKey",
+    "Sntrup761PublicKey",
     "XWingPrivateKey",
     "XWingPublicKey",
     "hybrid_private_key_class",
@@ -60,13 +67,18 @@ class HybridPublicKey:
         raw = as_bytes_len(
             data, f"{cls.algorithm} public key", _scheme(cls.algorithm).length_public_key
         )
+        cls._check(raw)
+        key = object.__new__(cls)
+        object.__setattr__(key, "_raw", raw)
+        return key
+
+    @classmethod
+    def _check(cls, raw: bytes) -> None:
+        """The checks of an imported key beyond its length (ValueError)."""
         scheme = _scheme(cls.algorithm)
         n = scheme.params.length_mlkem_public_key
         scheme.pq.check_encapsulation_key(raw[:n])
         scheme.group.check_element(raw[n:], "public key")
-        key = object.__new__(cls)
-        object.__setattr__(key, "_raw", raw)
-        return key
 
     def public_bytes_raw(self) -> bytes:
         return self._raw
@@ -112,12 +124,19 @@ class HybridPrivateKey(Uncopyable):
     __slots__ = ("_seed",)
     algorithm: ClassVar[str]
     public_class: ClassVar[type[HybridPublicKey]]
+    private_label: ClassVar[str] = "SEED PRIVATE KEY"
+    """The PEM label after the algorithm's name."""
     _seed: bytes
+
+    @classmethod
+    def _length(cls) -> int:
+        return 32
 
     @classmethod
     def from_seed_bytes(cls, seed: bytes) -> HybridPrivateKey:
         key = object.__new__(cls)
-        object.__setattr__(key, "_seed", as_bytes_len(seed, f"{cls.algorithm} seed", 32))
+        data = as_bytes_len(seed, f"{cls.algorithm} seed", cls._length())
+        object.__setattr__(key, "_seed", data)
         return key
 
     @classmethod
@@ -131,11 +150,13 @@ class HybridPrivateKey(Uncopyable):
     def private_bytes_pem(self) -> bytes:
         """``-----BEGIN <NAME> SEED PRIVATE KEY-----`` around the 32-byte seed
         (unencrypted: protect the file)."""
-        return pem_encode(self._seed, f"{self.algorithm.upper()} SEED PRIVATE KEY")
+        return pem_encode(self._seed, f"{self.algorithm.upper()} {self.private_label}")
+
+    def _public_raw(self) -> bytes:
+        return bytes(_scheme(self.algorithm).keygen_derand(self._seed).public_key)
 
     def public_key(self) -> HybridPublicKey:
-        pk = _scheme(self.algorithm).keygen_derand(self._seed).public_key
-        return self.public_class.from_public_bytes(pk)
+        return self.public_class.from_public_bytes(self._public_raw())
 
     def decapsulate(self, ciphertext: bytes) -> bytes:
         """The shared secret of ``ciphertext``."""
@@ -188,9 +209,42 @@ class MLKEM1024P384PrivateKey(HybridPrivateKey):
     public_class = MLKEM1024P384PublicKey
 
 
+class Sntrup761PublicKey(HybridPublicKey):
+    """An sntrup761 public key (1158 bytes; every string of that length decodes)."""
+
+    __slots__ = ()
+    algorithm = "sntrup761"
+
+    @classmethod
+    def _check(cls, raw: bytes) -> None:
+        return None  # Rq_decode reduces every digit: no check is defined
+
+
+class Sntrup761PrivateKey(HybridPrivateKey):
+    """An sntrup761 private key: the 1763-byte secret key (f, 1/g, pk, rho, Hash4(pk))."""
+
+    __slots__ = ()
+    algorithm = "sntrup761"
+    public_class = Sntrup761PublicKey
+    private_label = "PRIVATE KEY"
+
+    @classmethod
+    def _length(cls) -> int:
+        return int(_scheme(cls.algorithm).length_secret_key)
+
+    def _public_raw(self) -> bytes:
+        n = (761 + 3) // 4  # Small_bytes: the public key follows f and 1/g
+        return self._seed[2 * n : 2 * n + _scheme(self.algorithm).length_public_key]
+
+
 _PRIVATE = {
     c.algorithm.upper(): c
-    for c in (XWingPrivateKey, MLKEM768P256PrivateKey, MLKEM1024P384PrivateKey)
+    for c in (
+        XWingPrivateKey,
+        MLKEM768P256PrivateKey,
+        MLKEM1024P384PrivateKey,
+        Sntrup761PrivateKey,
+    )
 }
 
 
@@ -207,10 +261,11 @@ def hybrid_private_key_class(name: str) -> type[HybridPrivateKey]:
 
 
 def load_pem_hybrid_private_key(data: bytes) -> HybridPrivateKey:
-    """The hybrid private key in a ``<NAME> SEED PRIVATE KEY`` PEM block."""
-    labels = tuple(f"{n} SEED PRIVATE KEY" for n in _PRIVATE)
-    label, body = pem_decode(as_bytes(data, "data"), labels)
-    return _PRIVATE[label.removesuffix(" SEED PRIVATE KEY")].from_seed_bytes(body)
+    """The hybrid private key in a ``<NAME> SEED PRIVATE KEY`` PEM block (sntrup761:
+    ``SNTRUP761 PRIVATE KEY``)."""
+    labels = {f"{n} {c.private_label}": c for n, c in _PRIVATE.items()}
+    label, body = pem_decode(as_bytes(data, "data"), tuple(labels))
+    return labels[label].from_seed_bytes(body)
 
 
 def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
@@ -224,7 +279,7 @@ def _labels() -> dict[str, tuple[type[HybridPrivateKey], bool]]:
     """Every hybrid PEM label -> (private key class, holds a private key)."""
     out: dict[str, tuple[type[HybridPrivateKey], bool]] = {}
     for name, cls in _PRIVATE.items():
-        out[f"{name} SEED PRIVATE KEY"] = (cls, True)
+        out[f"{name} {cls.private_label}"] = (cls, True)
         out[f"{name} PUBLIC KEY"] = (cls, False)
     return out
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from pqkit.registry import Algorithm
@@ -75,6 +76,7 @@ class Params:
         return 48
 
 
+@functools.cache
 def _encoded_length(n: int, m: int) -> int:
     """Bytes of Encode(R, M) for n entries of one radix m (the recursion of the
     round-3 submission §3.2 / draft-josefsson-ntruprime-streamlined §2.1), counted

@@ -47,18 +47,24 @@ def _mult(f: Any, g: Any, mod3: bool) -> Any:
     """Rows of f * g mod x^p - x - 1, reduced mod 3 or mod q (public flag)."""
     rows = f.shape[0]
     out = np.empty((rows, P), dtype=np.int64)
-    fg = np.empty(2 * P - 1, dtype=np.int64)
+    # int32 lanes: |f| <= (q-1)/2 and g small, so every sum stays below 3 p (q-1)/2 < 2^23
+    fg = np.empty(2 * P - 1, dtype=np.int32)
+    fr = np.empty(P, dtype=np.int32)
+    gr = np.empty(P, dtype=np.int32)
     for b in range(rows):
         fg[:] = 0
         for i in range(P):
-            fi = f[b, i]
+            fr[i] = f[b, i]
+            gr[i] = g[b, i]
+        for i in range(P):
+            fi = fr[i]
             for j in range(P):
-                fg[i + j] += fi * g[b, j]
+                fg[i + j] += np.int32(fi * gr[j])
         for i in range(2 * P - 2, P - 1, -1):
             fg[i - P] += fg[i]
             fg[i - P + 1] += fg[i]
         for i in range(P):
-            out[b, i] = _f3(fg[i]) if mod3 else _fq(fg[i])
+            out[b, i] = _f3(np.int64(fg[i])) if mod3 else _fq(np.int64(fg[i]))
     return out
 
 
