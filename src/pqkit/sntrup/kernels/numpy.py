@@ -7,6 +7,7 @@ masks, a sorting network); the radix codes replay the public plans of :mod:`.rad
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -58,10 +59,14 @@ def _fold(fg: I64) -> I64:
 
 
 def _product(f: I64, g: I64) -> I64:
-    """The (B, 2p - 1) integer products of the rows of f and g."""
+    """The (B, 2p - 1) integer products of the rows of f and g. In float64: every
+    product and sum is an integer below 2^23, so exact, and NumPy's float
+    convolution is twice as fast as its int64 one (the same direct sums; no FFT)."""
     out = np.empty((f.shape[0], 2 * P - 1), dtype=np.int64)
+    ff = f.astype(np.float64)
+    gf = g.astype(np.float64)
     for i in range(f.shape[0]):
-        out[i] = np.convolve(f[i], g[i])
+        out[i] = np.convolve(ff[i], gf[i])
     return out
 
 
@@ -190,29 +195,92 @@ def sort_uint32(x: Any) -> I64:
     size = 1 << max(0, (n - 1).bit_length())
     work = np.full((rows.shape[0], size), 0xFFFFFFFF, dtype=np.int64)
     work[:, :n] = rows
-    for lo, hi in _stages(size):
-        a, b = work[:, lo], work[:, hi]
-        work[:, lo] = np.minimum(a, b)
-        work[:, hi] = np.maximum(a, b)
+    _bitonic(work)
     return work[:, :n].reshape(*lead, n)
+
+
+def _exchange(lo: I64, hi: I64) -> None:
+    """One comparator stage on two views: minima to ``lo``, maxima to ``hi``."""
+    low = np.minimum(lo, hi)
+    np.maximum(lo, hi, out=hi)
+    lo[...] = low
+
+
+def _bitonic(work: I64) -> None:
+    """The network of :func:`_network` on the rows of ``work`` (B, 2^k), in place,
+    each stage as strided views (no index arrays): per block of k, the flip stage
+    pairs i with k - 1 - i, then the half-cleaners pair i with i + j."""
+    b, size = work.shape
+    k = 2
+    while k <= size:
+        blocks = work.reshape(b, size // k, k)
+        _exchange(blocks[:, :, : k // 2], blocks[:, :, k - 1 : k // 2 - 1 : -1])
+        j = k // 4
+        while j >= 1:
+            halves = work.reshape(b, size // (2 * j), 2, j)
+            _exchange(halves[:, :, 0, :], halves[:, :, 1, :])
+            j //= 2
+        k *= 2
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One level of a plan as arrays (built once per plan)."""
+
+    pairs: int
+    odd: bool
+    low: I64  # radices of the even entries
+    high: I64  # radices of the odd entries
+    emit: I64
+    keep: npt.NDArray[np.bool_]  # which of the (pairs, kmax) bytes Encode writes
+    cols: I64  # Decode: (kmax, pairs) byte positions (0 where absent)
+    has: npt.NDArray[np.bool_]  # (kmax, pairs)
+    scale: I64  # 256^emit
+
+
+@functools.cache
+def _steps(pl: Plan) -> tuple[_Step, ...]:
+    out = []
+    pos = 0
+    for level in pl.levels:
+        rad = np.array(level.radices, dtype=np.int64)
+        pairs = len(level.emit)
+        emit = np.array(level.emit, dtype=np.int64)
+        kmax = int(emit.max())
+        j = np.arange(kmax)[:, None]
+        has = j < emit[None, :]
+        starts = pos + np.concatenate([[0], np.cumsum(emit)[:-1]])
+        out.append(
+            _Step(
+                pairs,
+                len(rad) % 2 == 1,
+                rad[0 : 2 * pairs : 2],
+                rad[1 : 2 * pairs : 2],
+                emit,
+                has.T.reshape(-1),
+                np.where(has, starts[None, :] + j, 0),
+                has,
+                np.left_shift(1, 8 * emit),
+            )
+        )
+        pos += int(emit.sum())
+    return tuple(out)
 
 
 def _encode(digits: I64, pl: Plan) -> U8:
     """Encode (submission §3.2) of (B, n) digits along the public plan."""
     r = digits
     parts = []
-    for level in pl.levels:
-        rad = np.array(level.radices, dtype=np.int64)
-        pairs = len(level.emit)
-        merged = r[:, 0 : 2 * pairs : 2] + r[:, 1 : 2 * pairs : 2] * rad[0 : 2 * pairs : 2]
-        emit = np.array(level.emit, dtype=np.int64)
-        kmax = int(emit.max())
+    for st in _steps(pl):
+        merged = r[:, 0 : 2 * st.pairs : 2] + r[:, 1 : 2 * st.pairs : 2] * st.low
+        kmax = st.cols.shape[0]
         if kmax:
-            raw = np.stack([(merged >> (8 * j)) & 255 for j in range(kmax)], axis=-1)
-            keep = (np.arange(kmax)[None, :] < emit[:, None]).reshape(-1)
-            parts.append(raw.reshape(r.shape[0], -1)[:, keep])
-        merged = merged >> (8 * emit)
-        r = np.concatenate([merged, r[:, -1:]], axis=1) if len(level.radices) % 2 else merged
+            raw = np.empty((r.shape[0], st.pairs, kmax), dtype=np.int64)
+            for j in range(kmax):
+                raw[:, :, j] = (merged >> (8 * j)) & 255
+            parts.append(raw.reshape(r.shape[0], -1)[:, st.keep])
+        merged = merged >> (8 * st.emit)
+        r = np.concatenate([merged, r[:, -1:]], axis=1) if st.odd else merged
     parts.append(np.stack([(r[:, 0] >> (8 * j)) & 255 for j in range(pl.top_bytes)], axis=-1))
     return np.concatenate(parts, axis=1).astype(np.uint8)
 
@@ -221,31 +289,24 @@ def _decode(s: I64, pl: Plan) -> I64:
     """Decode (submission §3.2) of (B, length) bytes along the public plan; out-of-range
     digits come back reduced, as the reference's."""
     b = s.shape[0]
-    pos = 0
-    bottoms = []
-    for level in pl.levels:
-        emit = np.array(level.emit, dtype=np.int64)
-        value = np.zeros((b, len(emit)), dtype=np.int64)
-        starts = pos + np.concatenate([[0], np.cumsum(emit)[:-1]])
-        for j in range(int(emit.max())):
-            has = emit > j
-            cols = np.where(has, starts + j, 0)
-            value += np.where(has, s[:, cols], 0) << (8 * j)
-        bottoms.append((value, np.left_shift(1, 8 * emit)))
-        pos += int(emit.sum())
+    steps = _steps(pl)
+    values = []
+    for st in steps:
+        value = np.zeros((b, st.pairs), dtype=np.int64)
+        for j in range(st.cols.shape[0]):
+            value += np.where(st.has[j], s[:, st.cols[j]], 0) << (8 * j)
+        values.append(value)
+    pos = pl.length - pl.top_bytes
     top = np.zeros(b, dtype=np.int64)
     for j in range(pl.top_bytes):
         top += s[:, pos + j] << (8 * j)
     r = (top % pl.top)[:, None]
-    for level, (value, scale) in zip(reversed(pl.levels), reversed(bottoms), strict=True):
-        rad = np.array(level.radices, dtype=np.int64)
-        pairs = len(level.emit)
-        full = value + scale * r[:, :pairs]
-        low = rad[0 : 2 * pairs : 2]
-        out = np.empty((b, len(rad)), dtype=np.int64)
-        out[:, 0 : 2 * pairs : 2] = full % low
-        out[:, 1 : 2 * pairs : 2] = (full // low) % rad[1 : 2 * pairs : 2]
-        if len(rad) % 2:
+    for st, value in zip(reversed(steps), reversed(values), strict=True):
+        full = value + st.scale * r[:, : st.pairs]
+        out = np.empty((b, 2 * st.pairs + st.odd), dtype=np.int64)
+        out[:, 0 : 2 * st.pairs : 2] = full % st.low
+        out[:, 1 : 2 * st.pairs : 2] = (full // st.low) % st.high
+        if st.odd:
             out[:, -1] = r[:, -1]
         r = out
     return r
