@@ -42,14 +42,16 @@ def hash_prefix(b: int, data: bytes) -> bytes:
     return hashlib.sha512(bytes((b,)) + data).digest()[:32]
 
 
+_SMALL_WEIGHTS = np.array([1, 4, 16, 64], dtype=np.int64)
+
+
 def small_encode(f: I64) -> bytes:
     """Small_encode: coefficients + 1 packed 2 bits each, little end first; the last
     byte holds the last coefficient alone (p = 4 * 190 + 1)."""
-    d = (np.asarray(f, dtype=np.int64) + 1).astype(np.uint8)
+    d = np.asarray(f, dtype=np.int64) + 1
     p = d.shape[-1]
-    body = d[: p - p % 4].reshape(-1, 4)
-    packed = body[:, 0] | (body[:, 1] << 2) | (body[:, 2] << 4) | (body[:, 3] << 6)
-    return packed.tobytes() + d[p - p % 4 :].tobytes()
+    packed = d[: p - p % 4].reshape(-1, 4) @ _SMALL_WEIGHTS  # each < 256
+    return packed.astype(np.uint8).tobytes() + d[p - p % 4 :].astype(np.uint8).tobytes()
 
 
 def small_decode(s: bytes, p: int) -> I64:
@@ -89,8 +91,10 @@ class Sntrup(KemBase):
         sort), p - w with bit 1 cleared and bit 0 set (-> 0), sorted by a constant-
         time network, then each low two bits minus 1: a weight-w small polynomial."""
         prm = self.params
-        words = _words(data)
-        marked = np.concatenate([words[: prm.w] & 0xFFFFFFFE, (words[prm.w :] & 0xFFFFFFFC) | 1])
+        marked = _words(data)  # a fresh array: marked in place
+        marked[: prm.w] &= 0xFFFFFFFE
+        marked[prm.w :] &= 0xFFFFFFFC
+        marked[prm.w :] |= 1
         return cast(I64, (k.sort_uint32(marked) & 3) - 1)
 
     def _round(self, a: I64) -> I64:
