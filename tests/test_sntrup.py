@@ -275,3 +275,15 @@ def test_interoperates_with_pqcrypto() -> None:
     pk, sk = KEM.keygen()
     ct, ss = theirs.encaps(pk)
     assert KEM.decaps(sk, ct) == ss
+
+
+def test_batch_view_rows_are_single_operations() -> None:
+    view = KEM.batch
+    seeds = np.arange(2 * 48, dtype=np.uint8).reshape(2, 48)
+    pks, sks = view.keygen_derand(seeds)
+    ms = np.frombuffer(hashlib.shake_256(b"m").digest(2 * 3044), dtype=np.uint8).reshape(2, 3044)
+    ss, cts = view.encaps_derand(pks, ms)
+    assert (view.decaps(sks, cts) == ss).all()
+    pk, sk = KEM.keygen_derand(bytes(seeds[1]))
+    assert (bytes(pks[1]), bytes(sks[1])) == (pk, sk)
+    assert KEM.encaps_derand(pk, bytes(ms[1])) == (bytes(ss[1]), bytes(cts[1]))
