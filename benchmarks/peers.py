@@ -371,7 +371,12 @@ def _dilithium_py() -> Peer:
 # --- optional: pqcrypto, liboqs-python ----------------------------------------------------
 
 
-PQCRYPTO_NAMES = {"HQC-1": "hqc_128", "HQC-3": "hqc_192", "HQC-5": "hqc_256"}
+PQCRYPTO_NAMES = {
+    "HQC-1": "hqc_128",
+    "HQC-3": "hqc_192",
+    "HQC-5": "hqc_256",
+    "sntrup761": "sntrup_761",
+}
 """pqcrypto's module names where they are not ours lower-cased with '_' for '-'."""
 
 

@@ -53,6 +53,7 @@ def test_listed_from_the_registrations() -> None:
         "falcon": expected,
         "frodokem": expected,
         "hqc": expected,
+        "sntrup": expected,
     }
 
 

@@ -59,7 +59,7 @@ def test_cli_keygen_show_encaps_decaps(cli: Any) -> None:
         assert cli.run("decaps", "k.pem", "ct.bin", "--secret", "ss2.bin", "--force")[0] == 0
         assert Path("ss.bin").read_bytes() == Path("ss2.bin").read_bytes()
     status, out, _ = cli.run("show", "k.pem")
-    assert status == 0 and b"HQC-1 (HQC KEM, no OID)" in out and b"seed:         32 bytes" in out
+    assert status == 0 and b"HQC-1 (KEM, no OID)" in out and b"seed:         32 bytes" in out
     status, out, _ = cli.run("show", "k.pub.pem")
     assert status == 0 and b"public key (raw PEM)" in out and b"2241 bytes" in out
     Path("short.bin").write_bytes(bytes(100))

@@ -133,6 +133,7 @@ if TYPE_CHECKING:
         load_pem_private_key,
         load_pem_public_key,
     )
+    from pqkit.keys.sntrup import Sntrup761PrivateKey, Sntrup761PublicKey
     from pqkit.serialization import (
         BestAvailableEncryption,
         Encoding,
@@ -182,6 +183,7 @@ _LAZY = {
         for stem in ("XWing", "MLKEM768P256", "MLKEM1024P384")
         for kind in ("Private", "Public")
     },
+    **{f"Sntrup761{kind}Key": "pqkit.keys.sntrup" for kind in ("Private", "Public")},
     **{
         f"HQC{level}{kind}Key": "pqkit.keys.hqc"
         for level in (1, 3, 5)
@@ -336,6 +338,8 @@ __all__ = [
     "SLHDSASHAKE_256fPublicKey",
     "SLHDSASHAKE_256sPrivateKey",
     "SLHDSASHAKE_256sPublicKey",
+    "Sntrup761PrivateKey",
+    "Sntrup761PublicKey",
     "UnknownAlgorithm",
     "UnknownBackend",
     "XWingPrivateKey",

@@ -44,25 +44,24 @@ def _public_bytes(public: Any, der: bool) -> bytes:
 
 
 def _raw_pem_keygen(args: argparse.Namespace, family: str) -> int:
-    """``pqkit keygen`` for a hybrid KEM or Falcon: raw private / public key PEM
-    files (no OID is assigned to these schemes, so no PKCS#8 form, no DER, no
-    password)."""
+    """``pqkit keygen`` for a scheme with no OID (a hybrid KEM, HQC, sntrup761, Falcon):
+    raw private / public key PEM files (so no PKCS#8 form, no DER, no password)."""
     from pqkit.keys.falcon import falcon_private_key_class
     from pqkit.keys.hybrid import hybrid_private_key_class
 
+    cls: Any = (
+        falcon_private_key_class(args.algorithm)
+        if family == "Falcon"
+        else hybrid_private_key_class(args.algorithm)
+    )
     if args.der or args.form != "seed" or args.passout or args.password_file:
-        what = "raw PEM" if family == "Falcon" else "raw-seed PEM"
+        what = "raw-seed PEM" if cls.private_label.startswith("SEED") else "raw PEM"
         raise ValueError(
             f"{args.algorithm} key files are {what} blocks: "
             "--der, --form expanded/both and passwords are not available for them"
         )
     outputs = [args.out] + ([args.pub] if args.pub else [])
     check_outputs(outputs, args.force)
-    cls: Any = (
-        falcon_private_key_class(args.algorithm)
-        if family == "Falcon"
-        else hybrid_private_key_class(args.algorithm)
-    )
     key = cls.generate()
     write_output(args.out, key.private_bytes_pem(), secret=True, force=args.force, binary=False)
     if args.pub:
@@ -141,7 +140,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         # a key-file name (the pre-hash OIDs' "HashML-DSA-65" ...) or a registry one
         if by_name(args.algorithm) is None:
             family = registry.algorithm(args.algorithm).family
-            if family in ("hybrid", "Falcon", "HQC"):
+            if family in ("hybrid", "Falcon", "HQC", "sntrup"):
                 return _raw_pem_keygen(args, family)
         cls = private_key_class(args.algorithm)
     except KeyError as exc:  # UnknownAlgorithm: keep its full message
@@ -214,22 +213,25 @@ def _hybrid_pub(public: Any, args: argparse.Namespace) -> bytes:
 
 
 def _show_hybrid(loaded: Any) -> int:
-    """``pqkit show`` for a raw-PEM key file (a hybrid KEM's or HQC's)."""
+    """``pqkit show`` for a raw-PEM KEM key file (a hybrid KEM's, HQC's, sntrup761's)."""
     import pqkit
     from pqkit import registry
 
     key = loaded.key
     public = key.public_key() if loaded.private else key
     scheme = pqkit.kem(key.algorithm)
-    kind = "private key (seed PEM)" if loaded.private else "public key (raw PEM)"
+    hybrid = registry.algorithm(key.algorithm).family == "hybrid"
+    seed = loaded.private and key.private_label.startswith("SEED")  # sntrup761: the sk
+    raw = "seed" if seed else "raw"
+    kind = f"private key ({raw} PEM)" if loaded.private else "public key (raw PEM)"
     lines = [
-        ("algorithm", f"{key.algorithm} ({registry.algorithm(key.algorithm).family} KEM, no OID)"),
+        ("algorithm", f"{key.algorithm} ({'hybrid ' if hybrid else ''}KEM, no OID)"),
         ("type", kind),
         ("fingerprint", f"SHA256:{hashlib.sha256(public.public_bytes_raw()).hexdigest()}"),
         ("public key", f"{scheme.length_public_key} bytes"),
     ]
     if loaded.private:
-        lines.append(("seed", f"{len(key.private_bytes_raw())} bytes"))
+        lines.append(("seed" if seed else "secret key", f"{len(key.private_bytes_raw())} bytes"))
     lines.append(("ciphertext", f"{scheme.length_ciphertext} bytes"))
     for label, value in lines:
         print(f"{label + ':':<14}{value}")

@@ -24,6 +24,7 @@ from pqkit.keys import loaders as _loaders
 from pqkit.keys import mldsa as _mldsa
 from pqkit.keys import mlkem as _mlkem
 from pqkit.keys import slhdsa as _slhdsa
+from pqkit.keys import sntrup as _sntrup
 from pqkit.keys._base import PrivateKey, PublicKey, private_key_class, public_key_class
 from pqkit.keys.frodokem import *  # noqa: F403
 from pqkit.keys.hqc import *  # noqa: F403
@@ -31,6 +32,7 @@ from pqkit.keys.loaders import *  # noqa: F403
 from pqkit.keys.mldsa import *  # noqa: F403
 from pqkit.keys.mlkem import *  # noqa: F403
 from pqkit.keys.slhdsa import *  # noqa: F403
+from pqkit.keys.sntrup import *  # noqa: F403
 
 __all__ = ["PrivateKey", "PublicKey", "private_key_class", "public_key_class"]
 __all__ += _frodokem.__all__
@@ -39,3 +41,4 @@ __all__ += _loaders.__all__
 __all__ += _mldsa.__all__
 __all__ += _mlkem.__all__
 __all__ += _slhdsa.__all__
+__all__ += _sntrup.__all__

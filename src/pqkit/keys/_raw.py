@@ -67,6 +67,8 @@ class RawPrivateKey(Uncopyable):
 
     __slots__ = ()
     algorithm: ClassVar[str]
+    private_label: ClassVar[str] = "PRIVATE KEY"
+    """What follows the algorithm's name in the private key's PEM label."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
@@ -82,13 +84,13 @@ class RawPrivateKey(Uncopyable):
         not_convertible(self.algorithm)
 
 
-def key_labels(private: dict[str, Any], private_label: str) -> dict[str, tuple[Any, bool]]:
+def key_labels(private: dict[str, Any]) -> dict[str, tuple[Any, bool]]:
     """Every PEM label of these private key classes (name -> class) -> (private
-    key class, holds a private key): ``<NAME> <private_label>`` and ``<NAME>
-    PUBLIC KEY``."""
+    key class, holds a private key): ``<NAME> <class's private_label>`` and
+    ``<NAME> PUBLIC KEY``."""
     out: dict[str, tuple[Any, bool]] = {}
     for name, cls in private.items():
-        out[f"{name} {private_label}"] = (cls, True)
+        out[f"{name} {cls.private_label}"] = (cls, True)
         out[f"{name} PUBLIC KEY"] = (cls, False)
     return out
 

@@ -174,7 +174,7 @@ def falcon_private_key_class(name: str) -> type[FalconPrivateKey]:
 
 def _labels() -> dict[str, tuple[type[FalconPrivateKey], bool]]:
     """Every Falcon PEM label -> (private key class, holds a private key)."""
-    return key_labels(_PRIVATE, "PRIVATE KEY")
+    return key_labels(_PRIVATE)
 
 
 def is_falcon_pem(data: bytes) -> bool:

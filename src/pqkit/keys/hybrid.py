@@ -59,12 +59,18 @@ class HybridPublicKey(RawPublicKey):
         raw = as_bytes_len(
             data, f"{cls.algorithm} public key", _scheme(cls.algorithm).length_public_key
         )
+        cls._check(raw)
+        key: HybridPublicKey = cls._wrap(raw)
+        return key
+
+    @classmethod
+    def _check(cls, raw: bytes) -> None:
+        """The checks of an imported key beyond its length (``ValueError``); a family
+        whose specification defines none overrides this with a no-op."""
         scheme = _scheme(cls.algorithm)
         n = scheme.params.length_mlkem_public_key
         scheme.pq.check_encapsulation_key(raw[:n])
         scheme.group.check_element(raw[n:], "public key")
-        key: HybridPublicKey = cls._wrap(raw)
-        return key
 
     def encapsulate(self, *, rng: RNG | None = None) -> Encapsulation:
         """``(shared_secret, ciphertext)``."""
@@ -79,12 +85,19 @@ class HybridPrivateKey(RawPrivateKey):
 
     __slots__ = ("_seed",)
     public_class: ClassVar[type[HybridPublicKey]]
+    private_label: ClassVar[str] = "SEED PRIVATE KEY"
     _seed: bytes
+
+    @classmethod
+    def _length(cls) -> int:
+        """The length of the private key bytes in the file (a 32-byte seed here)."""
+        return 32
 
     @classmethod
     def from_seed_bytes(cls, seed: bytes) -> HybridPrivateKey:
         key = object.__new__(cls)
-        object.__setattr__(key, "_seed", as_bytes_len(seed, f"{cls.algorithm} seed", 32))
+        data = as_bytes_len(seed, f"{cls.algorithm} seed", cls._length())
+        object.__setattr__(key, "_seed", data)
         return key
 
     @classmethod
@@ -98,11 +111,13 @@ class HybridPrivateKey(RawPrivateKey):
     def private_bytes_pem(self) -> bytes:
         """``-----BEGIN <NAME> SEED PRIVATE KEY-----`` around the 32-byte seed
         (unencrypted: protect the file)."""
-        return pem_encode(self._seed, f"{self.algorithm.upper()} SEED PRIVATE KEY")
+        return pem_encode(self._seed, f"{self.algorithm.upper()} {self.private_label}")
+
+    def _public_raw(self) -> bytes:
+        return bytes(_scheme(self.algorithm).keygen_derand(self._seed).public_key)
 
     def public_key(self) -> HybridPublicKey:
-        pk = _scheme(self.algorithm).keygen_derand(self._seed).public_key
-        return self.public_class.from_public_bytes(pk)
+        return self.public_class.from_public_bytes(self._public_raw())
 
     def decapsulate(self, ciphertext: bytes) -> bytes:
         """The shared secret of ``ciphertext``."""
@@ -153,8 +168,8 @@ _RAW: dict[str, type[HybridPrivateKey]] = dict(_HYBRID)
 
 def register_raw_keys(classes: dict[str, type[HybridPrivateKey]]) -> None:
     """Add private key classes (by PEM label stem) whose key files are raw PEM
-    blocks as the hybrid KEMs' are: HQC's (:mod:`pqkit.keys.hqc`, registered when
-    :mod:`pqkit.keys` is imported)."""
+    blocks as the hybrid KEMs' are: another family's key module (HQC, sntrup761,
+    Classic McEliece ...) registers its classes when :mod:`pqkit.keys` imports it."""
     _RAW.update(classes)
 
 
@@ -179,11 +194,11 @@ def hybrid_private_key_class(name: str) -> type[HybridPrivateKey]:
 
 
 def load_pem_hybrid_private_key(data: bytes) -> HybridPrivateKey:
-    """The hybrid private key in a ``<NAME> SEED PRIVATE KEY`` PEM block."""
-    classes = _raw_classes()
-    labels = tuple(f"{n} SEED PRIVATE KEY" for n in classes)
-    label, body = pem_decode(as_bytes(data, "data"), labels)
-    return classes[label.removesuffix(" SEED PRIVATE KEY")].from_seed_bytes(body)
+    """The private key in a ``<NAME> SEED PRIVATE KEY`` PEM block (or the label its
+    class names: ``SNTRUP761 PRIVATE KEY`` ...)."""
+    labels = {f"{n} {c.private_label}": c for n, c in _raw_classes().items()}
+    label, body = pem_decode(as_bytes(data, "data"), tuple(labels))
+    return labels[label].from_seed_bytes(body)
 
 
 def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
@@ -196,7 +211,7 @@ def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
 
 def _labels() -> dict[str, tuple[type[HybridPrivateKey], bool]]:
     """Every hybrid PEM label -> (private key class, holds a private key)."""
-    return key_labels(_raw_classes(), "SEED PRIVATE KEY")
+    return key_labels(_raw_classes())
 
 
 def is_hybrid_pem(data: bytes) -> bool:

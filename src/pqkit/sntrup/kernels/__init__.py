@@ -1,0 +1,1 @@
+"""Streamlined NTRU Prime's arithmetic kernels: contract, ref, numpy, jit, warm-up."""
