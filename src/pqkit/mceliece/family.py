@@ -12,5 +12,5 @@ FAMILY = Family(
     rank=50,
     catalog="pqkit.mceliece.params",
     contract=f"{_K}.contract:McElieceKernels",
-    kernels={"ref": f"{_K}.ref"},
+    kernels={"numpy": f"{_K}.numpy", "ref": f"{_K}.ref"},
 )
