@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import kernel_table
+from pqkit.mceliece.kernels.benes import controlbits_by_sorting
 from pqkit.mceliece.kernels.contract import McElieceKernels, words
 from pqkit.mceliece.params import Params
 
@@ -117,18 +118,6 @@ def _sort(x: Any) -> npt.NDArray[np.int64]:
         out[..., lo] = np.where(asc, small, large)
         out[..., hi] = np.where(asc, large, small)
     return out
-
-
-def _inverse(perm: Any) -> npt.NDArray[np.int64]:
-    """perm^-1 of each row, by sorting (perm(x) << 16 | x)."""
-    perm = np.asarray(perm, dtype=np.int64)
-    idx = np.arange(perm.shape[-1], dtype=np.int64)
-    return _sort((perm << 16) | idx) & 0xFFFF
-
-
-def _compose(a: Any, b_inv: Any) -> npt.NDArray[np.int64]:
-    """x -> a(b(x)) for each row, given b^-1: sorting (b^-1(y) << 16 | a(y))."""
-    return _sort((np.asarray(b_inv, dtype=np.int64) << 16) | np.asarray(a, dtype=np.int64)) & 0xFFFF
 
 
 # -- key generation --------------------------------------------------------------
@@ -286,47 +275,9 @@ def systematic(p: Params, mat: Any, pi: Any) -> tuple[_U8, _I64, int] | None:
 
 
 def controlbits(p: Params, pi: Any) -> _U8:
-    """The reference's ``cbrecursion``, all subnetworks of one depth at once (rows
-    of an array), every permutation product by a sorting network."""
-    m = p.m
-    n = p.q
-    out = np.zeros(8 * p.cond_bytes, dtype=np.uint8)
-    perms = np.asarray(pi, dtype=np.int64)[None, :]
-    for d in range(m - 1):
-        rows, size = perms.shape
-        w = m - d
-        half = size // 2
-        idx = np.arange(size, dtype=np.int64)
-        inv = _inverse(perms)
-        # pibar(x) = pi(pi^-1(x ^ 1) ^ 1)
-        u = inv[:, idx ^ 1] ^ 1
-        pbar = _compose(perms, _inverse(u))
-        c = np.minimum(idx, pbar)
-        pp = _compose(pbar, _inverse(pbar))
-        for _ in range(1, w - 1):
-            pinv = _inverse(pp)
-            c = np.minimum(c, _compose(c, pinv))
-            pp = _compose(pp, pinv)
-        f = c[:, 0::2] & 1  # (rows, half)
-        big_f = idx[None, :] ^ np.repeat(f, 2, axis=1)
-        fpi = _compose(big_f, inv)  # F o pi
-        lbits = fpi[:, 0::2] & 1
-        # M(y) = Fpi(L(y)) with L(y) = y ^ l_{y >> 1}: a masked swap of pairs
-        ev, od = fpi[:, 0::2], fpi[:, 1::2]
-        dsw = (ev ^ od) * lbits
-        mid = np.empty_like(fpi)
-        mid[:, 0::2] = ev ^ dsw
-        mid[:, 1::2] = od ^ dsw
-        # bit positions: first layer d n/2 + j 2^d + b, last (2m - d - 2) n/2 + ...
-        first = (d * (n // 2)) + (np.arange(half)[None, :] << d) + np.arange(rows)[:, None]
-        last = ((2 * m - d - 2) * (n // 2)) + (np.arange(half)[None, :] << d)
-        out[first.reshape(-1)] = f.reshape(-1)
-        out[(last + np.arange(rows)[:, None]).reshape(-1)] = lbits.reshape(-1)
-        perms = np.concatenate([mid[:, 0::2] >> 1, mid[:, 1::2] >> 1], axis=0)
-    # the middle layer: 2-entry networks, bit = pi(0)
-    rows = perms.shape[0]
-    out[(m - 1) * (n // 2) + np.arange(rows)] = perms[:, 0]
-    return np.packbits(out, bitorder="little")
+    """The reference's ``cbrecursion`` on the bitonic network of this backend
+    (:func:`pqkit.mceliece.kernels.benes.controlbits_by_sorting`)."""
+    return controlbits_by_sorting(p, pi, _sort)
 
 
 def support(p: Params, cb: Any) -> _U16:
