@@ -40,24 +40,63 @@ def _i(v: int) -> np.int64:
 
 
 @jit
+def _reduce(r: Any, m: Any) -> Any:
+    """r (degree <= 2m - 2) mod f(z) in two folds, the reference's shifts:
+    z^12 = z^3 + 1 (m = 12) and z^13 = z^4 + z^3 + z + 1 (m = 13); the second fold
+    takes the bits the first one carried to degree m and above."""
+    if m == 12:  # public: the parameter set's field
+        t = r & 0x7FC000
+        r ^= (t >> 9) ^ (t >> 12)
+        t = r & 0x3000
+        r ^= (t >> 9) ^ (t >> 12)
+        return r & 0xFFF
+    t = r & 0x1FF0000
+    r ^= (t >> 9) ^ (t >> 10) ^ (t >> 12) ^ (t >> 13)
+    t = r & 0xE000
+    r ^= (t >> 9) ^ (t >> 10) ^ (t >> 12) ^ (t >> 13)
+    return r & 0x1FFF
+
+
+@jit
 def _mul(a: Any, b: Any, m: Any, poly: Any) -> Any:
-    r = np.int64(0)
-    for i in range(m):
-        r ^= (a << i) * ((b >> i) & 1)
-    for i in range(2 * m - 2, m - 1, -1):
-        r ^= ((r >> i) & 1) * (poly << (i - m))
-    return r
+    """a * b in GF(2^m): m products of a with one bit of b, then the folds."""
+    r = a * (b & 1)
+    for i in range(1, m):
+        r ^= a * (b & (1 << i))
+    return _reduce(r, m)
+
+
+@jit
+def _sq(a: Any, m: Any) -> Any:
+    """a^2 in GF(2^m): the bits of a spread to even positions, then the folds."""
+    x = a
+    x = (x | (x << 8)) & 0x00FF00FF
+    x = (x | (x << 4)) & 0x0F0F0F0F
+    x = (x | (x << 2)) & 0x33333333
+    x = (x | (x << 1)) & 0x55555555
+    return _reduce(x, m)
 
 
 @jit
 def _inv(a: Any, m: Any, poly: Any) -> Any:
-    """a^(2^m - 2) by square-and-multiply over the public exponent."""
-    r = np.int64(1)
-    for i in range(m - 1, -1, -1):
-        r = _mul(r, r, m, poly)
-        if i >= 1:  # bits of 2^m - 2: ones above bit 0
-            r = _mul(r, a, m, poly)
-    return r
+    """a^(2^m - 2) = (a^(2^(m-1) - 1))^2, the inner power by the addition chain
+    of 2^k - 1 exponents along the bits of m - 1 (public)."""
+    k = m - 1
+    top = 0
+    while (k >> (top + 1)) != 0:
+        top += 1
+    r = a  # a^(2^e - 1) with e = 1
+    e = 1
+    for i in range(top - 1, -1, -1):
+        x = r
+        for _ in range(e):
+            x = _sq(x, m)
+        r = _mul(x, r, m, poly)  # e -> 2e
+        e *= 2
+        if (k >> i) & 1:
+            r = _mul(_sq(r, m), a, m, poly)  # e -> e + 1
+            e += 1
+    return _sq(r, m)
 
 
 @jit
@@ -175,14 +214,18 @@ def _parity_check(g: Any, pi: Any, n: Any, t: Any, m: Any, poly: Any, nwords: An
     for j in range(n):
         alpha[j] = _bitrev(pi[j], m)
         col[j] = _inv(_eval(g, t, alpha[j], m, poly), m, poly)
+    acc = np.zeros(m, dtype=np.uint64)
     for i in range(t):
-        for j in range(n):
-            v = col[j]
-            w = j >> 6
-            sh = np.uint64(j & 63)
+        for w in range(nwords):
+            acc[:] = 0
+            for jj in range(min(64, n - 64 * w)):
+                j = 64 * w + jj
+                v = col[j]
+                for k in range(m):
+                    acc[k] |= np.uint64((v >> k) & 1) << np.uint64(jj)
+                col[j] = _mul(v, alpha[j], m, poly)
             for k in range(m):
-                mat[i * m + k, w] |= np.uint64((v >> k) & 1) << sh
-            col[j] = _mul(v, alpha[j], m, poly)
+                mat[i * m + k, w] = acc[k]
     return mat
 
 
