@@ -186,12 +186,16 @@ def _weight_t(p: Params, seed: bytes) -> Any:
     raise AssertionError("no weight-t vector")  # pragma: no cover
 
 
-@pytest.mark.parametrize("name", SMALL)
-def test_encode_and_decode_match_ref(fast: Any, name: str) -> None:
+@cache
+def key_pair(name: str) -> tuple[bytes, bytes]:
     from pqkit import kem
 
-    scheme = kem(name).using(arith="ref")
-    pk, sk = scheme.keygen_derand(bytes(32))
+    return tuple(kem(name).using(arith="ref").keygen_derand(bytes(32)))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_encode_and_decode_match_ref(fast: Any, name: str) -> None:
+    pk, sk = key_pair(name)
     p = PARAMS[name]
     g = _le16(sk[40:], p.t, p.m)
     cb = np.frombuffer(sk, dtype=np.uint8, count=p.cond_bytes, offset=40 + 2 * p.t)
