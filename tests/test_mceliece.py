@@ -7,9 +7,11 @@ tests/test_liboqs_kats.py's."""
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import Cli
 
 import pqkit
 from pqkit import common
@@ -153,3 +155,42 @@ def test_inputs_are_not_modified() -> None:
     assert kem.decaps(sk_b, ct_b) == ss
     assert (bytes(pk_b), bytes(sk_b), bytes(ct_b)) == (pk, sk, ct)
     assert np.frombuffer(pk, dtype=np.uint8).size == kem.length_public_key
+
+
+# --- key objects, key files and the command line ---------------------------------------
+
+
+def test_key_objects_and_pem_files() -> None:
+    from pqkit.keys.hybrid import hybrid_private_key_class, load_pem_hybrid_key
+
+    cls = hybrid_private_key_class("classic-mceliece-348864f")
+    key = cls.from_seed_bytes(bytes(range(32)))
+    pem = key.private_bytes_pem()
+    assert pem.startswith(b"-----BEGIN CLASSIC-MCELIECE-348864F SEED PRIVATE KEY-----\n")
+    public = key.public_key()
+    assert public.public_bytes_raw() == keys(SMALL[1])[0]
+    pub_pem = public.public_bytes_pem()
+    assert pub_pem.startswith(b"-----BEGIN CLASSIC-MCELIECE-348864F PUBLIC KEY-----\n")
+    assert load_pem_hybrid_key(pub_pem) == public
+    ss, ct = public.encapsulate()
+    assert load_pem_hybrid_key(pem).decapsulate(ct) == ss
+    with pytest.raises(ValueError, match="public key must be 261120 bytes"):
+        type(public).from_public_bytes(bytes(10))
+
+
+def test_cli_keygen_show_encaps_decaps(cli: Cli, tmp_path: Path) -> None:
+    from pqkit.cli.loading import KEY_FILE_LIMIT
+
+    name = SMALL[0]
+    cli.ok("keygen", name, "-o", "k.pem", "--pub", "p.pem")
+    assert (tmp_path / "p.pem").stat().st_size > KEY_FILE_LIMIT  # read all the same
+    shown = cli.ok("show", "p.pem").decode()
+    assert f"{name} (Classic McEliece, no OID)" in shown and "261120 bytes" in shown
+    assert "seed:         32 bytes" in cli.ok("show", "k.pem").decode()
+    cli.ok("encaps", "p.pem", "--ct", "ct", "--secret", "s1")
+    cli.ok("decaps", "k.pem", "ct", "--secret", "s2")
+    assert (tmp_path / "s1").read_bytes() == (tmp_path / "s2").read_bytes()
+    cli.fails("keygen", name, "-o", "x.der", "--der", match="raw-seed PEM")
+    # only a Classic McEliece public key file may exceed the key-file limit
+    (tmp_path / "big.pem").write_bytes(b"-----BEGIN X-WING PUBLIC KEY-----\n" + b"A" * 10**5)
+    cli.fails("show", "big.pem", match=f"more than {KEY_FILE_LIMIT} bytes")

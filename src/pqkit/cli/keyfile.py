@@ -44,8 +44,9 @@ def _public_bytes(public: Any, der: bool) -> bytes:
 
 
 def _hybrid_keygen(args: argparse.Namespace) -> int:
-    """``pqkit keygen`` for a hybrid KEM: raw seed / public key PEM files (no OID is
-    assigned to these KEMs, so no PKCS#8 form, no DER, no password)."""
+    """``pqkit keygen`` for a hybrid KEM or Classic McEliece: raw seed / public key
+    PEM files (no OID is assigned to these KEMs, so no PKCS#8 form, no DER, no
+    password)."""
     from pqkit.keys.hybrid import hybrid_private_key_class
 
     if args.der or args.form != "seed" or args.passout or args.password_file:
@@ -133,7 +134,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         # a key-file name (the pre-hash OIDs' "HashML-DSA-65" ...) or a registry one
         if (
             by_name(args.algorithm) is None
-            and registry.algorithm(args.algorithm).family == "hybrid"
+            and registry.algorithm(args.algorithm).family in ("hybrid", "Classic McEliece")
         ):
             return _hybrid_keygen(args)
         cls = private_key_class(args.algorithm)
@@ -178,21 +179,23 @@ def _hybrid_pub(public: Any, args: argparse.Namespace) -> bytes:
 
 
 def _show_hybrid(loaded: Any) -> int:
-    """``pqkit show`` for a hybrid KEM key file."""
+    """``pqkit show`` for a raw-PEM KEM key file (a hybrid KEM, Classic McEliece)."""
     import pqkit
+    from pqkit import registry
 
     key = loaded.key
     public = key.public_key() if loaded.private else key
     scheme = pqkit.kem(key.algorithm)
+    family = registry.algorithm(key.algorithm).family
     kind = "private key (seed PEM)" if loaded.private else "public key (raw PEM)"
     lines = [
-        ("algorithm", f"{key.algorithm} (hybrid KEM, no OID)"),
+        ("algorithm", f"{key.algorithm} ({'hybrid KEM' if family == 'hybrid' else family}, no OID)"),
         ("type", kind),
         ("fingerprint", f"SHA256:{hashlib.sha256(public.public_bytes_raw()).hexdigest()}"),
         ("public key", f"{scheme.length_public_key} bytes"),
     ]
     if loaded.private:
-        lines.append(("seed", f"{scheme.length_secret_key} bytes"))
+        lines.append(("seed", f"{len(key.private_bytes_raw())} bytes"))
     lines.append(("ciphertext", f"{scheme.length_ciphertext} bytes"))
     for label, value in lines:
         print(f"{label + ':':<14}{value}")

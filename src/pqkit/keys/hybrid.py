@@ -60,13 +60,18 @@ class HybridPublicKey:
         raw = as_bytes_len(
             data, f"{cls.algorithm} public key", _scheme(cls.algorithm).length_public_key
         )
+        cls._check_raw(raw)
+        key = object.__new__(cls)
+        object.__setattr__(key, "_raw", raw)
+        return key
+
+    @classmethod
+    def _check_raw(cls, raw: bytes) -> None:
+        """The checks of an imported key of the right length (``ValueError``)."""
         scheme = _scheme(cls.algorithm)
         n = scheme.params.length_mlkem_public_key
         scheme.pq.check_encapsulation_key(raw[:n])
         scheme.group.check_element(raw[n:], "public key")
-        key = object.__new__(cls)
-        object.__setattr__(key, "_raw", raw)
-        return key
 
     def public_bytes_raw(self) -> bytes:
         return self._raw
@@ -194,36 +199,47 @@ _PRIVATE = {
 }
 
 
+def _raw_classes() -> dict[str, type[HybridPrivateKey]]:
+    """Every KEM whose key files are raw PEM blocks (no OID): the hybrids and
+    Classic McEliece (:mod:`pqkit.keys.mceliece`), upper-case name -> class."""
+    from pqkit.keys.mceliece import MCELIECE_PRIVATE
+
+    return {**_PRIVATE, **MCELIECE_PRIVATE}
+
+
 def hybrid_private_key_class(name: str) -> type[HybridPrivateKey]:
-    """The private key class of the hybrid KEM ``name`` (any spelling or alias
-    :func:`pqkit.kem` accepts)."""
+    """The private key class of the KEM ``name`` with raw-PEM key files (a hybrid
+    KEM or Classic McEliece; any spelling or alias :func:`pqkit.kem` accepts)."""
     from pqkit import registry
 
     canonical = registry.algorithm(name, "kem").name
-    cls = _PRIVATE.get(canonical.upper())
+    classes = _raw_classes()
+    cls = classes.get(canonical.upper())
     if cls is None:
-        raise ValueError(f"{name} is not a hybrid KEM; hybrid KEMs: {', '.join(_PRIVATE)}")
+        raise ValueError(f"{name} has no raw-PEM key files; those that do: {', '.join(classes)}")
     return cls
 
 
 def load_pem_hybrid_private_key(data: bytes) -> HybridPrivateKey:
-    """The hybrid private key in a ``<NAME> SEED PRIVATE KEY`` PEM block."""
-    labels = tuple(f"{n} SEED PRIVATE KEY" for n in _PRIVATE)
+    """The private key in a ``<NAME> SEED PRIVATE KEY`` PEM block."""
+    classes = _raw_classes()
+    labels = tuple(f"{n} SEED PRIVATE KEY" for n in classes)
     label, body = pem_decode(as_bytes(data, "data"), labels)
-    return _PRIVATE[label.removesuffix(" SEED PRIVATE KEY")].from_seed_bytes(body)
+    return classes[label.removesuffix(" SEED PRIVATE KEY")].from_seed_bytes(body)
 
 
 def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
-    """The hybrid public key in a ``<NAME> PUBLIC KEY`` PEM block."""
-    labels = tuple(f"{n} PUBLIC KEY" for n in _PRIVATE)
+    """The public key in a ``<NAME> PUBLIC KEY`` PEM block."""
+    classes = _raw_classes()
+    labels = tuple(f"{n} PUBLIC KEY" for n in classes)
     label, body = pem_decode(as_bytes(data, "data"), labels)
-    return _PRIVATE[label.removesuffix(" PUBLIC KEY")].public_class.from_public_bytes(body)
+    return classes[label.removesuffix(" PUBLIC KEY")].public_class.from_public_bytes(body)
 
 
 def _labels() -> dict[str, tuple[type[HybridPrivateKey], bool]]:
-    """Every hybrid PEM label -> (private key class, holds a private key)."""
+    """Every raw-PEM key label -> (private key class, holds a private key)."""
     out: dict[str, tuple[type[HybridPrivateKey], bool]] = {}
-    for name, cls in _PRIVATE.items():
+    for name, cls in _raw_classes().items():
         out[f"{name} SEED PRIVATE KEY"] = (cls, True)
         out[f"{name} PUBLIC KEY"] = (cls, False)
     return out
