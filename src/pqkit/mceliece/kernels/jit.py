@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit
+from pqkit.arith._jit import jit, jit_inline
 from pqkit.arith.api import kernel_table
 from pqkit.mceliece.kernels.benes import controlbits_by_sorting
 from pqkit.mceliece.kernels.contract import McElieceKernels, words
@@ -39,7 +39,7 @@ def _i(v: int) -> np.int64:
 # -- GF(2^m) -------------------------------------------------------------------
 
 
-@jit
+@jit_inline
 def _reduce(r: Any, m: Any) -> Any:
     """r (degree <= 2m - 2) mod f(z) in two folds, the reference's shifts:
     z^12 = z^3 + 1 (m = 12) and z^13 = z^4 + z^3 + z + 1 (m = 13); the second fold
@@ -59,10 +59,15 @@ def _reduce(r: Any, m: Any) -> Any:
 
 @jit
 def _mul(a: Any, b: Any, m: Any, poly: Any) -> Any:
-    """a * b in GF(2^m): m products of a with one bit of b, then the folds."""
+    """a * b in GF(2^m): m products of a with one bit of b, then the folds (loops
+    of constant length per field, which the compiler unrolls)."""
     r = a * (b & 1)
-    for i in range(1, m):
-        r ^= a * (b & (1 << i))
+    if m == 12:  # public: the parameter set's field
+        for i in range(1, 12):
+            r ^= a * (b & (1 << i))
+    else:
+        for i in range(1, 13):
+            r ^= a * (b & (1 << i))
     return _reduce(r, m)
 
 
@@ -502,18 +507,35 @@ def _bm(s: Any, t: Any, m: Any, poly: Any) -> Any:
 
 @jit
 def _decode(g: Any, alpha: Any, c: Any, n: Any, t: Any, m: Any, poly: Any) -> Any:
-    r = np.zeros(n // 8, dtype=np.int64)
-    for i in range(c.shape[0]):
-        r[i] = c[i]
-    s = _syndrome(g, alpha, r, t, m, poly)
+    """Syndrome of (C, 0..0), Berlekamp-Massey, roots at every alpha_i, then the
+    syndrome of e compared. The weights 1 / g(alpha_i)^2 are computed once for
+    both syndromes; the first one reads the m t ciphertext positions only (the
+    others are zero in every input: a public fact)."""
+    mt = m * t
+    weight = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        e = _eval(g, t, alpha[i], m, poly)
+        weight[i] = _inv(_mul(e, e, m, poly), m, poly)
+    s = np.zeros(2 * t, dtype=np.int64)
+    for i in range(mt):
+        v = weight[i] * ((c[i >> 3] >> (i & 7)) & 1)
+        a = alpha[i]
+        for j in range(2 * t):
+            s[j] ^= v
+            v = _mul(v, a, m, poly)
     loc = _bm(s, t, m, poly)
     e = np.zeros(n // 8, dtype=np.int64)
+    s2 = np.zeros(2 * t, dtype=np.int64)
     w = 0
     for i in range(n):
-        z = ((_eval(loc, t, alpha[i], m, poly) - 1) >> 62) & 1
+        a = alpha[i]
+        z = ((_eval(loc, t, a, m, poly) - 1) >> 62) & 1
         e[i >> 3] |= z << (i & 7)
         w += z
-    s2 = _syndrome(g, alpha, e, t, m, poly)
+        v = weight[i] * z
+        for j in range(2 * t):
+            s2[j] ^= v
+            v = _mul(v, a, m, poly)
     check = w ^ t
     for j in range(2 * t):
         check |= s[j] ^ s2[j]
