@@ -31,7 +31,11 @@ import pqkit
 from pqkit import arith
 from pqkit.bench.report import markdown_table
 
-SETS = [f"{size}{v}" for size in ("348864", "460896", "6688128", "6960119", "8192128") for v in ("", "f")]
+SETS = [
+    f"{size}{v}"
+    for size in ("348864", "460896", "6688128", "6960119", "8192128")
+    for v in ("", "f")
+]
 OPS = ("keygen", "encaps", "decaps")
 
 
@@ -42,6 +46,25 @@ def _median_ms(fn: Callable[[int], object], repeat: int) -> float:
         fn(i)
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1e3
+
+
+def _time_library(
+    keygen: Callable[[], Any],
+    encaps: Callable[[Any], Any],
+    decaps: Callable[[Any, Any], Any],
+    ciphertext: Callable[[Any], bytes],
+    nkeys: int,
+    repeat: int,
+) -> dict[str, float]:
+    """Median ms of each operation; a fresh key per call from a ring of nkeys pairs
+    (made first, which also loads any compiled code)."""
+    pairs = [keygen() for _ in range(nkeys)]
+    cts = [ciphertext(encaps(pk)) for pk, _ in pairs]
+    return {
+        "keygen": _median_ms(lambda i: keygen(), repeat),
+        "encaps": _median_ms(lambda i: encaps(pairs[i % nkeys][0]), repeat),
+        "decaps": _median_ms(lambda i: decaps(pairs[i % nkeys][1], cts[i % nkeys]), repeat),
+    }
 
 
 def _pqcrypto(size: str) -> Any:
@@ -71,26 +94,14 @@ def run(sets: list[str], backends: list[str], repeat: int, nkeys: int) -> list[s
         results: dict[str, dict[str, float]] = {}
         for backend in backends:
             kem = pqkit.kem(name).using(arith=backend)
-            pairs = [kem.keygen() for _ in range(nkeys)]  # also loads compiled code
-            encs = [kem.encaps(pk) for pk, _ in pairs]
-            results[backend] = {
-                "keygen": _median_ms(lambda i: kem.keygen(), repeat),
-                "encaps": _median_ms(lambda i: kem.encaps(pairs[i % nkeys][0]), repeat),
-                "decaps": _median_ms(
-                    lambda i: kem.decaps(pairs[i % nkeys][1], encs[i % nkeys].ciphertext), repeat
-                ),
-            }
+            results[backend] = _time_library(
+                kem.keygen, kem.encaps, kem.decaps, lambda enc: enc.ciphertext, nkeys, repeat
+            )
             memory.append([name, backend, f"{_peak_keygen_mib(kem):.1f}"])
         if peer is not None:
-            ppairs = [peer.keygen() for _ in range(nkeys)]
-            pencs = [peer.encaps(pk) for pk, _ in ppairs]
-            results["pqcrypto"] = {
-                "keygen": _median_ms(lambda i: peer.keygen(), repeat),
-                "encaps": _median_ms(lambda i: peer.encaps(ppairs[i % nkeys][0]), repeat),
-                "decaps": _median_ms(
-                    lambda i: peer.decaps(ppairs[i % nkeys][1], pencs[i % nkeys][0]), repeat
-                ),
-            }
+            results["pqcrypto"] = _time_library(
+                peer.keygen, peer.encaps, peer.decaps, lambda enc: enc[0], nkeys, repeat
+            )
         for op in OPS:
             row = [name, op, *[f"{results[b][op]:.2f}" for b in backends]]
             ref = results.get("pqcrypto", {}).get(op)

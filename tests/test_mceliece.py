@@ -105,7 +105,7 @@ def test_backends_agree_on_implicit_rejection(backend: str) -> None:
     if backend not in pqkit.arith.available("mceliece"):
         pytest.skip(f"{backend} is not installed")
     name = SMALL[0]
-    pk, sk = keys(name)
+    _, sk = keys(name)
     bad = bytes(range(96))
     want = pqkit.kem(name).using(arith="ref").decaps(sk, bad)
     assert pqkit.kem(name).using(arith=backend).decaps(sk, bad) == want

@@ -67,6 +67,7 @@ def fast(request: pytest.FixtureRequest) -> Any:
 def test_the_tables_are_a_field() -> None:
     for p in (PARAMS[SMALL[0]], PARAMS[M13]):
         exp, log = exp_log(p.m, p.field_poly)
+        assert all(exp[log[v]] == v for v in range(1, p.q))
         assert len(set(exp[: p.q - 1])) == p.q - 1  # a generator of the unit group
         assert gf_mul_slow(exp[1], exp[5], p.m, p.field_poly) == exp[6]
         assert bitrev(1, p.m) == 1 << (p.m - 1)
@@ -180,7 +181,9 @@ def test_fixed_weight_rejects_repeats_and_short_draws(fast: Any) -> None:
 def _weight_t(p: Params, seed: bytes) -> Any:
     buf = common.shake256_digest(seed, 4 * p.weight_bytes)
     for i in range(4):
-        e = REF.fixed_weight(p, np.frombuffer(buf, dtype=np.uint8)[i * p.weight_bytes :][: p.weight_bytes])
+        e = REF.fixed_weight(
+            p, np.frombuffer(buf, dtype=np.uint8)[i * p.weight_bytes :][: p.weight_bytes]
+        )
         if e is not None:
             return e
     raise AssertionError("no weight-t vector")  # pragma: no cover
@@ -205,7 +208,9 @@ def test_encode_and_decode_match_ref(fast: Any, name: str) -> None:
     c = REF.encode(p, pkv, e)
     assert np.array_equal(fast.encode(p, pkv, e), c)
     s = REF.syndrome(p, g, alpha, np.concatenate([c, np.zeros(p.n // 8 - c.size, np.uint8)]))
-    assert np.array_equal(fast.syndrome(p, g, alpha, np.concatenate([c, np.zeros(p.n // 8 - c.size, np.uint8)])), s)
+    assert np.array_equal(
+        fast.syndrome(p, g, alpha, np.concatenate([c, np.zeros(p.n // 8 - c.size, np.uint8)])), s
+    )
     loc = REF.berlekamp_massey(p, s)
     assert np.array_equal(fast.berlekamp_massey(p, s), loc)
     assert np.array_equal(fast.evaluate(p, loc, alpha), REF.evaluate(p, loc, alpha))
@@ -232,7 +237,7 @@ def test_berlekamp_massey_on_random_syndromes(data: bytes) -> None:
 
 
 def test_kernels_do_not_modify_their_inputs(fast: Any) -> None:
-    p, g, h, pi = reduced(SMALL[1])
+    p, _, h, pi = reduced(SMALL[1])
     h0, pi0 = h.copy(), pi.copy()
     fast.systematic(p, h, pi)
     fast.controlbits(p, pi)

@@ -132,9 +132,9 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         raise ValueError("--seeds, --arith, --workers and --quiet go with --count")
     try:
         # a key-file name (the pre-hash OIDs' "HashML-DSA-65" ...) or a registry one
-        if (
-            by_name(args.algorithm) is None
-            and registry.algorithm(args.algorithm).family in ("hybrid", "Classic McEliece")
+        if by_name(args.algorithm) is None and registry.algorithm(args.algorithm).family in (
+            "hybrid",
+            "Classic McEliece",
         ):
             return _hybrid_keygen(args)
         cls = private_key_class(args.algorithm)
@@ -189,7 +189,10 @@ def _show_hybrid(loaded: Any) -> int:
     family = registry.algorithm(key.algorithm).family
     kind = "private key (seed PEM)" if loaded.private else "public key (raw PEM)"
     lines = [
-        ("algorithm", f"{key.algorithm} ({'hybrid KEM' if family == 'hybrid' else family}, no OID)"),
+        (
+            "algorithm",
+            f"{key.algorithm} ({'hybrid KEM' if family == 'hybrid' else family}, no OID)",
+        ),
         ("type", kind),
         ("fingerprint", f"SHA256:{hashlib.sha256(public.public_bytes_raw()).hexdigest()}"),
         ("public key", f"{scheme.length_public_key} bytes"),

@@ -156,7 +156,10 @@ def read_key_file(path: str) -> bytes:
     data = read_input(path, "key file", KEY_FILE_LIMIT, oversize_ok=True)
     if len(data) > KEY_FILE_LIMIT:
         first = data[:100].split(b"\n", 1)[0].strip()
-        if not (first.startswith(b"-----BEGIN CLASSIC-MCELIECE-") and first.endswith(b" PUBLIC KEY-----")):
+        if not (
+            first.startswith(b"-----BEGIN CLASSIC-MCELIECE-")
+            and first.endswith(b" PUBLIC KEY-----")
+        ):
             read_input(path, "key file", KEY_FILE_LIMIT)  # raises: too large
         data = read_input(path, "key file", LARGE_PUBLIC_KEY_FILE_LIMIT)
     if not data:

@@ -70,7 +70,9 @@ def _classes() -> dict[str, type[McEliecePrivateKey]]:
     out: dict[str, type[McEliecePrivateKey]] = {}
     for name in PARAMS:
         stem = name.replace("Classic-McEliece-", "McEliece")
-        public: Any = type(f"{stem}PublicKey", (McEliecePublicKey,), {"__slots__": (), "algorithm": name})
+        public: Any = type(
+            f"{stem}PublicKey", (McEliecePublicKey,), {"__slots__": (), "algorithm": name}
+        )
         private: Any = type(
             f"{stem}PrivateKey",
             (McEliecePrivateKey,),

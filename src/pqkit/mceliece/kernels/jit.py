@@ -32,7 +32,7 @@ def _ext(p: Params) -> _I64:
     return np.array(p.ext_poly, dtype=np.int64).reshape(-1, 2)
 
 
-def _i(v: int) -> np.int64:
+def _i(v: int) -> Any:
     return np.int64(v)
 
 
@@ -189,9 +189,7 @@ def _sort(x: Any) -> _I64:
 
 
 def irreducible(p: Params, f: Any) -> _U16 | None:
-    g, ok = _irreducible(
-        np.array(f, dtype=np.int64), _i(p.t), _i(p.m), _i(p.field_poly), _ext(p)
-    )
+    g, ok = _irreducible(np.array(f, dtype=np.int64), _i(p.t), _i(p.m), _i(p.field_poly), _ext(p))
     return np.asarray(g, dtype=np.uint16) if ok else None
 
 
@@ -543,17 +541,15 @@ def _decode(g: Any, alpha: Any, c: Any, n: Any, t: Any, m: Any, poly: Any) -> An
     return e, ok
 
 
-def decode(p: Params, g: Any, alpha: Any, c: Any) -> tuple[_U8, int]:
+def _goppa(p: Params, g: Any, alpha: Any) -> tuple[Any, ...]:
+    """(g with its leading 1, alpha) as int64 arrays, then t, m, f(z) as np.int64."""
     gg = np.concatenate([np.asarray(g, dtype=np.int64), np.ones(1, dtype=np.int64)])
-    e, ok = _decode(
-        gg,
-        np.array(alpha, dtype=np.int64),
-        np.array(c, dtype=np.int64),
-        _i(p.n),
-        _i(p.t),
-        _i(p.m),
-        _i(p.field_poly),
-    )
+    return gg, np.array(alpha, dtype=np.int64), _i(p.t), _i(p.m), _i(p.field_poly)
+
+
+def decode(p: Params, g: Any, alpha: Any, c: Any) -> tuple[_U8, int]:
+    gg, a, t, m, poly = _goppa(p, g, alpha)
+    e, ok = _decode(gg, a, np.array(c, dtype=np.int64), _i(p.n), t, m, poly)
     return np.asarray(e, dtype=np.uint8), int(ok)
 
 
@@ -573,16 +569,8 @@ def _evaluate(f: Any, x: Any, m: Any, poly: Any) -> Any:
 
 
 def syndrome(p: Params, g: Any, alpha: Any, r: Any) -> _U16:
-    gg = np.concatenate([np.asarray(g, dtype=np.int64), np.ones(1, dtype=np.int64)])
-    out = _syndrome(
-        gg,
-        np.array(alpha, dtype=np.int64),
-        np.array(r, dtype=np.int64),
-        _i(p.t),
-        _i(p.m),
-        _i(p.field_poly),
-    )
-    return np.asarray(out, dtype=np.uint16)
+    gg, a, t, m, poly = _goppa(p, g, alpha)
+    return np.asarray(_syndrome(gg, a, np.array(r, dtype=np.int64), t, m, poly), dtype=np.uint16)
 
 
 def berlekamp_massey(p: Params, s: Any) -> _U16:

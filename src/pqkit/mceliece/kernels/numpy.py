@@ -11,7 +11,7 @@ takes (a failed key-generation attempt, a rejected FixedWeight draw).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ _ONE = np.uint64(1)
 # -- GF(2^m) -------------------------------------------------------------------
 
 
-def _mul(a: Any, b: Any, p: Params) -> npt.NDArray[np.uint32]:
+def _mul(a: Any, b: Any, p: Params) -> Any:
     """a * b in GF(2^m), elementwise (broadcasting), bit-serial."""
     a = np.asarray(a, dtype=np.uint32)
     b = np.asarray(b, dtype=np.uint32)
@@ -43,7 +43,7 @@ def _mul(a: Any, b: Any, p: Params) -> npt.NDArray[np.uint32]:
     return r
 
 
-def _inv(a: Any, p: Params) -> npt.NDArray[np.uint32]:
+def _inv(a: Any, p: Params) -> Any:
     """a^(2^m - 2): a^-1 for a != 0 and 0 for 0, by a fixed square-and-multiply."""
     a = np.asarray(a, dtype=np.uint32)
     r = np.ones_like(a)
@@ -54,7 +54,7 @@ def _inv(a: Any, p: Params) -> npt.NDArray[np.uint32]:
     return r
 
 
-def _eval(poly: Any, x: Any, p: Params) -> npt.NDArray[np.uint32]:
+def _eval(poly: Any, x: Any, p: Params) -> Any:
     """poly(x) elementwise over x, by Horner's rule."""
     coeffs = np.asarray(poly, dtype=np.uint32)
     x = np.asarray(x, dtype=np.uint32)
@@ -89,7 +89,7 @@ def _ext_mul(x: Any, y: Any, p: Params) -> npt.NDArray[np.uint32]:
 # -- sorting network -------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bitonic_stages(n: int) -> tuple[tuple[_I64, _I64, npt.NDArray[np.bool_]], ...]:
     """(low index, high index, ascending) of every compare-exchange stage of the
     bitonic sorting network on n = 2^w entries (public structure)."""
@@ -154,7 +154,7 @@ def field_ordering(p: Params, a: Any) -> _I64 | None:
     return keys & (p.q - 1)
 
 
-def _bitrev(x: Any, m: int) -> npt.NDArray[np.uint32]:
+def _bitrev(x: Any, m: int) -> Any:
     x = np.asarray(x, dtype=np.uint32)
     out = np.zeros_like(x)
     for i in range(m):
@@ -164,7 +164,7 @@ def _bitrev(x: Any, m: int) -> npt.NDArray[np.uint32]:
 
 def evaluate(p: Params, poly: Any, points: Any) -> _U16:
     """poly(x) at each point (Horner, bit-serial products)."""
-    return _eval(poly, points, p).astype(np.uint16)
+    return np.asarray(_eval(poly, points, p), dtype=np.uint16)
 
 
 def parity_check(p: Params, g: Any, pi: Any) -> npt.NDArray[np.uint64]:
@@ -181,7 +181,7 @@ def parity_check(p: Params, g: Any, pi: Any) -> npt.NDArray[np.uint64]:
     return packed.view("<u8").astype(np.uint64)
 
 
-def _window(mat: npt.NDArray[np.uint64], col: int) -> npt.NDArray[np.uint64]:
+def _window(mat: npt.NDArray[np.uint64], col: int) -> Any:
     """Columns col .. col + 63 of every row as one uint64 (bit j = column col + j)."""
     w, b = divmod(col, 64)
     lo = mat[:, w] >> np.uint64(b)
@@ -242,6 +242,7 @@ def _move_columns(mat: npt.NDArray[np.uint64], perm: _I64, r0: int) -> int | Non
     return sum(1 << s for s in ctz)
 
 
+# On purpose the twin of ref.systematic's loop (the oracle pivots by row swaps).
 def systematic(p: Params, mat: Any, pi: Any) -> tuple[_U8, _I64, int] | None:
     """Spec §2.2.1 on uint64 words: per pivot, a masked addition of the first row
     below that has the pivot bit (if the pivot row lacks it), then every other row
@@ -295,7 +296,7 @@ def support(p: Params, cb: Any) -> _U16:
         v = np.stack([v[:, 0, :] ^ d, v[:, 1, :] ^ d], axis=1)
         seq = v.reshape(q)
         index += q // 2
-    return seq[: p.n].astype(np.uint16)
+    return np.asarray(seq[: p.n], dtype=np.uint16)
 
 
 # -- encapsulation ---------------------------------------------------------------

@@ -24,6 +24,11 @@ from pqkit.mceliece.params import Params
 _U8 = npt.NDArray[np.uint8]
 
 
+def _bytes_array(data: bytes) -> _U8:
+    """``data`` as a new uint8 array."""
+    return np.array(bytearray(data), dtype=np.uint8)
+
+
 class _Field:
     """GF(2^m) by log / antilog tables (not constant-time: the oracle only)."""
 
@@ -208,7 +213,7 @@ def controlbits(p: Params, pi: Any) -> npt.NDArray[np.uint8]:
     n = p.q
     out = bytearray(p.cond_bytes)
     _cbrecursion(out, 0, 1, [int(v) for v in np.asarray(pi).tolist()], p.m, n)
-    return np.frombuffer(bytes(out), dtype=np.uint8).copy()
+    return _bytes_array(bytes(out))
 
 
 def _cbrecursion(out: bytearray, pos: int, step: int, pi: list[int], w: int, n: int) -> None:
@@ -288,7 +293,7 @@ def fixed_weight(p: Params, buf: Any) -> npt.NDArray[np.uint8] | None:
     if len(chosen) < p.t or len(set(chosen)) < p.t:
         return None
     e = sum(1 << d for d in chosen)
-    return np.frombuffer(e.to_bytes(p.n // 8, "little"), dtype=np.uint8).copy()
+    return _bytes_array(e.to_bytes(p.n // 8, "little"))
 
 
 def encode(p: Params, pk: Any, e: Any) -> npt.NDArray[np.uint8]:
@@ -303,7 +308,7 @@ def encode(p: Params, pk: Any, e: Any) -> npt.NDArray[np.uint8]:
         row = int.from_bytes(raw[i * nb : (i + 1) * nb], "little") & ((1 << k) - 1)
         bit = ((ev >> i) & 1) ^ (bin(row & tail).count("1") & 1)
         c |= bit << i
-    return np.frombuffer(c.to_bytes(p.length_ciphertext, "little"), dtype=np.uint8).copy()
+    return _bytes_array(c.to_bytes(p.length_ciphertext, "little"))
 
 
 def syndrome(p: Params, g: Any, alpha: Any, r: Any) -> npt.NDArray[np.uint16]:
@@ -349,9 +354,7 @@ def berlekamp_massey(p: Params, s: Any) -> npt.NDArray[np.uint16]:
     return np.array(c[::-1], dtype=np.uint16)
 
 
-def decode(
-    p: Params, g: Any, alpha: Any, c: Any
-) -> tuple[npt.NDArray[np.uint8], int]:
+def decode(p: Params, g: Any, alpha: Any, c: Any) -> tuple[npt.NDArray[np.uint8], int]:
     """Spec §2.2.4 (Decode) of C: (e, 1) with e of weight t and H e = C, or
     (e, 0) when decoding fails (e then is whatever the roots gave)."""
     r = np.zeros(p.n // 8, dtype=np.uint8)

@@ -4,7 +4,7 @@ GF(2^m) = F_2[z]/f(z) (spec §2.1), log / antilog tables for the ``ref`` backend
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 __all__ = ["bitrev", "exp_log", "gf_mul_slow"]
 
@@ -21,7 +21,7 @@ def gf_mul_slow(a: int, b: int, m: int, poly: int) -> int:
     return r
 
 
-@lru_cache(maxsize=None)
+@cache
 def exp_log(m: int, poly: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(exp, log) tables of GF(2^m) for the smallest generator of its unit group:
     exp[i] = gen^i for 0 <= i < 2 (2^m - 1) (doubled so that exp[log a + log b]
