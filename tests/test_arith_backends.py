@@ -46,7 +46,12 @@ def _register(names: list[str], name: str, table: Any, **kw: Any) -> None:
 def test_listed_from_the_registrations() -> None:
     expected = ["jit", "numpy", "ref"] if HAS_NUMBA else ["numpy", "ref"]
     assert arith.BACKEND_ORDER == ("jit", "numpy", "ref")
-    assert arith.backends()["available"] == {"mlkem": expected, "mldsa": expected, "hash": expected}
+    assert arith.backends()["available"] == {
+        "mlkem": expected,
+        "mldsa": expected,
+        "hash": expected,
+        "mceliece": expected,
+    }
 
 
 def test_registration_is_discovered(registered: list[str]) -> None:

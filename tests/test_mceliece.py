@@ -161,6 +161,7 @@ def test_inputs_are_not_modified() -> None:
 
 
 def test_key_objects_and_pem_files() -> None:
+    import pqkit.keys.mceliece  # noqa: F401  (registers the raw-PEM key classes)
     from pqkit.keys.hybrid import hybrid_private_key_class, load_pem_hybrid_key
 
     cls = hybrid_private_key_class("classic-mceliece-348864f")

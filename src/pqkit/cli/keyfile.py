@@ -47,6 +47,7 @@ def _hybrid_keygen(args: argparse.Namespace) -> int:
     """``pqkit keygen`` for a hybrid KEM or Classic McEliece: raw seed / public key
     PEM files (no OID is assigned to these KEMs, so no PKCS#8 form, no DER, no
     password)."""
+    import pqkit.keys.mceliece  # noqa: F401  (registers its raw-PEM key classes)
     from pqkit.keys.hybrid import hybrid_private_key_class
 
     if args.der or args.form != "seed" or args.passout or args.password_file:

@@ -132,6 +132,7 @@ def _private(path: str, body: bytes, args: Any, stdin_in_use: bool) -> LoadedKey
 
 
 def _is_hybrid(data: bytes) -> bool:
+    import pqkit.keys.mceliece  # noqa: F401  (registers its raw-PEM key classes)
     from pqkit.keys.hybrid import is_hybrid_pem
 
     return is_hybrid_pem(data)

@@ -193,18 +193,23 @@ class MLKEM1024P384PrivateKey(HybridPrivateKey):
     public_class = MLKEM1024P384PublicKey
 
 
-_PRIVATE = {
+_PRIVATE: dict[str, type[HybridPrivateKey]] = {
     c.algorithm.upper(): c
     for c in (XWingPrivateKey, MLKEM768P256PrivateKey, MLKEM1024P384PrivateKey)
 }
+_OTHERS: dict[str, type[HybridPrivateKey]] = {}
 
 
-def _raw_classes() -> dict[str, type[HybridPrivateKey]]:
-    """Every KEM whose key files are raw PEM blocks (no OID): the hybrids and
-    Classic McEliece (:mod:`pqkit.keys.mceliece`), upper-case name -> class."""
-    from pqkit.keys.mceliece import MCELIECE_PRIVATE
+def register_raw_pem_keys(classes: dict[str, type[HybridPrivateKey]]) -> None:
+    """Add the private key classes (upper-case name -> class) of another KEM whose
+    key files are raw PEM blocks (:mod:`pqkit.keys.mceliece` registers its own when
+    :mod:`pqkit.keys` is imported)."""
+    _OTHERS.update(classes)
 
-    return {**_PRIVATE, **MCELIECE_PRIVATE}
+
+def raw_classes() -> dict[str, type[HybridPrivateKey]]:
+    """Every KEM whose key files are raw PEM blocks, upper-case name -> class."""
+    return {**_PRIVATE, **_OTHERS}
 
 
 def hybrid_private_key_class(name: str) -> type[HybridPrivateKey]:
@@ -213,7 +218,7 @@ def hybrid_private_key_class(name: str) -> type[HybridPrivateKey]:
     from pqkit import registry
 
     canonical = registry.algorithm(name, "kem").name
-    classes = _raw_classes()
+    classes = raw_classes()
     cls = classes.get(canonical.upper())
     if cls is None:
         raise ValueError(f"{name} has no raw-PEM key files; those that do: {', '.join(classes)}")
@@ -222,7 +227,7 @@ def hybrid_private_key_class(name: str) -> type[HybridPrivateKey]:
 
 def load_pem_hybrid_private_key(data: bytes) -> HybridPrivateKey:
     """The private key in a ``<NAME> SEED PRIVATE KEY`` PEM block."""
-    classes = _raw_classes()
+    classes = raw_classes()
     labels = tuple(f"{n} SEED PRIVATE KEY" for n in classes)
     label, body = pem_decode(as_bytes(data, "data"), labels)
     return classes[label.removesuffix(" SEED PRIVATE KEY")].from_seed_bytes(body)
@@ -230,7 +235,7 @@ def load_pem_hybrid_private_key(data: bytes) -> HybridPrivateKey:
 
 def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
     """The public key in a ``<NAME> PUBLIC KEY`` PEM block."""
-    classes = _raw_classes()
+    classes = raw_classes()
     labels = tuple(f"{n} PUBLIC KEY" for n in classes)
     label, body = pem_decode(as_bytes(data, "data"), labels)
     return classes[label.removesuffix(" PUBLIC KEY")].public_class.from_public_bytes(body)
@@ -239,7 +244,7 @@ def load_pem_hybrid_public_key(data: bytes) -> HybridPublicKey:
 def _labels() -> dict[str, tuple[type[HybridPrivateKey], bool]]:
     """Every raw-PEM key label -> (private key class, holds a private key)."""
     out: dict[str, tuple[type[HybridPrivateKey], bool]] = {}
-    for name, cls in _raw_classes().items():
+    for name, cls in raw_classes().items():
         out[f"{name} SEED PRIVATE KEY"] = (cls, True)
         out[f"{name} PUBLIC KEY"] = (cls, False)
     return out

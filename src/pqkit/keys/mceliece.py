@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pqkit.keys.hybrid import HybridPrivateKey, HybridPublicKey, _scheme
+from pqkit.keys.hybrid import HybridPrivateKey, HybridPublicKey, _scheme, register_raw_pem_keys
 from pqkit.mceliece.params import PARAMS
 from pqkit.schemes import RNG, KeyPair, draw
 
@@ -85,3 +85,5 @@ def _classes() -> dict[str, type[McEliecePrivateKey]]:
 
 MCELIECE_PRIVATE = _classes()
 """Upper-case name -> private key class (its ``public_class`` the public one)."""
+
+register_raw_pem_keys(dict(MCELIECE_PRIVATE))
