@@ -54,6 +54,7 @@ def test_listed_from_the_registrations() -> None:
         "frodokem": expected,
         "hqc": expected,
         "sntrup": expected,
+        "mceliece": expected,
     }
 
 

@@ -13,6 +13,7 @@ soon as the registry lists it; a family whose liboqs name differs adds it to
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import pytest
 from helpers import Cli, load_json
@@ -54,6 +55,23 @@ def _common() -> list[tuple[str, str, str]]:
 
 COMMON = _common()
 
+SLOW_FAMILIES = {"Classic McEliece"}
+"""Families whose larger sets take long in Python: only their smallest set (its
+plain and ``f`` variants) runs by default, the rest under ``-m slow``."""
+FAST_IN_SLOW_FAMILIES = {"Classic-McEliece-348864", "Classic-McEliece-348864f"}
+
+
+def _params() -> list[Any]:
+    out = []
+    for name, liboqs_name, digest in COMMON:
+        slow = registry.algorithm(name).family in SLOW_FAMILIES
+        marks = [pytest.mark.slow] if slow and name not in FAST_IN_SLOW_FAMILIES else []
+        out.append(pytest.param(name, liboqs_name, digest, id=name, marks=marks))
+    return out
+
+
+MCELIECE_SIZES = ("348864", "460896", "6688128", "6960119", "8192128")
+
 
 def test_the_gate_covers_the_families_liboqs_shares() -> None:
     names = {name for name, _, _ in COMMON}
@@ -62,10 +80,11 @@ def test_the_gate_covers_the_families_liboqs_shares() -> None:
         "ML-KEM-512", "ML-KEM-768", "ML-KEM-1024",
         "Kyber512", "Kyber768", "Kyber1024",
         "ML-DSA-44", "ML-DSA-65", "ML-DSA-87",
+        *(f"Classic-McEliece-{s}{v}" for s in MCELIECE_SIZES for v in ("", "f")),
     }  # fmt: skip
 
 
-@pytest.mark.parametrize(("name", "liboqs_name", "digest"), COMMON, ids=[c[0] for c in COMMON])
+@pytest.mark.parametrize(("name", "liboqs_name", "digest"), _params())
 def test_pqkit_kat_reproduces_liboqs_entry_0(
     name: str,
     liboqs_name: str,

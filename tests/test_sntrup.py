@@ -224,12 +224,12 @@ def test_encodings_match_ref(backend: str, data: bytes, fq: np.ndarray, rounded:
 
 
 def test_key_objects_and_pem_files() -> None:
-    from pqkit.keys.sntrup import Sntrup761PrivateKey, Sntrup761PublicKey
     from pqkit.keys.hybrid import (
         load_pem_hybrid_key,
         load_pem_hybrid_private_key,
         load_pem_hybrid_public_key,
     )
+    from pqkit.keys.sntrup import Sntrup761PrivateKey, Sntrup761PublicKey
 
     key = Sntrup761PrivateKey.generate()
     pem = key.private_bytes_pem()

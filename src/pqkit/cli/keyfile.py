@@ -44,7 +44,8 @@ def _public_bytes(public: Any, der: bool) -> bytes:
 
 
 def _raw_pem_keygen(args: argparse.Namespace, family: str) -> int:
-    """``pqkit keygen`` for a scheme with no OID (a hybrid KEM, HQC, sntrup761, Falcon):
+    """``pqkit keygen`` for a scheme with no OID (a hybrid KEM, HQC, sntrup761, Classic
+    McEliece, Falcon):
     raw private / public key PEM files (so no PKCS#8 form, no DER, no password)."""
     from pqkit.keys.falcon import falcon_private_key_class
     from pqkit.keys.hybrid import hybrid_private_key_class
@@ -140,7 +141,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
         # a key-file name (the pre-hash OIDs' "HashML-DSA-65" ...) or a registry one
         if by_name(args.algorithm) is None:
             family = registry.algorithm(args.algorithm).family
-            if family in ("hybrid", "Falcon", "HQC", "sntrup"):
+            if family in ("hybrid", "Falcon", "HQC", "sntrup", "Classic McEliece"):
                 return _raw_pem_keygen(args, family)
         cls = private_key_class(args.algorithm)
     except KeyError as exc:  # UnknownAlgorithm: keep its full message
@@ -213,7 +214,8 @@ def _hybrid_pub(public: Any, args: argparse.Namespace) -> bytes:
 
 
 def _show_hybrid(loaded: Any) -> int:
-    """``pqkit show`` for a raw-PEM KEM key file (a hybrid KEM's, HQC's, sntrup761's)."""
+    """``pqkit show`` for a raw-PEM KEM key file (a hybrid KEM's, HQC's, sntrup761's,
+    Classic McEliece's)."""
     import pqkit
     from pqkit import registry
 

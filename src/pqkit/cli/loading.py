@@ -34,7 +34,11 @@ __all__ = [
 KEY_FILE_LIMIT = 1 << 16
 """The most bytes read from a key file: the largest key file pqkit writes (a
 FrodoKEM-1344 private key, encrypted, PEM) is about 58 KiB; a test checks it stays
-below this."""
+below this. Classic McEliece public keys are the exception
+(:data:`LARGE_PUBLIC_KEY_FILE_LIMIT`)."""
+LARGE_PUBLIC_KEY_FILE_LIMIT = 1 << 21
+"""The most bytes read from a Classic McEliece public key PEM file (8192128: a
+1 357 824-byte key, about 1.84 MB of PEM)."""
 
 _PASSWORD_LIMIT = 1024
 _PRIVATE_LABELS = ("PRIVATE KEY", "ENCRYPTED PRIVATE KEY")
@@ -160,8 +164,18 @@ def _hybrid(data: bytes, args: Any) -> LoadedKey:
 
 def read_key_file(path: str) -> bytes:
     """The bytes of key file ``path`` (``-``: standard input), at most
-    :data:`KEY_FILE_LIMIT`; an empty file is refused as such (``ValueError``)."""
-    data = read_input(path, "key file", KEY_FILE_LIMIT)
+    :data:`KEY_FILE_LIMIT`, or :data:`LARGE_PUBLIC_KEY_FILE_LIMIT` for a raw-PEM
+    public key file of a KEM whose public keys are that large (Classic McEliece,
+    told by its first line); an empty file is refused as such (``ValueError``)."""
+    data = read_input(path, "key file", KEY_FILE_LIMIT, oversize_ok=True)
+    if len(data) > KEY_FILE_LIMIT:
+        first = data[:100].split(b"\n", 1)[0].strip()
+        if not (
+            first.startswith(b"-----BEGIN CLASSIC-MCELIECE-")
+            and first.endswith(b" PUBLIC KEY-----")
+        ):
+            read_input(path, "key file", KEY_FILE_LIMIT)  # raises: too large
+        data = read_input(path, "key file", LARGE_PUBLIC_KEY_FILE_LIMIT)
     if not data:
         raise ValueError(f"{path}: empty file (no key in it)")
     return data

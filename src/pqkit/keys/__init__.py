@@ -21,6 +21,7 @@ from __future__ import annotations
 from pqkit.keys import frodokem as _frodokem
 from pqkit.keys import hqc as _hqc
 from pqkit.keys import loaders as _loaders
+from pqkit.keys import mceliece as _mceliece
 from pqkit.keys import mldsa as _mldsa
 from pqkit.keys import mlkem as _mlkem
 from pqkit.keys import slhdsa as _slhdsa
@@ -29,6 +30,7 @@ from pqkit.keys._base import PrivateKey, PublicKey, private_key_class, public_ke
 from pqkit.keys.frodokem import *  # noqa: F403
 from pqkit.keys.hqc import *  # noqa: F403
 from pqkit.keys.loaders import *  # noqa: F403
+from pqkit.keys.mceliece import *  # noqa: F403
 from pqkit.keys.mldsa import *  # noqa: F403
 from pqkit.keys.mlkem import *  # noqa: F403
 from pqkit.keys.slhdsa import *  # noqa: F403
@@ -38,6 +40,7 @@ __all__ = ["PrivateKey", "PublicKey", "private_key_class", "public_key_class"]
 __all__ += _frodokem.__all__
 __all__ += _hqc.__all__
 __all__ += _loaders.__all__
+__all__ += _mceliece.__all__
 __all__ += _mldsa.__all__
 __all__ += _mlkem.__all__
 __all__ += _slhdsa.__all__

@@ -15,9 +15,9 @@ import re
 
 __all__ = ["MAX_PEM_BYTES", "pem_decode", "pem_encode"]
 
-MAX_PEM_BYTES = 1 << 20
-"""Largest PEM input read (1 MiB). The biggest key file pqkit writes (ML-DSA-87 in the
-``both`` form, encrypted) is under 8 kB; the bound keeps the scan for the BEGIN line,
+MAX_PEM_BYTES = 1 << 21
+"""Largest PEM input read (2 MiB). The biggest key file pqkit writes (a Classic
+McEliece 8192128 public key) is about 1.84 MB; the bound keeps the scan for the BEGIN line,
 the whitespace removal and the base64 decoding of an attacker's file small."""
 
 _BEGIN = re.compile(rb"-----BEGIN ([\x21-\x2c\x2e-\x7e](?:[- ]?[\x21-\x2c\x2e-\x7e])*)?-----")

@@ -1,0 +1,1 @@
+"""Classic McEliece's kernels: the contract, the ``ref`` oracle, ``numpy`` and ``jit``."""
