@@ -145,9 +145,8 @@ def _algorithm(ephemeral: bool, n: int, aes: bool) -> Algorithm:
     arc = _OIDS.get((ephemeral, aes, n))
     oid = None if arc is None else _OID + str(arc)
     # NOTE: the AES sets name the 'openssl' extra: without pyca/cryptography their
-    # A (0.8-3.6 MB of AES-128 output) comes from the pure-Python AES, seconds per
-    # operation. They still run so (the provider choice applies, as to Kyber-90s);
-    # the speed tools leave them out, with a note, where the extra is missing.
+    # A (0.8-3.6 MB of AES-128 output) would come from the pure-Python AES, seconds
+    # per operation; they raise MissingExtra without it (scheme.FrodoKem._check_aes).
     extra = "openssl" if aes else None
     return Algorithm(name, "kem", family, "pqkit.frodokem.scheme", params, oid, extra=extra)
 
