@@ -144,7 +144,11 @@ def _algorithm(ephemeral: bool, n: int, aes: bool) -> Algorithm:
     name = f"{family}-{n}-{'AES' if aes else 'SHAKE'}"
     arc = _OIDS.get((ephemeral, aes, n))
     oid = None if arc is None else _OID + str(arc)
-    return Algorithm(name, "kem", family, "pqkit.frodokem.scheme", params, oid)
+    # NOTE: the AES sets name the 'openssl' extra: without pyca/cryptography their
+    # A (0.8-3.6 MB of AES-128 output) would come from the pure-Python AES, seconds
+    # per operation; they raise MissingExtra without it (scheme.FrodoKem._check_aes).
+    extra = "openssl" if aes else None
+    return Algorithm(name, "kem", family, "pqkit.frodokem.scheme", params, oid, extra=extra)
 
 
 CATALOG: tuple[Algorithm, ...] = tuple(

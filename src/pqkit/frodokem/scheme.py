@@ -19,6 +19,7 @@ import numpy.typing as npt
 from pqkit import common
 from pqkit._checks import as_bytes_len
 from pqkit._ct import bytes_equal, masked_select
+from pqkit._extras import require
 from pqkit.frodokem.encoding import decode, encode, le16, pack, unpack
 from pqkit.frodokem.kernels.contract import FrodoKernels
 from pqkit.frodokem.params import CATALOG, Params
@@ -71,6 +72,15 @@ class FrodoKem(KemBase):
         if self.params.shake_bits == 128:
             return common.shake128_digest(data, n)
         return common.shake256_digest(data, n)
+
+    def _check_aes(self) -> None:
+        """The AES sets need the 'openssl' extra (pyca/cryptography): without it A
+        would come from the pure-Python AES, seconds per operation, so they raise
+        :class:`pqkit.MissingExtra`, as the catalogue's ``extra`` says. Where it is
+        installed the provider choice applies as for Kyber-90s (``use(aes="python")``
+        runs the pure-Python AES)."""
+        if self.params.aes:
+            require("openssl", f"{self.name} (A by AES-128 at OpenSSL's speed)")
 
     def _matrix_a(self, K: FrodoKernels, seed_a: bytes) -> U16:
         p = self.params
@@ -157,17 +167,20 @@ class FrodoKem(KemBase):
     def keygen(self, *, rng: RNG | None = None) -> KeyPair:
         """A new key pair; asks ``rng`` once for s || seedSE || z
         (:attr:`length_seed` bytes), as the reference implementation does."""
+        self._check_aes()
         return self._keygen(self._kernels(), draw(rng, self.length_seed))
 
     def keygen_derand(self, seed: bytes) -> KeyPair:
         """The key pair of ``seed`` = s || seedSE || z (:attr:`length_seed` bytes)."""
         seed = as_bytes_len(seed, "seed (s || seedSE || z)", self.length_seed)
+        self._check_aes()
         return self._keygen(self._kernels(), seed)
 
     def encaps(self, public_key: bytes, *, rng: RNG | None = None) -> Encapsulation:
         """(shared_secret, ciphertext) for ``public_key``; asks ``rng`` once for
         mu || salt (eFrodoKEM: mu) after checking the key's length."""
         pk = as_bytes_len(public_key, "public key", self.length_public_key)
+        self._check_aes()
         return self._encaps(self._kernels(), pk, draw(rng, self.length_encaps_m))
 
     def encaps_derand(self, public_key: bytes, m: bytes) -> Encapsulation:
@@ -175,6 +188,7 @@ class FrodoKem(KemBase):
         pk = as_bytes_len(public_key, "public key", self.length_public_key)
         p = self.params
         name = "m (mu)" if p.ephemeral else "m (mu || salt)"
+        self._check_aes()
         return self._encaps(self._kernels(), pk, as_bytes_len(m, name, self.length_encaps_m))
 
     def decaps(self, secret_key: bytes, ciphertext: bytes) -> bytes:
@@ -182,6 +196,7 @@ class FrodoKem(KemBase):
         the implicit-rejection key F(ct || s), not an error."""
         ct = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
         sk = as_bytes_len(secret_key, "secret key", self.length_secret_key)
+        self._check_aes()
         return self._decaps(self._kernels(), sk, ct)
 
 
