@@ -6,7 +6,6 @@ round trip only), the kernels against the hashlib reference, bad input."""
 from __future__ import annotations
 
 import struct
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -147,5 +146,3 @@ def test_bad_input() -> None:
     wrong_l[:4] = struct.pack(">I", 9)
     assert not scheme.verify(bytes(wrong_l), b"m", sig)
     assert pqkit.sig("LMS_SHA256_H10_W4_H5_W8") is not scheme
-
-

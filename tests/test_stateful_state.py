@@ -156,15 +156,18 @@ def _spawn(path: Path, batch: int) -> subprocess.Popen[str]:
     env = dict(os.environ, PQKIT_JIT_BACKGROUND="0")
     return subprocess.Popen(
         [sys.executable, str(signer), NAME, str(path), str(batch)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
 
 
 def _crash_rounds(path: Path, rounds: int, pairs: bool) -> list[int]:
     """Start signers (two at once on one file when ``pairs``), SIGKILL them at a
     random time, collect every index printed; repeat."""
     seen: list[int] = []
-    for r in range(rounds):
+    for _ in range(rounds):
         batch = 1 + os.urandom(1)[0] % 8
         procs = [_spawn(path, batch) for _ in range(2 if pairs else 1)]
         for p in procs:

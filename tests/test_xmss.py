@@ -17,7 +17,10 @@ from pqkit.xmss.scheme import XmssEngine
 
 # the height-10 files run by default; heights 16 and 20 (XMSS^MT 20/2 included) under slow
 FAST = [n for n in PARAMS if "_10_" in n]
-SLOW = [n for n in PARAMS if "_16_" in n or "_20_" in n] + ["XMSSMT-SHA2_20/2_256", "XMSSMT-SHAKE_20/2_256"]
+SLOW = [n for n in PARAMS if "_16_" in n or "_20_" in n] + [
+    "XMSSMT-SHA2_20/2_256",
+    "XMSSMT-SHAKE_20/2_256",
+]
 
 
 def _rsp(name: str) -> dict[str, str]:

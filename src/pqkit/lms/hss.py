@@ -51,7 +51,7 @@ class HssKey:
     def _derive(self, parent: LmsTree, q: int, marker: int) -> bytes:
         data = parent.ident + struct.pack(">IHB", q, marker, 0xFF) + parent.seed
         rows = np.frombuffer(data, dtype=np.uint8).reshape(1, -1)
-        return self._hash(rows)[0].tobytes()
+        return bytes(self._hash(rows)[0].tobytes())
 
     def _indices(self, index: int) -> list[int]:
         out = []
@@ -116,4 +116,3 @@ def verify_hss(public_key: bytes, message: bytes, signature: bytes, kernels: obj
             return False
         key = pub
     return verify_lms(key, message, signature[at:], kernels)
-

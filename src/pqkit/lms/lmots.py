@@ -18,8 +18,8 @@ from pqkit.stateful.hashing import RowHash
 __all__ = [
     "D_MESG",
     "D_PBLC",
-    "checksum_digits",
     "chains",
+    "checksum_digits",
     "private_elements",
     "public_key_hash",
 ]
@@ -72,7 +72,7 @@ def chains(
     n = values.shape[1]
     buf = np.empty((len(q), 23 + n), dtype=np.uint8)
     buf[:, :22] = _prefix(ident, q, i)
-    tmp = values.copy()
+    tmp: Rows = values.copy()
     if len(q) == 0:
         return tmp
     lo, hi = int(begin.min()), int(end.max())

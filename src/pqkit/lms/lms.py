@@ -114,7 +114,7 @@ class LmsTree:
         return self._top
 
     def root(self) -> bytes:
-        return self.top()[-1][0].tobytes()
+        return bytes(self.top()[-1][0].tobytes())
 
     def public_key(self) -> bytes:
         """u32str(type) || u32str(otstype) || I || T[1] (RFC 8554 §5.3)."""
@@ -146,9 +146,14 @@ class LmsTree:
         digits = lmots.checksum_digits(ots, q_hash)
         x = lmots.private_elements(h, ident, self.seed, qa, ots.p)
         y = lmots.chains(
-            h, ident, np.repeat(qa, ots.p), np.arange(ots.p, dtype=np.int64), x,
-            np.zeros(ots.p, dtype=np.int64), digits,
-        )  # fmt: skip
+            h,
+            ident,
+            np.repeat(qa, ots.p),
+            np.arange(ots.p, dtype=np.int64),
+            x,
+            np.zeros(ots.p, dtype=np.int64),
+            digits,
+        )
         ots_sig = struct.pack(">I", ots.code) + c + y.tobytes()
         return struct.pack(">I", q) + ots_sig + struct.pack(">I", self.lms.code) + self.auth_path(q)
 
@@ -203,9 +208,14 @@ def verify_lms(public_key: bytes, message: bytes, signature: bytes, kernels: obj
     digits = lmots.checksum_digits(ots, q_hash)
     qs = np.full(ots.p, q, dtype=np.int64)
     z = lmots.chains(
-        h, ident, qs, np.arange(ots.p, dtype=np.int64), y, digits,
+        h,
+        ident,
+        qs,
+        np.arange(ots.p, dtype=np.int64),
+        y,
+        digits,
         np.full(ots.p, (1 << ots.w) - 1, dtype=np.int64),
-    )  # fmt: skip
+    )
     kc = lmots.public_key_hash(h, ident, qs[:1], z, ots.p)
     node = (1 << lms.h) + q
     tmp = h(_node_rows(ident, np.array([node], dtype=np.int64), D_LEAF, kc))
@@ -213,5 +223,7 @@ def verify_lms(public_key: bytes, message: bytes, signature: bytes, kernels: obj
     for i in range(lms.h):
         pair = [path[i : i + 1], tmp] if node & 1 else [tmp, path[i : i + 1]]
         node >>= 1
-        tmp = h(_node_rows(ident, np.array([node], dtype=np.int64), D_INTR, np.concatenate(pair, 1)))
+        tmp = h(
+            _node_rows(ident, np.array([node], dtype=np.int64), D_INTR, np.concatenate(pair, 1))
+        )
     return hmac.compare_digest(tmp[0].tobytes(), root)

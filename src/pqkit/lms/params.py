@@ -83,7 +83,12 @@ class LmsType:
 def _lmots() -> dict[int, LmotsType]:
     out: dict[int, LmotsType] = {}
     # RFC 8554: 1-4 SHA256 n = 32; RFC 9858: 5-8 SHA256/192, 9-12 SHAKE n = 32, 13-16 n = 24
-    for base, hash_, n in ((1, "SHA256", 32), (5, "SHA256", 24), (9, "SHAKE", 32), (13, "SHAKE", 24)):
+    for base, hash_, n in (
+        (1, "SHA256", 32),
+        (5, "SHA256", 24),
+        (9, "SHAKE", 32),
+        (13, "SHAKE", 24),
+    ):
         for i, w in enumerate((1, 2, 4, 8)):
             out[base + i] = LmotsType(base + i, hash_, n, w)  # type: ignore[arg-type]
     return out
@@ -92,7 +97,12 @@ def _lmots() -> dict[int, LmotsType]:
 def _lms() -> dict[int, LmsType]:
     out: dict[int, LmsType] = {}
     # RFC 8554: 5-9 SHA256 m = 32; RFC 9858: 10-14 SHA256/192, 15-19 SHAKE m = 32, 20-24 m = 24
-    for base, hash_, m in ((5, "SHA256", 32), (10, "SHA256", 24), (15, "SHAKE", 32), (20, "SHAKE", 24)):
+    for base, hash_, m in (
+        (5, "SHA256", 32),
+        (10, "SHA256", 24),
+        (15, "SHAKE", 32),
+        (20, "SHAKE", 24),
+    ):
         for i, h in enumerate((5, 10, 15, 20, 25)):
             out[base + i] = LmsType(base + i, hash_, m, h)  # type: ignore[arg-type]
     return out
@@ -149,8 +159,13 @@ class HssParams:
 
 def _name(levels: tuple[tuple[LmsType, LmotsType], ...]) -> str:
     lms0 = levels[0][0]
-    prefix = {("SHA256", 32): "LMS_SHA256", ("SHA256", 24): "LMS_SHA256_M24",
-              ("SHAKE", 32): "LMS_SHAKE_M32", ("SHAKE", 24): "LMS_SHAKE_M24"}[(lms0.hash, lms0.m)]  # fmt: skip
+    prefixes = {
+        ("SHA256", 32): "LMS_SHA256",
+        ("SHA256", 24): "LMS_SHA256_M24",
+        ("SHAKE", 32): "LMS_SHAKE_M32",
+        ("SHAKE", 24): "LMS_SHAKE_M24",
+    }
+    prefix = prefixes[(lms0.hash, lms0.m)]
     return prefix + "".join(f"_H{lms.h}_W{ots.w}" for lms, ots in levels)
 
 
@@ -171,10 +186,17 @@ _HSS_LIBOQS = (
 
 def _all() -> tuple[HssParams, ...]:
     out = []
-    for hash_, n in (("SHA256", 32), ("SHA256", 24), ("SHAKE", 32), ("SHAKE", 24)):
+    levels: tuple[tuple[LmsType, LmotsType], ...]
+    hashes: tuple[tuple[Hash, int], ...] = (
+        ("SHA256", 32),
+        ("SHA256", 24),
+        ("SHAKE", 32),
+        ("SHAKE", 24),
+    )
+    for hash_, n in hashes:
         for h in (5, 10, 15, 20, 25):
             for w in (1, 2, 4, 8):
-                levels = (_pair(hash_, n, h, w),)  # type: ignore[arg-type]
+                levels = (_pair(hash_, n, h, w),)
                 out.append(HssParams(_name(levels), levels, 3 if n == 24 else 5))
     for top, bottom in _HSS_LIBOQS:
         levels = (_pair("SHA256", 32, *top), _pair("SHA256", 32, *bottom))
@@ -195,6 +217,4 @@ def params_for(levels: tuple[tuple[LmsType, LmotsType], ...]) -> HssParams:
     return HssParams(name + "_custom", levels)
 
 
-CATALOG = tuple(
-    Algorithm(p.name, "sig", "LMS", "pqkit.lms.scheme", p) for p in HSS_PARAMS.values()
-)
+CATALOG = tuple(Algorithm(p.name, "sig", "LMS", "pqkit.lms.scheme", p) for p in HSS_PARAMS.values())

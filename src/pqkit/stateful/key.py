@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from pqkit._secret import Uncopyable
 from pqkit.stateful.files import KeyRecord
-from pqkit.stateful.storage import ExhaustedKey, FileStorage, MemoryStorage, Storage
+from pqkit.stateful.storage import FileStorage, MemoryStorage, Storage
 
 __all__ = ["Engine", "StatefulPrivateKey"]
 
@@ -139,5 +139,3 @@ class StatefulPrivateKey(Uncopyable):
             storage = FileStorage(path)
             storage.create(record)
             self.storage = storage
-
-

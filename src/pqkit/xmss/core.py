@@ -36,8 +36,16 @@ def _col(value: Ints | int, count: int) -> Ints:
     return np.broadcast_to(np.asarray(value, dtype=np.int64), (count,))
 
 
-def addresses(count: int, layer: Ints | int, tree: Ints | int, kind: int,
-              w4: Ints | int, w5: Ints | int, w6: Ints | int, w7: Ints | int) -> Rows:  # fmt: skip
+def addresses(
+    count: int,
+    layer: Ints | int,
+    tree: Ints | int,
+    kind: int,
+    w4: Ints | int,
+    w5: Ints | int,
+    w6: Ints | int,
+    w7: Ints | int,
+) -> Rows:
     """ADRS (RFC 8391 §2.5) of every row: layer, tree (64 bits), type, then the
     type's three words and keyAndMask; uint8 (count, 32), big-endian words."""
     words = np.empty((count, 8), dtype=">u4")
@@ -73,7 +81,7 @@ class Xmss:
         return self._h(PRF_PAD, self._seed_rows(addr.shape[0]), addr)
 
     def _with_mask(self, addr: Rows, km: int) -> Rows:
-        out = addr.copy()
+        out: Rows = addr.copy()
         out[:, 28:] = np.array([0, 0, 0, km], dtype=np.uint8)
         return out
 
@@ -100,20 +108,21 @@ class Xmss:
         """PRF(KEY, M) on one input (the randomizer r, §4.1.9)."""
         k = np.frombuffer(key, dtype=np.uint8).reshape(1, -1)
         m = np.frombuffer(message, dtype=np.uint8).reshape(1, -1)
-        return self._h(PRF_PAD, k, m)[0].tobytes()
+        return bytes(self._h(PRF_PAD, k, m)[0].tobytes())
 
     def h_msg(self, key: bytes, message: bytes) -> bytes:
         """H_msg(KEY, M) (§5.1), KEY = r || root || toByte(idx, n)."""
         k = np.frombuffer(key, dtype=np.uint8).reshape(1, -1)
         m = np.frombuffer(message, dtype=np.uint8).reshape(1, -1)
-        return self._h(HMSG_PAD, k, m)[0].tobytes()
+        return bytes(self._h(HMSG_PAD, k, m)[0].tobytes())
 
     # --- WOTS+ (§3.1) -------------------------------------------------------------------
 
-    def chains(self, layer: Ints, tree: Ints, leaf: Ints, chain: Ints, x: Rows,
-               begin: Ints, end: Ints) -> Rows:  # fmt: skip
+    def chains(
+        self, layer: Ints, tree: Ints, leaf: Ints, chain: Ints, x: Rows, begin: Ints, end: Ints
+    ) -> Rows:
         """chain(X, begin, end - begin, ADRS) of every row (Algorithm 2); step counts public."""
-        tmp = x.copy()
+        tmp: Rows = x.copy()
         if len(chain) == 0:
             return tmp
         lo, hi = int(begin.min()), int(end.max())
@@ -121,8 +130,9 @@ class Xmss:
             active = np.flatnonzero((begin <= j) & (j < end))
             if active.size == 0:
                 continue
-            addr = addresses(active.size, layer[active], tree[active], OTS, leaf[active],
-                             chain[active], j, 0)  # fmt: skip
+            addr = addresses(
+                active.size, layer[active], tree[active], OTS, leaf[active], chain[active], j, 0
+            )
             tmp[active] = self.f(addr, tmp[active])
         return tmp
 
@@ -152,7 +162,9 @@ class Xmss:
             left = pk[:, 0 : 2 * half : 2].reshape(-1, self.p.n)
             right = pk[:, 1 : 2 * half : 2].reshape(-1, self.p.n)
             idx = np.tile(np.arange(half, dtype=np.int64), count)
-            addr = addresses(count * half, layer, tree, LTREE, np.repeat(leaves, half), height, idx, 0)
+            addr = addresses(
+                count * half, layer, tree, LTREE, np.repeat(leaves, half), height, idx, 0
+            )
             merged = self.rand_hash(addr, left, right).reshape(count, half, self.p.n)
             if length % 2:
                 merged = np.concatenate([merged, pk[:, length - 1 : length]], axis=1)
@@ -166,10 +178,14 @@ class Xmss:
         x = self.wots_sk(sk_seed, layer, tree, leaves)
         rows = count * ln
         pk = self.chains(
-            _col(layer, rows).copy(), _col(tree, rows).copy(), np.repeat(leaves, ln),
-            np.tile(np.arange(ln, dtype=np.int64), count), x,
-            np.zeros(rows, dtype=np.int64), np.full(rows, top, dtype=np.int64),
-        )  # fmt: skip
+            _col(layer, rows).copy(),
+            _col(tree, rows).copy(),
+            np.repeat(leaves, ln),
+            np.tile(np.arange(ln, dtype=np.int64), count),
+            x,
+            np.zeros(rows, dtype=np.int64),
+            np.full(rows, top, dtype=np.int64),
+        )
         return self.ltree(layer, tree, leaves, pk.reshape(count, ln, self.p.n))
 
     def parents(self, layer: int, tree: int, nodes: Rows, height: int, first: int) -> Rows:
@@ -184,20 +200,31 @@ class Xmss:
         x = self.wots_sk(sk_seed, layer, tree, np.array([leaf], dtype=np.int64))
         digits = self.digits(message)
         return self.chains(
-            np.full(ln, layer), np.full(ln, tree), np.full(ln, leaf),
-            np.arange(ln, dtype=np.int64), x, np.zeros(ln, dtype=np.int64), digits,
-        )  # fmt: skip
+            np.full(ln, layer),
+            np.full(ln, tree),
+            np.full(ln, leaf),
+            np.arange(ln, dtype=np.int64),
+            x,
+            np.zeros(ln, dtype=np.int64),
+            digits,
+        )
 
-    def root_from_sig(self, layer: int, tree: int, leaf: int, message: bytes,
-                      sig: Rows, auth: Rows) -> Rows:  # fmt: skip
+    def root_from_sig(
+        self, layer: int, tree: int, leaf: int, message: bytes, sig: Rows, auth: Rows
+    ) -> Rows:
         """Algorithms 6 and 13 lines 4-15: the root a WOTS+ signature and its
         authentication path lead to."""
         ln = self.p.len
         digits = self.digits(message)
         pk = self.chains(
-            np.full(ln, layer), np.full(ln, tree), np.full(ln, leaf),
-            np.arange(ln, dtype=np.int64), sig, digits, np.full(ln, self.p.w - 1),
-        )  # fmt: skip
+            np.full(ln, layer),
+            np.full(ln, tree),
+            np.full(ln, leaf),
+            np.arange(ln, dtype=np.int64),
+            sig,
+            digits,
+            np.full(ln, self.p.w - 1),
+        )
         node = self.ltree(layer, tree, np.array([leaf], dtype=np.int64), pk.reshape(1, ln, -1))
         for k in range(auth.shape[0]):
             addr = addresses(1, layer, tree, HASHTREE, 0, k, leaf >> (k + 1), 0)
@@ -238,7 +265,7 @@ class XmssTree:
         return self._top
 
     def root(self) -> bytes:
-        return self.top()[-1][0].tobytes()
+        return bytes(self.top()[-1][0].tobytes())
 
     def auth_path(self, leaf: int) -> bytes:
         top, k = self.top(), self.k
@@ -261,8 +288,9 @@ class XmssTree:
         return sig.tobytes() + self.auth_path(leaf)
 
 
-def verify(params: XmssParams, public_key: bytes, message: bytes, signature: bytes,
-           kernels: object | None) -> bool:  # fmt: skip
+def verify(
+    params: XmssParams, public_key: bytes, message: bytes, signature: bytes, kernels: object | None
+) -> bool:
     """XMSS_verify / XMSSMT_verify (RFC 8391 Algorithms 14 and 17)."""
     p, n = params, params.n
     if len(public_key) != p.length_public_key or len(signature) != p.length_signature:

@@ -90,13 +90,20 @@ class XmssParams:
 def _xmss() -> list[XmssParams]:
     out = []
     code = 1
-    for func, family, n in (("sha256", "SHA2", 32), ("sha512", "SHA2", 64),
-                            ("shake128", "SHAKE", 32), ("shake256", "SHAKE", 64)):  # fmt: skip
+    for func, family, n in (
+        ("sha256", "SHA2", 32),
+        ("sha512", "SHA2", 64),
+        ("shake128", "SHAKE", 32),
+        ("shake256", "SHAKE", 64),
+    ):
         for h in (10, 16, 20):
             out.append(XmssParams(f"XMSS-{family}_{h}_{8 * n}", code, func, n, n, h))  # type: ignore[arg-type]
             code += 1
-    for func, family, n, pad in (("sha256", "SHA2", 24, 4), ("shake256", "SHAKE256", 32, 32),
-                                 ("shake256", "SHAKE256", 24, 4)):  # fmt: skip
+    for func, family, n, pad in (
+        ("sha256", "SHA2", 24, 4),
+        ("shake256", "SHAKE256", 32, 32),
+        ("shake256", "SHAKE256", 24, 4),
+    ):
         for h in (10, 16, 20):
             level = 3 if n == 24 else 5
             name = f"XMSS-{family}_{h}_{8 * n}"
@@ -108,8 +115,12 @@ def _xmss() -> list[XmssParams]:
 def _xmssmt() -> list[XmssParams]:
     out = []
     code = 1
-    for func, family, n in (("sha256", "SHA2", 32), ("sha512", "SHA2", 64),
-                            ("shake128", "SHAKE", 32), ("shake256", "SHAKE", 64)):  # fmt: skip
+    for func, family, n in (
+        ("sha256", "SHA2", 32),
+        ("sha512", "SHA2", 64),
+        ("shake128", "SHAKE", 32),
+        ("shake256", "SHAKE", 64),
+    ):
         for h, d in ((20, 2), (20, 4), (40, 2), (40, 4), (40, 8), (60, 3), (60, 6), (60, 12)):
             name = f"XMSSMT-{family}_{h}/{d}_{8 * n}"
             out.append(XmssParams(name, code, func, n, n, h, d))  # type: ignore[arg-type]
