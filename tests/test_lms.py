@@ -146,3 +146,29 @@ def test_bad_input() -> None:
     wrong_l[:4] = struct.pack(">I", 9)
     assert not scheme.verify(bytes(wrong_l), b"m", sig)
     assert pqkit.sig("LMS_SHA256_H10_W4_H5_W8") is not scheme
+
+
+def test_compiled_chains_match_the_reference() -> None:
+    """The jit whole-chain kernel (SHA-256 sets) against the per-step hashlib path:
+    keygen's private elements and full chains, signing's partial chains, n = 32 / 24."""
+    if "jit" not in arith.available("hash"):
+        pytest.skip("Numba is not installed: no jit backend")
+    from pqkit.lms import lmots
+
+    fast_kernels = arith.kernels("hash", "jit")
+    for n in (32, 24):
+        ref, fast = RowHash("sha256", n, None), RowHash("sha256", n, fast_kernels)
+        assert lmots._compiled_chains(fast) is not None
+        ident, seed = bytes(range(16)), bytes(range(100, 100 + n))
+        q = np.array([0, 5, 1023], dtype=np.int64)
+        x_ref = lmots.private_elements(ref, ident, seed, q, 7)
+        assert (lmots.private_elements(fast, ident, seed, q, 7) == x_ref).all()
+        qs, idx = np.repeat(q, 7), np.tile(np.arange(7, dtype=np.int64), 3)
+        begin = np.arange(21, dtype=np.int64) % 5
+        end = begin + np.arange(21, dtype=np.int64) % 4 * 3
+        want = lmots.chains(ref, ident, qs, idx, x_ref, begin, end)
+        assert (lmots.chains(fast, ident, qs, idx, x_ref, begin, end) == want).all()
+        full = np.full(21, 255, dtype=np.int64)
+        zero = np.zeros(21, dtype=np.int64)
+        want = lmots.chains(ref, ident, qs, idx, x_ref, zero, full)
+        assert (lmots.chains(fast, ident, qs, idx, x_ref, zero, full) == want).all()

@@ -119,10 +119,9 @@ def _batch_keygen(args: argparse.Namespace) -> int:
 def cmd_keygen(args: argparse.Namespace) -> int:
     """``pqkit keygen ALG -o KEY [--pub PUB]``, or ``--count N -o DIR``."""
     from pqkit import registry
+    from pqkit.cli import stateful
     from pqkit.keys import private_key_class
     from pqkit.serialization.algorithms import by_name
-
-    from pqkit.cli import stateful
 
     try:
         if registry.algorithm(args.algorithm).stateful:

@@ -103,8 +103,8 @@ def cmd_sign(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """``pqkit verify KEY FILE SIG``: 0 valid, 1 invalid, 2 for any other error."""
-    from pqkit.errors import InvalidSignature
     from pqkit.cli import stateful
+    from pqkit.errors import InvalidSignature
     from pqkit.keys import MLDSAPublicKey, SLHDSAPublicKey
 
     if stateful.is_key_file(args.pub) or stateful.is_public_key_file(args.pub):

@@ -5,4 +5,9 @@ from __future__ import annotations
 
 from pqkit.families import Family
 
-FAMILY = Family(name="lms", rank=60, catalog="pqkit.lms.params")
+FAMILY = Family(
+    name="lms",
+    rank=60,
+    catalog="pqkit.lms.params",
+    operations={"jit": "pqkit.lms.kernels.jit_ops"},
+)

@@ -9,6 +9,8 @@ call per step (:class:`pqkit.stateful.hashing.RowHash`), the way key generation
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -52,9 +54,29 @@ def private_elements(
     i < p, rows q-major: (len(q) p, n) (RFC 8554, Appendix A)."""
     qs = np.repeat(q, p)
     idx = np.tile(np.arange(p, dtype=np.int64), len(q))
+    compiled = _compiled_chains(h)
+    if compiled is not None and len(seed) == h.n:
+        # the same one-block layout as a chain step with j = 0xff on SEED
+        seeds = np.broadcast_to(np.frombuffer(seed, dtype=np.uint8), (len(qs), h.n))
+        steps = np.full(len(qs), 0xFF, dtype=np.int64)
+        out: Rows = compiled(_prefix(ident, qs, idx), seeds, steps, steps + 1)
+        return out
     tail = np.frombuffer(b"\xff" + seed, dtype=np.uint8)
     rows = np.concatenate([_prefix(ident, qs, idx), np.broadcast_to(tail, (len(qs), len(tail)))], 1)
     return h(rows)
+
+
+def _compiled_chains(h: RowHash) -> Any | None:
+    """The ``jit`` backend's whole-chain kernel for the SHA-256 sets (one compiled
+    call for every step of every chain), or None (then a batched hash call per step
+    runs, the reference twin)."""
+    backend = getattr(h.kernels, "backend", None)
+    if h.function != "sha256" or backend != "jit":
+        return None
+    from pqkit.arith.ops import operations
+
+    ops = operations("lms", backend)
+    return None if ops is None else ops.lmots_chains_sha256
 
 
 def chains(
@@ -75,6 +97,10 @@ def chains(
     tmp: Rows = values.copy()
     if len(q) == 0:
         return tmp
+    compiled = _compiled_chains(h)
+    if compiled is not None:
+        out: Rows = compiled(buf[:, :22], values, begin, end)
+        return out
     lo, hi = int(begin.min()), int(end.max())
     everyone = bool((begin == lo).all() and (end == hi).all())
     for j in range(lo, hi):
