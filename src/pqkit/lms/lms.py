@@ -21,6 +21,7 @@ import numpy.typing as npt
 from pqkit.lms import lmots
 from pqkit.lms.params import LMOTS_TYPES, LMS_TYPES, LmotsType, LmsType
 from pqkit.stateful.hashing import RowHash
+from pqkit.stateful.tree import auth_path
 
 __all__ = ["LmsTree", "lms_hash", "lms_signature_length", "verify_lms"]
 
@@ -127,15 +128,8 @@ class LmsTree:
         if k and (self._bottom is None or self._bottom[0] != base):
             levels = subtree_levels(self.hash, self.lms, self.ots, self.ident, self.seed, base, k)
             self._bottom = (base, levels)
-        out = []
-        for level in range(self.lms.h):
-            sibling = (q >> level) ^ 1
-            if level < k:
-                assert self._bottom is not None
-                out.append(self._bottom[1][level][sibling - (base >> level)].tobytes())
-            else:
-                out.append(top[level - k][sibling].tobytes())
-        return b"".join(out)
+        bottom = self._bottom[1] if self._bottom is not None else []
+        return auth_path(top, bottom, base, k, self.lms.h, q)
 
     def sign(self, q: int, message: bytes, c: bytes) -> bytes:
         """u32str(q) || lmots_signature || u32str(type) || path (RFC 8554 §5.4.1),

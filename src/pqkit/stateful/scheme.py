@@ -107,6 +107,7 @@ class StatefulScheme(SignatureBase):
     def public_key_from_secret(self, secret_key: Any) -> bytes:
         return self._key(secret_key).public_key()
 
+    # NOTE: the parameters of pqkit.schemes.Signature.sign, repeated on purpose (the protocol)
     def sign(
         self,
         secret_key: Any,

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.stateful.hashing import RowHash
+from pqkit.stateful.tree import auth_path
 from pqkit.xmss.params import XmssParams
 
 __all__ = ["Xmss", "XmssTree"]
@@ -272,15 +273,8 @@ class XmssTree:
         base = (leaf >> k) << k
         if k and (self._bottom is None or self._bottom[0] != base):
             self._bottom = (base, self._subtree(base, k))
-        out = []
-        for level in range(self.h):
-            sibling = (leaf >> level) ^ 1
-            if level < k:
-                assert self._bottom is not None
-                out.append(self._bottom[1][level][sibling - (base >> level)].tobytes())
-            else:
-                out.append(top[level - k][sibling].tobytes())
-        return b"".join(out)
+        bottom = self._bottom[1] if self._bottom is not None else []
+        return auth_path(top, bottom, base, k, self.h, leaf)
 
     def sign(self, leaf: int, message: bytes) -> bytes:
         """WOTS+ signature of ``message`` with ``leaf`` || the authentication path."""

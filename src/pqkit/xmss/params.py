@@ -87,40 +87,35 @@ class XmssParams:
         return self.index_bytes + self.n + self.d * (self.len + self.tree_height) * self.n
 
 
+# (function, name part, n, padding length), in OID order: RFC 8391 §5.3 / §5.4,
+# then SP 800-208 §5 (XMSS only)
+_RFC8391 = (
+    ("sha256", "SHA2", 32, 32),
+    ("sha512", "SHA2", 64, 64),
+    ("shake128", "SHAKE", 32, 32),
+    ("shake256", "SHAKE", 64, 64),
+)
+_SP800_208 = (
+    ("sha256", "SHA2", 24, 4),
+    ("shake256", "SHAKE256", 32, 32),
+    ("shake256", "SHAKE256", 24, 4),
+)
+
+
 def _xmss() -> list[XmssParams]:
     out = []
-    code = 1
-    for func, family, n in (
-        ("sha256", "SHA2", 32),
-        ("sha512", "SHA2", 64),
-        ("shake128", "SHAKE", 32),
-        ("shake256", "SHAKE", 64),
-    ):
-        for h in (10, 16, 20):
-            out.append(XmssParams(f"XMSS-{family}_{h}_{8 * n}", code, func, n, n, h))  # type: ignore[arg-type]
-            code += 1
-    for func, family, n, pad in (
-        ("sha256", "SHA2", 24, 4),
-        ("shake256", "SHAKE256", 32, 32),
-        ("shake256", "SHAKE256", 24, 4),
-    ):
+    for func, family, n, pad in _RFC8391 + _SP800_208:
         for h in (10, 16, 20):
             level = 3 if n == 24 else 5
             name = f"XMSS-{family}_{h}_{8 * n}"
-            out.append(XmssParams(name, code, func, n, pad, h, 1, 16, level))  # type: ignore[arg-type]
-            code += 1
+            out.append(XmssParams(name, len(out) + 1, func, n, pad, h, 1, 16, level))  # type: ignore[arg-type]
     return out
 
 
 def _xmssmt() -> list[XmssParams]:
     out = []
     code = 1
-    for func, family, n in (
-        ("sha256", "SHA2", 32),
-        ("sha512", "SHA2", 64),
-        ("shake128", "SHAKE", 32),
-        ("shake256", "SHAKE", 64),
-    ):
+    for func, family, n, _ in _RFC8391:
         for h, d in ((20, 2), (20, 4), (40, 2), (40, 4), (40, 8), (60, 3), (60, 6), (60, 12)):
             name = f"XMSSMT-{family}_{h}/{d}_{8 * n}"
             out.append(XmssParams(name, code, func, n, n, h, d))  # type: ignore[arg-type]
