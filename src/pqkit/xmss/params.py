@@ -103,7 +103,7 @@ _SP800_208 = (
 
 
 def _xmss() -> list[XmssParams]:
-    out = []
+    out: list[XmssParams] = []
     for func, family, n, pad in _RFC8391 + _SP800_208:
         for h in (10, 16, 20):
             level = 3 if n == 24 else 5
