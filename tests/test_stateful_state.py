@@ -226,3 +226,17 @@ def test_killed_signers_never_reuse_an_index_10000(tmp_path: Path) -> None:
         _check(path, seen)
     finally:
         NAME, LEVELS = "LMS_SHA256_H5_W8_H5_W8", [5, 5]
+
+
+def test_speed_rows_roll_over_to_a_new_key() -> None:
+    """``pqkit speed sig`` rows of a stateful set: keypair, sign, verify; signing more
+    times than one key allows makes a new key instead of failing."""
+    from pqkit.bench.suites import sig_groups
+
+    scheme = pqkit.sig("LMS_SHA256_H5_W8")
+    (group,) = sig_groups([scheme])
+    ops = {op.name: op.run for op in group.build()}
+    assert list(ops) == ["keypair", "sign", "verify"]
+    for _ in range(40):  # 32 signatures per key
+        ops["sign"]()
+        assert ops["verify"]()
