@@ -31,6 +31,7 @@ def test_demo_round_trips_every_scheme(capsys: pytest.CaptureFixture[str]) -> No
         return
     assert status == 0
     slow = [n for n in pqkit.sigs() if n.startswith("SLH-DSA-") and n.endswith("s")]
+    slow += [n for n in pqkit.sigs() if pqkit.registry.algorithm(n).stateful]
     # a scheme whose extra is not installed (the hybrids without pyca/cryptography) is
     # named on the "skipped" line instead of a row of its own
     from pqkit._extras import installed

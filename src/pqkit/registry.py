@@ -113,6 +113,12 @@ class Algorithm:
         return self.params.length_seed
 
     @property
+    def stateful(self) -> bool:
+        """True for the stateful hash-based signatures (LMS / HSS, XMSS): their
+        private keys are objects bound to a counter, never bytes."""
+        return bool(getattr(self.params, "stateful", False))
+
+    @property
     def length_output(self) -> int:
         """Ciphertext (KEM) or signature bytes."""
         field = "length_ciphertext" if self.kind == "kem" else "length_signature"

@@ -62,9 +62,13 @@ def _timed(func: Any, *args: Any, **kwargs: Any) -> tuple[Any, float]:
 
 def _default_sigs() -> tuple[list[str], list[str]]:
     """The signature schemes the demo runs unless told otherwise, and those it
-    leaves out: the SLH-DSA "s" (small) sets, which sign in seconds in Python."""
+    leaves out: the SLH-DSA "s" (small) sets, which sign in seconds in Python, and the
+    stateful sets (LMS / HSS, XMSS), whose key generation builds whole trees."""
+    from pqkit.registry import algorithm
+
     names = pqkit.sigs()
     slow = [n for n in names if n.startswith("SLH-DSA-") and n.endswith("s")]
+    slow += [n for n in names if algorithm(n).stateful]
     return [n for n in names if n not in slow], slow
 
 
@@ -233,7 +237,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"timings: median of up to {RUNS} calls ({BUDGET:g} s per operation)")
         if left_out:
             print(
-                "not run by default (seconds per signature in Python; name one to run it): "
+                "not run by default (seconds per signature or per key in Python; name one to run "
+                "it): "
                 f"{', '.join(left_out)}"
             )
         sys.stdout.flush()

@@ -127,9 +127,15 @@ def _batch_keygen(args: argparse.Namespace) -> int:
 def cmd_keygen(args: argparse.Namespace) -> int:
     """``pqkit keygen ALG -o KEY [--pub PUB]``, or ``--count N -o DIR``."""
     from pqkit import registry
+    from pqkit.cli import stateful
     from pqkit.keys import private_key_class
     from pqkit.serialization.algorithms import by_name
 
+    try:
+        if registry.algorithm(args.algorithm).stateful:
+            return stateful.keygen(args)
+    except KeyError:
+        pass  # a key-file name or an unknown one: answered below
     if args.count is not None:
         try:
             return _batch_keygen(args)
@@ -248,6 +254,10 @@ def _fingerprint(public: Any) -> str:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``pqkit show KEY [-o OUT ...]``: describe a key file, or convert it."""
+    from pqkit.cli import stateful
+
+    if stateful.is_key_file(args.key):
+        return stateful.show(args)
     converting = args.out is not None
     if converting:
         check_outputs([args.out], args.force, inputs=[args.key])

@@ -72,9 +72,12 @@ def _digest(source: IO[bytes], prehash: Any) -> bytes:
 def cmd_sign(args: argparse.Namespace) -> int:
     """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA /
     HashSLH-DSA (``--prehash``, or the pre-hash the key's OID binds)."""
+    from pqkit.cli import stateful
     from pqkit.keys import MLDSAPrivateKey, SLHDSAPrivateKey
     from pqkit.keys.falcon import FalconPrivateKey
 
+    if stateful.is_key_file(args.key):
+        return stateful.sign(args)
     check_outputs([args.out], args.force, inputs=[args.key, args.file])
     ctx = _context(args)
     prehash = _prehash(args.prehash)
@@ -117,10 +120,13 @@ def _falcon_options(args: argparse.Namespace, ctx: bytes, prehash: Any) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """``pqkit verify KEY FILE SIG``: 0 valid, 1 invalid, 2 for any other error."""
+    from pqkit.cli import stateful
     from pqkit.errors import InvalidSignature
     from pqkit.keys import MLDSAPublicKey, SLHDSAPublicKey
     from pqkit.keys.falcon import FalconPublicKey
 
+    if stateful.is_key_file(args.pub) or stateful.is_public_key_file(args.pub):
+        return stateful.verify(args)
     check_outputs([], False, inputs=[args.pub, args.file, args.signature])
     ctx = _context(args)
     prehash = _prehash(args.prehash)

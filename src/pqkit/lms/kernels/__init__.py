@@ -1,0 +1,1 @@
+"""LMS's compiled operations (``jit``): :mod:`.jit_ops`."""

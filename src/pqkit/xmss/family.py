@@ -1,0 +1,8 @@
+"""XMSS / XMSS^MT's declaration: read by :mod:`pqkit.families`; module paths only.
+The trees are hashed on the batched hash kernels (kernel group ``"hash"``)."""
+
+from __future__ import annotations
+
+from pqkit.families import Family
+
+FAMILY = Family(name="xmss", rank=70, catalog="pqkit.xmss.params")
