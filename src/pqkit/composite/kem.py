@@ -1,0 +1,162 @@
+"""Composite ML-KEM (draft-ietf-lamps-pq-composite-kem-17).
+
+Keys and ciphertexts are the draft's serializations (§4): public key = ML-KEM ek ||
+traditional public key, secret key = 64-byte ML-KEM seed d || z || traditional
+private key, ciphertext = ML-KEM ciphertext || traditional ciphertext (RSA-OAEP of a
+32-byte secret, or an ephemeral ECDH / X25519 / X448 public key). The combiner
+(§3.4):
+
+    ss = SHA3-256(mlkemSS || tradSS || tradCT || tradPK || Label)
+
+Decapsulation (§3.3) runs both halves whatever happens. ML-KEM rejects implicitly;
+the traditional half can fail (RSA-OAEP padding, a point not on the curve), and
+then the composite fails explicitly (§3.5) with one message that does not say
+which half it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from pqkit import common
+from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.composite.params import CATALOG, CompositeKemParams
+from pqkit.composite.traditional import KEMS, KEYS, TradKem, TradKey
+from pqkit.registry import Algorithm
+from pqkit.schemes import RNG, Encapsulation, Kem, KemBase, KeyPair, draw
+
+__all__ = ["SCHEMES", "CompositeKem", "DecapsulationError"]
+
+
+class DecapsulationError(ValueError):
+    """Composite ML-KEM decapsulation failed (draft §3.5, explicit rejection); the
+    message does not say which half failed."""
+
+
+class CompositeKem(KemBase):
+    """A composite ML-KEM algorithm with the ML-KEM API (:class:`pqkit.schemes.Kem`);
+    ``using(arith=...)`` binds the ML-KEM half."""
+
+    params: CompositeKemParams
+    key: TradKey
+    trad: TradKem
+
+    def __init__(self, algorithm: Algorithm, *, arith: str | None = None) -> None:
+        super().__init__(algorithm, arith=arith)
+        self.params = cast(CompositeKemParams, algorithm.params)
+        self.key = KEYS[self.params.key]
+        self.trad = KEMS[self.params.key]
+        self.label = self.params.label
+        self.length_randomness = 32 + self.trad.length_randomness
+        from pqkit.registry import kem
+
+        self.mlkem: Kem = kem(self.params.mlkem)
+        if arith is not None:
+            self.mlkem = self.mlkem.using(arith=arith)
+
+    def using(self, *, arith: str | None = None) -> CompositeKem:
+        """A copy whose ML-KEM half runs on the arithmetic backend ``arith``."""
+        twin = super().using(arith=arith)
+        twin.mlkem = self.mlkem.using(arith=arith)
+        return twin
+
+    # --- the draft's pieces -------------------------------------------------------------
+
+    def combine(self, mlkem_ss: bytes, trad_ss: bytes, trad_ct: bytes, trad_pk: bytes) -> bytes:
+        """KemCombiner (§3.4): SHA3-256(mlkemSS || tradSS || tradCT || tradPK || Label)."""
+        return common.sha3_256(mlkem_ss + trad_ss + trad_ct + trad_pk + self.label)
+
+    def split_public_key(self, public_key: bytes) -> tuple[bytes, bytes, Any]:
+        """DeserializePublicKey (§4.1): (ML-KEM ek, traditional public key bytes, its
+        checked pyca key); ``ValueError`` naming the half that is wrong."""
+        pk = as_bytes(public_key, "public key")
+        n = self.params.length_mlkem_public_key
+        if len(pk) <= n:
+            raise ValueError(
+                f"{self.name} public key: {len(pk)} bytes leave no traditional key after "
+                f"the {n}-byte {self.params.mlkem} public key"
+            )
+        trad = self.key.public(pk[n:], f"{self.name} traditional public key")
+        return pk[:n], pk[n:], trad
+
+    def split_secret_key(self, secret_key: bytes) -> tuple[bytes, Any]:
+        """DeserializePrivateKey (§4.2): (ML-KEM seed d || z, checked pyca private key)."""
+        sk = as_bytes(secret_key, "secret key")
+        if len(sk) <= 64:
+            raise ValueError(
+                f"{self.name} secret key: {len(sk)} bytes leave no traditional key after "
+                "the 64-byte ML-KEM seed"
+            )
+        return sk[:64], self.key.private(sk[64:], f"{self.name} traditional private key")
+
+    # --- key generation --------------------------------------------------------------------
+
+    def keygen(self, *, rng: RNG | None = None) -> KeyPair:
+        """A fresh key pair (§3.1): the ML-KEM seed from ``rng`` (os.urandom), the
+        traditional key from pyca's generator."""
+        return self.keygen_derand(draw(rng, 64), self.key.generate())
+
+    def keygen_derand(self, seed: bytes, traditional: bytes | None = None) -> KeyPair:
+        """The key pair of the ML-KEM seed d || z (64 bytes, FIPS 203 Algorithm 16) and
+        the traditional private key (RSAPrivateKey / ECPrivateKey DER, raw X25519 /
+        X448), which the draft derives from no seed."""
+        if traditional is None:
+            raise TypeError(
+                f"{self.name}.keygen_derand needs the traditional private key too: "
+                "keygen_derand(mlkem_seed, traditional_private_key)"
+            )
+        trad = as_bytes(traditional, "traditional private key")
+        ek, _ = self.mlkem.keygen_derand(seed)
+        key = self.key.private(trad, f"{self.name} traditional private key")
+        return KeyPair(ek + self.key.public_bytes(key), bytes(seed) + trad)
+
+    def public_key(self, secret_key: bytes) -> bytes:
+        """The public key of a composite secret key (checked); the draft's decapsulation
+        needs tradPK, which is derived from the private key here (§10.4)."""
+        sk = as_bytes(secret_key, "secret key")
+        return self.keygen_derand(sk[:64], sk[64:]).public_key
+
+    # --- encapsulation ---------------------------------------------------------------------
+
+    def _encaps(self, public_key: bytes, randomness: bytes) -> Encapsulation:
+        ek, trad_pk, trad = self.split_public_key(public_key)
+        mlkem_ss, mlkem_ct = self.mlkem.encaps_derand(ek, randomness[:32])
+        trad_ss, trad_ct = self.trad.encaps(trad, randomness[32:])
+        return Encapsulation(self.combine(mlkem_ss, trad_ss, trad_ct, trad_pk), mlkem_ct + trad_ct)
+
+    def encaps(self, public_key: bytes, *, rng: RNG | None = None) -> Encapsulation:
+        """Composite-ML-KEM.Encaps(pk) (§3.2): ``(shared secret, ciphertext)``; asks
+        ``rng`` for ML-KEM's m (32 bytes) and the traditional randomness."""
+        self.split_public_key(public_key)  # a bad key fails before any randomness is drawn
+        randomness = draw(rng, 32) + self.trad.randomness(rng)
+        return self._encaps(public_key, randomness)
+
+    def encaps_derand(self, public_key: bytes, randomness: bytes) -> Encapsulation:
+        """Encapsulation with the given randomness (``length_randomness`` bytes): ML-KEM
+        m (32 bytes), then the traditional part: the 32-byte secret for RSA-OAEP (the
+        OAEP seed is OpenSSL's, so the ciphertext differs from call to call), the
+        ephemeral private key for X25519 / X448 (raw) and ECDH (big-endian scalar in
+        [1, n))."""
+        r = as_bytes_len(randomness, "randomness", self.length_randomness)
+        return self._encaps(public_key, r)
+
+    # --- decapsulation ---------------------------------------------------------------------
+
+    def decaps(self, secret_key: bytes, ciphertext: bytes) -> bytes:
+        """Composite-ML-KEM.Decaps(sk, ct) (§3.3). Raises :class:`DecapsulationError`
+        (a ``ValueError``) if the traditional half fails, after computing both halves;
+        a modified ML-KEM half gives ML-KEM's implicit-rejection key instead."""
+        ct = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
+        seed, trad = self.split_secret_key(secret_key)
+        _ek, dk = self.mlkem.keygen_derand(seed)
+        n = self.params.length_mlkem_ciphertext
+        mlkem_ss = self.mlkem.decaps(dk, ct[:n])
+        trad_ss, ok = self.trad.decaps(trad, ct[n:])
+        ss = self.combine(mlkem_ss, trad_ss, ct[n:], self.key.public_bytes(trad))
+        if not ok:
+            raise DecapsulationError(f"{self.name} decapsulation failed")
+        return ss
+
+
+SCHEMES: dict[str, CompositeKem] = {a.name: CompositeKem(a) for a in CATALOG if a.kind == "kem"}
+"""Each composite ML-KEM algorithm by canonical name."""
