@@ -131,13 +131,38 @@ def test_user_errors(cli: Cli, tmp_path: Path) -> None:
     )
     cli.fails("keygen", "Kyber768", "-o", "x.pem", match="unknown algorithm 'Kyber768'")
     cli.fails(
-        "decaps", "d.pem", "m", "--secret", "s", match="needs an ML-KEM or hybrid private key"
+        "decaps",
+        "d.pem",
+        "m",
+        "--secret",
+        "s",
+        match="needs an ML-KEM, hybrid or composite ML-KEM private key",
     )
     cli.fails(
-        "encaps", "dp.pem", "--ct", "c", "--secret", "s", match="needs an ML-KEM or hybrid KEM key"
+        "encaps",
+        "dp.pem",
+        "--ct",
+        "c",
+        "--secret",
+        "s",
+        match="needs an ML-KEM, hybrid or composite ML-KEM key",
     )
-    cli.fails("sign", "k.pem", "m", "-o", "s", match="needs an ML-DSA or SLH-DSA private key")
-    cli.fails("verify", "kp.pem", "m", "m", status=2, match="needs an ML-DSA or SLH-DSA key")
+    cli.fails(
+        "sign",
+        "k.pem",
+        "m",
+        "-o",
+        "s",
+        match="needs an ML-DSA, SLH-DSA or composite ML-DSA private key",
+    )
+    cli.fails(
+        "verify",
+        "kp.pem",
+        "m",
+        "m",
+        status=2,
+        match="needs an ML-DSA, SLH-DSA or composite ML-DSA key",
+    )
     cli.fails("pub", "missing.pem", match="'missing.pem' does not exist")
     cli.fails("pub", "junk.pem", match="junk.pem: ")
     cli.fails("decaps", "k.pem", "m", "--secret", "s", match="ciphertext must be 1088")

@@ -1,4 +1,5 @@
-"""``pqkit encaps`` and ``pqkit decaps``: ML-KEM and the hybrid KEMs with key files."""
+"""``pqkit encaps`` and ``pqkit decaps``: ML-KEM, the hybrid KEMs and composite ML-KEM
+with key files."""
 
 from __future__ import annotations
 
@@ -12,12 +13,17 @@ __all__ = ["cmd_decaps", "cmd_encaps"]
 
 def cmd_encaps(args: argparse.Namespace) -> int:
     """``pqkit encaps KEY --ct CT --secret SS`` (KEY: a public or private key file)."""
-    from pqkit.keys import MLKEMPublicKey
+    from pqkit.keys import CompositeKemPublicKey, MLKEMPublicKey
     from pqkit.keys.hybrid import HybridPublicKey
 
     check_outputs([args.ct, args.secret], args.force, inputs=[args.pub])
     key = load_public(args.pub, args)
-    need(key, (MLKEMPublicKey, HybridPublicKey), "encaps", "an ML-KEM or hybrid KEM key")
+    need(
+        key,
+        (MLKEMPublicKey, HybridPublicKey, CompositeKemPublicKey),
+        "encaps",
+        "an ML-KEM, hybrid or composite ML-KEM key",
+    )
     shared_secret, ciphertext = key.encapsulate()
     write_output(args.ct, ciphertext, secret=False, force=args.force, binary=True)
     write_output(args.secret, shared_secret, secret=True, force=args.force, binary=True)
@@ -27,12 +33,17 @@ def cmd_encaps(args: argparse.Namespace) -> int:
 def cmd_decaps(args: argparse.Namespace) -> int:
     """``pqkit decaps KEY CT --secret SS``."""
     import pqkit
-    from pqkit.keys import MLKEMPrivateKey
+    from pqkit.keys import CompositeKemPrivateKey, MLKEMPrivateKey
     from pqkit.keys.hybrid import HybridPrivateKey
 
     check_outputs([args.secret], args.force, inputs=[args.key, args.ciphertext])
     key = load_private(args.key, args, stdin_in_use=args.ciphertext == "-").key
-    need(key, (MLKEMPrivateKey, HybridPrivateKey), "decaps", "an ML-KEM or hybrid private key")
+    need(
+        key,
+        (MLKEMPrivateKey, HybridPrivateKey, CompositeKemPrivateKey),
+        "decaps",
+        "an ML-KEM, hybrid or composite ML-KEM private key",
+    )
     length = pqkit.kem(algorithm_name(key)).length_ciphertext
     ciphertext = read_input(args.ciphertext, "ciphertext file", length)
     shared_secret = key.decapsulate(ciphertext)

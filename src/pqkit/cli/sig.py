@@ -1,11 +1,12 @@
-"""``pqkit sign`` and ``pqkit verify``: ML-DSA, SLH-DSA and their pre-hash variants
-with key files.
+"""``pqkit sign`` and ``pqkit verify``: ML-DSA, SLH-DSA, their pre-hash variants and
+composite ML-DSA with key files.
 
 The message is streamed where the scheme allows: pure ML-DSA through the key's mu
 hasher, HashML-DSA and HashSLH-DSA through the pre-hash's incremental hasher
 (:meth:`pqkit.prehash.PreHash.new`), so files of any size work in constant memory.
 A key file under a pre-hash OID (HashML-DSA, HashSLH-DSA) signs and verifies with
-that OID's pre-hash; ``--prehash`` may only name the same one.
+that OID's pre-hash; ``--prehash`` may only name the same one. Composite ML-DSA keys
+stream M through their OID's PH the same way (M' holds PH(M)).
 Pure SLH-DSA reads its message twice (PRF_msg, then H_msg: FIPS 205, Algorithm 19),
 so it is read whole, up to :data:`PURE_SLHDSA_LIMIT` bytes; sign larger files with
 ``--prehash``.
@@ -72,13 +73,18 @@ def _digest(source: IO[bytes], prehash: Any) -> bytes:
 def cmd_sign(args: argparse.Namespace) -> int:
     """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA /
     HashSLH-DSA (``--prehash``, or the pre-hash the key's OID binds)."""
-    from pqkit.keys import MLDSAPrivateKey, SLHDSAPrivateKey
+    from pqkit.keys import CompositeSigPrivateKey, MLDSAPrivateKey, SLHDSAPrivateKey
 
     check_outputs([args.out], args.force, inputs=[args.key, args.file])
     ctx = _context(args)
     prehash = _prehash(args.prehash)
     key = load_private(args.key, args, stdin_in_use=args.file == "-").key
-    need(key, (MLDSAPrivateKey, SLHDSAPrivateKey), "sign", "an ML-DSA or SLH-DSA private key")
+    need(
+        key,
+        (MLDSAPrivateKey, SLHDSAPrivateKey, CompositeSigPrivateKey),
+        "sign",
+        "an ML-DSA, SLH-DSA or composite ML-DSA private key",
+    )
     prehash = _bound(prehash, key)
     if isinstance(key, SLHDSAPrivateKey) and prehash is None:
         data = read_input(args.file, "message file", PURE_SLHDSA_LIMIT)
@@ -101,14 +107,19 @@ def cmd_sign(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """``pqkit verify KEY FILE SIG``: 0 valid, 1 invalid, 2 for any other error."""
     from pqkit.errors import InvalidSignature
-    from pqkit.keys import MLDSAPublicKey, SLHDSAPublicKey
+    from pqkit.keys import CompositeSigPublicKey, MLDSAPublicKey, SLHDSAPublicKey
 
     check_outputs([], False, inputs=[args.pub, args.file, args.signature])
     ctx = _context(args)
     prehash = _prehash(args.prehash)
     stdin_in_use = "-" in (args.file, args.signature)
     key = load_public(args.pub, args, stdin_in_use=stdin_in_use)
-    need(key, (MLDSAPublicKey, SLHDSAPublicKey), "verify", "an ML-DSA or SLH-DSA key")
+    need(
+        key,
+        (MLDSAPublicKey, SLHDSAPublicKey, CompositeSigPublicKey),
+        "verify",
+        "an ML-DSA, SLH-DSA or composite ML-DSA key",
+    )
     prehash = _bound(prehash, key)
     length = key.algorithm.output_length
     # one byte more than a signature is enough to know it is not one (exit 1)
