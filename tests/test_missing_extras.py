@@ -20,6 +20,7 @@ from helpers import Cli
 
 import pqkit
 from pqkit import _extras, registry
+from pqkit.composite import traditional
 from pqkit.errors import MissingExtra
 from pqkit.hybrid import groups
 
@@ -42,8 +43,10 @@ def no_cryptography(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # of pyca when called: the pure-Python AES serves, as on the plain install.
     monkeypatch.setenv("PQKIT_SYMMETRIC", "aes=python")
     groups.pyca.cache_clear()
+    traditional.pyca.cache_clear()
     yield
     groups.pyca.cache_clear()
+    traditional.pyca.cache_clear()
 
 
 def _one_line(exc: BaseException, extra: str = "openssl") -> str:
@@ -218,3 +221,14 @@ def test_openssl_aes_backend_names_the_extra(monkeypatch: pytest.MonkeyPatch) ->
     assert isinstance(info.value, ValueError) and info.value.available == ["python"]
     _one_line(info.value)
     assert str(info.value).startswith("unknown or unavailable aes backend 'openssl'")
+
+
+def test_composite_keys_need_the_extra(no_cryptography: None) -> None:
+    # a composite key file loads only with pyca/cryptography: one line naming the extra
+    key = pqkit.keys.MLDSA65_ECDSA_P256_SHA512PrivateKey
+    with pytest.raises(MissingExtra) as info:
+        key.generate()
+    assert "composite" in _one_line(info.value)
+    with pytest.raises(MissingExtra) as info:
+        pqkit.sig("MLDSA65-ECDSA-P256-SHA512").verify(bytes(2017), b"m", bytes(3381))
+    _one_line(info.value)

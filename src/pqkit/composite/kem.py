@@ -21,7 +21,7 @@ from typing import Any, cast
 from pqkit import common
 from pqkit._checks import as_bytes, as_bytes_len
 from pqkit.composite.params import CATALOG, CompositeKemParams
-from pqkit.composite.traditional import KEMS, KEYS, TradKem, TradKey
+from pqkit.composite.traditional import KEMS, KEYS, TradKem, TradKey, pyca
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, Encapsulation, Kem, KemBase, KeyPair, draw
 
@@ -70,6 +70,7 @@ class CompositeKem(KemBase):
         """DeserializePublicKey (§4.1): (ML-KEM ek, traditional public key bytes, its
         checked pyca key); ``ValueError`` naming the half that is wrong."""
         pk = as_bytes(public_key, "public key")
+        pyca()  # MissingExtra first: without pyca nothing is checked (nor "invalid")
         n = self.params.length_mlkem_public_key
         if len(pk) <= n:
             raise ValueError(
@@ -82,6 +83,7 @@ class CompositeKem(KemBase):
     def split_secret_key(self, secret_key: bytes) -> tuple[bytes, Any]:
         """DeserializePrivateKey (§4.2): (ML-KEM seed d || z, checked pyca private key)."""
         sk = as_bytes(secret_key, "secret key")
+        pyca()
         if len(sk) <= 64:
             raise ValueError(
                 f"{self.name} secret key: {len(sk)} bytes leave no traditional key after "
@@ -106,6 +108,11 @@ class CompositeKem(KemBase):
                 "keygen_derand(mlkem_seed, traditional_private_key)"
             )
         trad = as_bytes(traditional, "traditional private key")
+        if not trad:
+            raise ValueError(
+                f"{self.name} secret key: {len(seed)} bytes leave no traditional key after "
+                "the 64-byte ML-KEM seed"
+            )
         ek, _ = self.mlkem.keygen_derand(seed)
         key = self.key.private(trad, f"{self.name} traditional private key")
         return KeyPair(ek + self.key.public_bytes(key), bytes(seed) + trad)

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from pqkit._checks import as_bytes
 from pqkit.composite.params import CATALOG, CompositeSigParams
-from pqkit.composite.traditional import KEYS, SIGNERS, TradKey, TradSigner
+from pqkit.composite.traditional import KEYS, SIGNERS, TradKey, TradSigner, pyca
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, KeyPair, Signature, SignatureBase, draw
 
@@ -75,6 +75,7 @@ class CompositeSignature(SignatureBase):
         """DeserializePublicKey (§4.1): (ML-DSA pk, checked pyca traditional key);
         ``ValueError`` naming the half that is wrong."""
         pk = as_bytes(public_key, "public key")
+        pyca()  # MissingExtra first: without pyca nothing is checked (nor "invalid")
         n = self.params.length_mldsa_public_key
         if len(pk) <= n:
             raise ValueError(
@@ -86,6 +87,7 @@ class CompositeSignature(SignatureBase):
     def split_secret_key(self, secret_key: bytes) -> tuple[bytes, Any]:
         """DeserializePrivateKey (§4.2): (ML-DSA seed, checked pyca traditional key)."""
         sk = as_bytes(secret_key, "secret key")
+        pyca()
         if len(sk) <= 32:
             raise ValueError(
                 f"{self.name} secret key: {len(sk)} bytes leave no traditional key after "
@@ -110,6 +112,11 @@ class CompositeSignature(SignatureBase):
                 "keygen_derand(mldsa_seed, traditional_private_key)"
             )
         trad = as_bytes(traditional, "traditional private key")
+        if not trad:
+            raise ValueError(
+                f"{self.name} secret key: {len(seed)} bytes leave no traditional key after "
+                "the 32-byte ML-DSA seed"
+            )
         pk_mldsa, _ = self.mldsa.keygen_derand(seed)
         key = self.key.private(trad, f"{self.name} traditional private key")
         return KeyPair(pk_mldsa + self.key.public_bytes(key), bytes(seed) + trad)

@@ -123,7 +123,7 @@ class RsaKey(TradKey):
     def __init__(self, bits: int) -> None:
         self.bits = bits
         self.name = f"RSA{bits}"
-        self.octets = bits // 8 + 1
+        self.octets = bits // 4 + 1  # a bound: twice the size, so that "too large" is named
 
     def _check_modulus(self, n: int, what: str) -> None:
         if n.bit_length() != self.bits:
