@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from pqkit import common
 from pqkit._checks import as_bytes, as_bytes_len
-from pqkit.composite.params import CATALOG, CompositeKemParams
+from pqkit.composite.params import CATALOG, CompositeKemParams, KeyParts
 from pqkit.composite.traditional import KEMS, KEYS, TradKem, TradKey, pyca
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, Encapsulation, Kem, KemBase, KeyPair, draw
@@ -113,9 +113,14 @@ class CompositeKem(KemBase):
                 f"{self.name} secret key: {len(seed)} bytes leave no traditional key after "
                 "the 64-byte ML-KEM seed"
             )
-        ek, _ = self.mlkem.keygen_derand(seed)
-        key = self.key.private(trad, f"{self.name} traditional private key")
-        return KeyPair(ek + self.key.public_bytes(key), bytes(seed) + trad)
+        parts = self.expand(seed, self.key.private(trad, f"{self.name} traditional private key"))
+        return KeyPair(parts.public_key, bytes(seed) + trad)
+
+    def expand(self, seed: bytes, trad: Any) -> KeyParts:
+        """The ML-KEM key pair of ``seed`` (FIPS 203, Algorithm 16) next to the parsed
+        traditional key ``trad``: what decapsulation uses (a key object keeps it)."""
+        ek, dk = self.mlkem.keygen_derand(seed)
+        return KeyParts(ek + self.key.public_bytes(trad), dk, trad)
 
     def public_key(self, secret_key: bytes) -> bytes:
         """The public key of a composite secret key (checked); the draft's decapsulation
@@ -154,12 +159,16 @@ class CompositeKem(KemBase):
         (a ``ValueError``) if the traditional half fails, after computing both halves;
         a modified ML-KEM half gives ML-KEM's implicit-rejection key instead."""
         ct = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
-        seed, trad = self.split_secret_key(secret_key)
-        _ek, dk = self.mlkem.keygen_derand(seed)
+        return self.decaps_parts(self.expand(*self.split_secret_key(secret_key)), ct)
+
+    def decaps_parts(self, parts: KeyParts, ciphertext: bytes) -> bytes:
+        """:meth:`decaps` with the key already expanded (:meth:`expand`)."""
+        ct = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
         n = self.params.length_mlkem_ciphertext
-        mlkem_ss = self.mlkem.decaps(dk, ct[:n])
-        trad_ss, ok = self.trad.decaps(trad, ct[n:])
-        ss = self.combine(mlkem_ss, trad_ss, ct[n:], self.key.public_bytes(trad))
+        mlkem_ss = self.mlkem.decaps(parts.mlx_secret, ct[:n])
+        trad_ss, ok = self.trad.decaps(parts.trad, ct[n:])
+        trad_pk = parts.public_key[self.params.length_mlkem_public_key :]
+        ss = self.combine(mlkem_ss, trad_ss, ct[n:], trad_pk)
         if not ok:
             raise DecapsulationError(f"{self.name} decapsulation failed")
         return ss

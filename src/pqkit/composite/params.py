@@ -15,10 +15,11 @@ lengths; the loaders check each half instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from pqkit.registry import Algorithm
 
-__all__ = ["CATALOG", "TRAD_SIZES", "CompositeKemParams", "CompositeSigParams"]
+__all__ = ["CATALOG", "TRAD_SIZES", "CompositeKemParams", "CompositeSigParams", "KeyParts"]
 
 TRAD_SIZES: dict[str, tuple[int, int, int]] = {
     # traditional half -> (public key, private key, signature / ciphertext), maxima
@@ -42,6 +43,15 @@ tables less the ML-x half."""
 
 _MLDSA = {"ML-DSA-44": (1312, 2420, 2), "ML-DSA-65": (1952, 3309, 3), "ML-DSA-87": (2592, 4627, 5)}
 _MLKEM = {"ML-KEM-768": (1184, 1088, 3), "ML-KEM-1024": (1568, 1568, 5)}
+
+
+class KeyParts(NamedTuple):
+    """A composite private key taken apart once: the composite public key, the expanded
+    ML-x secret key (FIPS 204 sk / FIPS 203 dk) and the parsed pyca traditional key."""
+
+    public_key: bytes
+    mlx_secret: bytes
+    trad: Any
 
 
 @dataclass(frozen=True)

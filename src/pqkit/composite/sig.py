@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from pqkit._checks import as_bytes
-from pqkit.composite.params import CATALOG, CompositeSigParams
+from pqkit.composite.params import CATALOG, CompositeSigParams, KeyParts
 from pqkit.composite.traditional import KEYS, SIGNERS, TradKey, TradSigner, pyca
 from pqkit.registry import Algorithm
 from pqkit.schemes import RNG, KeyPair, Signature, SignatureBase, draw
@@ -117,9 +117,14 @@ class CompositeSignature(SignatureBase):
                 f"{self.name} secret key: {len(seed)} bytes leave no traditional key after "
                 "the 32-byte ML-DSA seed"
             )
-        pk_mldsa, _ = self.mldsa.keygen_derand(seed)
-        key = self.key.private(trad, f"{self.name} traditional private key")
-        return KeyPair(pk_mldsa + self.key.public_bytes(key), bytes(seed) + trad)
+        parts = self.expand(seed, self.key.private(trad, f"{self.name} traditional private key"))
+        return KeyPair(parts.public_key, bytes(seed) + trad)
+
+    def expand(self, seed: bytes, trad: Any) -> KeyParts:
+        """The ML-DSA key pair of ``seed`` (FIPS 204, Algorithm 6) next to the parsed
+        traditional key ``trad``: what signing uses (a key object keeps it)."""
+        pk_mldsa, sk_mldsa = self.mldsa.keygen_derand(seed)
+        return KeyParts(pk_mldsa + self.key.public_bytes(trad), sk_mldsa, trad)
 
     def public_key_from_secret(self, secret_key: bytes) -> bytes:
         """The public key of a composite secret key (checked)."""
@@ -140,12 +145,23 @@ class CompositeSignature(SignatureBase):
         """§3.2 steps 3-6 on M' (:meth:`message_representative`): ML-DSA with context
         Label, the traditional algorithm, concatenated."""
         m = as_bytes(m_prime, "m_prime")
-        seed, trad = self.split_secret_key(secret_key)
-        _, mldsa_sk = self.mldsa.keygen_derand(seed)
+        parts = self.expand(*self.split_secret_key(secret_key))
+        return self.sign_parts(parts, m, deterministic=deterministic, rnd=rnd, rng=rng)
+
+    def sign_parts(
+        self,
+        parts: KeyParts,
+        m_prime: bytes,
+        *,
+        deterministic: bool = False,
+        rnd: bytes | None = None,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """:meth:`sign_internal` with the key already expanded (:meth:`expand`)."""
         first = self.mldsa.sign(
-            mldsa_sk, m, self.label, deterministic=deterministic, rnd=rnd, rng=rng
+            parts.mlx_secret, m_prime, self.label, deterministic=deterministic, rnd=rnd, rng=rng
         )
-        return first + self.signer.sign(trad, m)
+        return first + self.signer.sign(parts.trad, m_prime)
 
     def sign(
         self,

@@ -69,9 +69,12 @@ class CompositePublicKey(PublicKey):
 
 
 class CompositePrivateKey(PrivateKey):
-    """A composite private key (ML-x seed || traditional private key); family base."""
+    """A composite private key (ML-x seed || traditional private key); family base.
+    It keeps the key taken apart (:class:`pqkit.composite.params.KeyParts`: the
+    expanded ML-x key and the parsed traditional key) for its operations."""
 
-    __slots__ = ()
+    __slots__ = ("_parts",)
+    _parts: Any
 
     def to_cryptography_key(self) -> NoReturn:
         """pyca/cryptography has no composite keys."""
@@ -84,8 +87,7 @@ class CompositePrivateKey(PrivateKey):
         """A new key: the ML-x seed from ``rng`` (os.urandom), the traditional key from
         pyca's generator."""
         alg = _concrete(cls)
-        public, secret = _scheme(alg.name).keygen(rng=rng)
-        return cls._make(secret[: alg.seed_length], secret, public)
+        return cls.from_private_bytes(_scheme(alg.name).keygen(rng=rng).secret_key)
 
     @classmethod
     def from_seed_bytes(cls: type[_PrivT], seed: bytes) -> _PrivT:
@@ -101,8 +103,11 @@ class CompositePrivateKey(PrivateKey):
         ``private_bytes_raw`` returns), both halves checked."""
         alg = _concrete(cls)
         raw = as_bytes(data, f"{alg.name} private key")
-        public = _scheme(alg.name).keygen_derand(raw[: alg.seed_length], raw[alg.seed_length :])[0]
-        return cls._make(raw[: alg.seed_length], raw, public)
+        scheme = _scheme(alg.name)
+        parts = scheme.expand(*scheme.split_secret_key(raw))
+        key = cls._make(raw[: alg.seed_length], raw, parts.public_key)
+        object.__setattr__(key, "_parts", parts)
+        return key
 
     @classmethod
     def from_expanded_bytes(cls: type[_PrivT], data: bytes) -> _PrivT:
@@ -160,11 +165,8 @@ class CompositeSigPrivateKey(CompositePrivateKey):
         unless ``deterministic``."""
         msg = as_bytes(data, "data")
         scheme = _scheme(self.algorithm.name)
-        return cast(
-            bytes,
-            scheme.sign(
-                self._expanded, msg, as_context(context), deterministic=deterministic, rng=rng
-            ),
+        return self.sign_prehashed(
+            scheme.prehash(msg), None, context, deterministic=deterministic, rng=rng
         )
 
     def sign_prehashed(
@@ -183,8 +185,7 @@ class CompositeSigPrivateKey(CompositePrivateKey):
         scheme._own_prehash(algorithm)
         m_prime = scheme.message_representative(as_bytes(digest, "digest"), as_context(context))
         return cast(
-            bytes,
-            scheme.sign_internal(self._expanded, m_prime, deterministic=deterministic, rng=rng),
+            bytes, scheme.sign_parts(self._parts, m_prime, deterministic=deterministic, rng=rng)
         )
 
 
@@ -210,7 +211,8 @@ class CompositeKemPrivateKey(CompositePrivateKey):
     def decapsulate(self, ciphertext: Any) -> bytes:
         """The shared secret (draft §3.3); ``ValueError`` (one message, whichever half
         failed) if the traditional half fails."""
-        return cast(bytes, _scheme(self.algorithm.name).decaps(self._expanded, ciphertext))
+        ct = as_bytes(ciphertext, "ciphertext")
+        return cast(bytes, _scheme(self.algorithm.name).decaps_parts(self._parts, ct))
 
 
 def _make_classes() -> dict[str, type[Any]]:
