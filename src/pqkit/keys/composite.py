@@ -20,7 +20,7 @@ The ``sign`` / ``sign_prehashed`` signatures repeat the other key classes' on pu
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, NoReturn, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from pqkit._checks import as_bytes
 from pqkit.errors import InvalidSignature
@@ -34,6 +34,66 @@ __all__ = [
     "CompositePublicKey",
     "CompositeSigPrivateKey",
     "CompositeSigPublicKey",
+    "MLDSA44_ECDSA_P256_SHA256PrivateKey",
+    "MLDSA44_ECDSA_P256_SHA256PublicKey",
+    "MLDSA44_Ed25519_SHA512PrivateKey",
+    "MLDSA44_Ed25519_SHA512PublicKey",
+    "MLDSA44_RSA2048_PKCS15_SHA256PrivateKey",
+    "MLDSA44_RSA2048_PKCS15_SHA256PublicKey",
+    "MLDSA44_RSA2048_PSS_SHA256PrivateKey",
+    "MLDSA44_RSA2048_PSS_SHA256PublicKey",
+    "MLDSA65_ECDSA_P256_SHA512PrivateKey",
+    "MLDSA65_ECDSA_P256_SHA512PublicKey",
+    "MLDSA65_ECDSA_P384_SHA512PrivateKey",
+    "MLDSA65_ECDSA_P384_SHA512PublicKey",
+    "MLDSA65_ECDSA_brainpoolP256r1_SHA512PrivateKey",
+    "MLDSA65_ECDSA_brainpoolP256r1_SHA512PublicKey",
+    "MLDSA65_Ed25519_SHA512PrivateKey",
+    "MLDSA65_Ed25519_SHA512PublicKey",
+    "MLDSA65_RSA3072_PKCS15_SHA512PrivateKey",
+    "MLDSA65_RSA3072_PKCS15_SHA512PublicKey",
+    "MLDSA65_RSA3072_PSS_SHA512PrivateKey",
+    "MLDSA65_RSA3072_PSS_SHA512PublicKey",
+    "MLDSA65_RSA4096_PKCS15_SHA512PrivateKey",
+    "MLDSA65_RSA4096_PKCS15_SHA512PublicKey",
+    "MLDSA65_RSA4096_PSS_SHA512PrivateKey",
+    "MLDSA65_RSA4096_PSS_SHA512PublicKey",
+    "MLDSA87_ECDSA_P384_SHA512PrivateKey",
+    "MLDSA87_ECDSA_P384_SHA512PublicKey",
+    "MLDSA87_ECDSA_P521_SHA512PrivateKey",
+    "MLDSA87_ECDSA_P521_SHA512PublicKey",
+    "MLDSA87_ECDSA_brainpoolP384r1_SHA512PrivateKey",
+    "MLDSA87_ECDSA_brainpoolP384r1_SHA512PublicKey",
+    "MLDSA87_Ed448_SHAKE256PrivateKey",
+    "MLDSA87_Ed448_SHAKE256PublicKey",
+    "MLDSA87_RSA3072_PSS_SHA512PrivateKey",
+    "MLDSA87_RSA3072_PSS_SHA512PublicKey",
+    "MLDSA87_RSA4096_PSS_SHA512PrivateKey",
+    "MLDSA87_RSA4096_PSS_SHA512PublicKey",
+    "MLKEM768_ECDH_P256_SHA3_256PrivateKey",
+    "MLKEM768_ECDH_P256_SHA3_256PublicKey",
+    "MLKEM768_ECDH_P384_SHA3_256PrivateKey",
+    "MLKEM768_ECDH_P384_SHA3_256PublicKey",
+    "MLKEM768_ECDH_brainpoolP256r1_SHA3_256PrivateKey",
+    "MLKEM768_ECDH_brainpoolP256r1_SHA3_256PublicKey",
+    "MLKEM768_RSA2048_SHA3_256PrivateKey",
+    "MLKEM768_RSA2048_SHA3_256PublicKey",
+    "MLKEM768_RSA3072_SHA3_256PrivateKey",
+    "MLKEM768_RSA3072_SHA3_256PublicKey",
+    "MLKEM768_RSA4096_SHA3_256PrivateKey",
+    "MLKEM768_RSA4096_SHA3_256PublicKey",
+    "MLKEM768_X25519_SHA3_256PrivateKey",
+    "MLKEM768_X25519_SHA3_256PublicKey",
+    "MLKEM1024_ECDH_P384_SHA3_256PrivateKey",
+    "MLKEM1024_ECDH_P384_SHA3_256PublicKey",
+    "MLKEM1024_ECDH_P521_SHA3_256PrivateKey",
+    "MLKEM1024_ECDH_P521_SHA3_256PublicKey",
+    "MLKEM1024_ECDH_brainpoolP384r1_SHA3_256PrivateKey",
+    "MLKEM1024_ECDH_brainpoolP384r1_SHA3_256PublicKey",
+    "MLKEM1024_RSA3072_SHA3_256PrivateKey",
+    "MLKEM1024_RSA3072_SHA3_256PublicKey",
+    "MLKEM1024_X448_SHA3_256PrivateKey",
+    "MLKEM1024_X448_SHA3_256PublicKey",
 ]
 
 _PrivT = TypeVar("_PrivT", bound="CompositePrivateKey")
@@ -254,5 +314,128 @@ def _make_classes() -> dict[str, type[Any]]:
 
 
 _CLASSES = _make_classes()
+if set(_CLASSES) != set(__all__) - {n for n in __all__ if n.startswith("Composite")}:
+    raise RuntimeError("pqkit.keys.composite: __all__ does not list the composite classes")
 globals().update(_CLASSES)
-__all__ += sorted(_CLASSES)
+
+if TYPE_CHECKING:  # the classes made below, for type checkers
+
+    class MLDSA44_RSA2048_PSS_SHA256PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA44_RSA2048_PSS_SHA256PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA44_RSA2048_PKCS15_SHA256PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA44_RSA2048_PKCS15_SHA256PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA44_Ed25519_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA44_Ed25519_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA44_ECDSA_P256_SHA256PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA44_ECDSA_P256_SHA256PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA65_RSA3072_PSS_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA65_RSA3072_PSS_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA65_RSA3072_PKCS15_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA65_RSA3072_PKCS15_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA65_RSA4096_PSS_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA65_RSA4096_PSS_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA65_RSA4096_PKCS15_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA65_RSA4096_PKCS15_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA65_ECDSA_P256_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA65_ECDSA_P256_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA65_ECDSA_P384_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA65_ECDSA_P384_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA65_ECDSA_brainpoolP256r1_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA65_ECDSA_brainpoolP256r1_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA65_Ed25519_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA65_Ed25519_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA87_ECDSA_P384_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA87_ECDSA_P384_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA87_ECDSA_brainpoolP384r1_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA87_ECDSA_brainpoolP384r1_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA87_Ed448_SHAKE256PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA87_Ed448_SHAKE256PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA87_RSA3072_PSS_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA87_RSA3072_PSS_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA87_RSA4096_PSS_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA87_RSA4096_PSS_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLDSA87_ECDSA_P521_SHA512PublicKey(CompositeSigPublicKey): ...
+
+    class MLDSA87_ECDSA_P521_SHA512PrivateKey(CompositeSigPrivateKey): ...
+
+    class MLKEM768_RSA2048_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM768_RSA2048_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM768_RSA3072_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM768_RSA3072_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM768_RSA4096_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM768_RSA4096_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM768_X25519_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM768_X25519_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM768_ECDH_P256_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM768_ECDH_P256_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM768_ECDH_P384_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM768_ECDH_P384_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM768_ECDH_brainpoolP256r1_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM768_ECDH_brainpoolP256r1_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM1024_RSA3072_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM1024_RSA3072_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM1024_ECDH_P384_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM1024_ECDH_P384_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM1024_ECDH_brainpoolP384r1_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM1024_ECDH_brainpoolP384r1_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM1024_X448_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM1024_X448_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
+
+    class MLKEM1024_ECDH_P521_SHA3_256PublicKey(CompositeKemPublicKey): ...
+
+    class MLKEM1024_ECDH_P521_SHA3_256PrivateKey(CompositeKemPrivateKey): ...
