@@ -20,10 +20,11 @@ from typing import Any, cast
 
 from pqkit import common
 from pqkit._checks import as_bytes, as_bytes_len
+from pqkit.composite.halves import Halves
 from pqkit.composite.params import CATALOG, CompositeKemParams, KeyParts
-from pqkit.composite.traditional import KEMS, KEYS, TradKem, TradKey, pyca
+from pqkit.composite.traditional import KEMS, KEYS, TradKem, TradKey
 from pqkit.registry import Algorithm
-from pqkit.schemes import RNG, Encapsulation, Kem, KemBase, KeyPair, draw
+from pqkit.schemes import RNG, Encapsulation, Kem, KemBase, draw
 
 __all__ = ["SCHEMES", "CompositeKem", "DecapsulationError"]
 
@@ -33,7 +34,7 @@ class DecapsulationError(ValueError):
     message does not say which half failed."""
 
 
-class CompositeKem(KemBase):
+class CompositeKem(Halves, KemBase):
     """A composite ML-KEM algorithm with the ML-KEM API (:class:`pqkit.schemes.Kem`);
     ``using(arith=...)`` binds the ML-KEM half."""
 
@@ -47,6 +48,9 @@ class CompositeKem(KemBase):
         self.key = KEYS[self.params.key]
         self.trad = KEMS[self.params.key]
         self.label = self.params.label
+        self.mlx_name = self.params.mlkem
+        self.mlx_public_length = self.params.length_mlkem_public_key
+        self.mlx_seed_length = 64
         self.length_randomness = 32 + self.trad.length_randomness
         from pqkit.registry import kem
 
@@ -65,56 +69,6 @@ class CompositeKem(KemBase):
     def combine(self, mlkem_ss: bytes, trad_ss: bytes, trad_ct: bytes, trad_pk: bytes) -> bytes:
         """KemCombiner (§3.4): SHA3-256(mlkemSS || tradSS || tradCT || tradPK || Label)."""
         return common.sha3_256(mlkem_ss + trad_ss + trad_ct + trad_pk + self.label)
-
-    def split_public_key(self, public_key: bytes) -> tuple[bytes, bytes, Any]:
-        """DeserializePublicKey (§4.1): (ML-KEM ek, traditional public key bytes, its
-        checked pyca key); ``ValueError`` naming the half that is wrong."""
-        pk = as_bytes(public_key, "public key")
-        pyca()  # MissingExtra first: without pyca nothing is checked (nor "invalid")
-        n = self.params.length_mlkem_public_key
-        if len(pk) <= n:
-            raise ValueError(
-                f"{self.name} public key: {len(pk)} bytes leave no traditional key after "
-                f"the {n}-byte {self.params.mlkem} public key"
-            )
-        trad = self.key.public(pk[n:], f"{self.name} traditional public key")
-        return pk[:n], pk[n:], trad
-
-    def split_secret_key(self, secret_key: bytes) -> tuple[bytes, Any]:
-        """DeserializePrivateKey (§4.2): (ML-KEM seed d || z, checked pyca private key)."""
-        sk = as_bytes(secret_key, "secret key")
-        pyca()
-        if len(sk) <= 64:
-            raise ValueError(
-                f"{self.name} secret key: {len(sk)} bytes leave no traditional key after "
-                "the 64-byte ML-KEM seed"
-            )
-        return sk[:64], self.key.private(sk[64:], f"{self.name} traditional private key")
-
-    # --- key generation --------------------------------------------------------------------
-
-    def keygen(self, *, rng: RNG | None = None) -> KeyPair:
-        """A fresh key pair (§3.1): the ML-KEM seed from ``rng`` (os.urandom), the
-        traditional key from pyca's generator."""
-        return self.keygen_derand(draw(rng, 64), self.key.generate())
-
-    def keygen_derand(self, seed: bytes, traditional: bytes | None = None) -> KeyPair:
-        """The key pair of the ML-KEM seed d || z (64 bytes, FIPS 203 Algorithm 16) and
-        the traditional private key (RSAPrivateKey / ECPrivateKey DER, raw X25519 /
-        X448), which the draft derives from no seed."""
-        if traditional is None:
-            raise TypeError(
-                f"{self.name}.keygen_derand needs the traditional private key too: "
-                "keygen_derand(mlkem_seed, traditional_private_key)"
-            )
-        trad = as_bytes(traditional, "traditional private key")
-        if not trad:
-            raise ValueError(
-                f"{self.name} secret key: {len(seed)} bytes leave no traditional key after "
-                "the 64-byte ML-KEM seed"
-            )
-        parts = self.expand(seed, self.key.private(trad, f"{self.name} traditional private key"))
-        return KeyPair(parts.public_key, bytes(seed) + trad)
 
     def expand(self, seed: bytes, trad: Any) -> KeyParts:
         """The ML-KEM key pair of ``seed`` (FIPS 203, Algorithm 16) next to the parsed

@@ -19,10 +19,11 @@ from __future__ import annotations
 from typing import Any, cast
 
 from pqkit._checks import as_bytes
+from pqkit.composite.halves import Halves
 from pqkit.composite.params import CATALOG, CompositeSigParams, KeyParts
-from pqkit.composite.traditional import KEYS, SIGNERS, TradKey, TradSigner, pyca
+from pqkit.composite.traditional import KEYS, SIGNERS, TradKey, TradSigner
 from pqkit.registry import Algorithm
-from pqkit.schemes import RNG, KeyPair, Signature, SignatureBase, draw
+from pqkit.schemes import RNG, Signature, SignatureBase
 
 __all__ = ["PREFIX", "SCHEMES", "CompositeSignature"]
 
@@ -30,7 +31,7 @@ PREFIX = b"CompositeAlgorithmSignatures2025"
 """draft-ietf-lamps-pq-composite-sigs-19 §2.2: the prefix of every M'."""
 
 
-class CompositeSignature(SignatureBase):
+class CompositeSignature(Halves, SignatureBase):
     """A composite ML-DSA algorithm with the ML-DSA API where it applies
     (:class:`pqkit.schemes.Signature`); ``using(arith=...)`` binds the ML-DSA half."""
 
@@ -44,6 +45,9 @@ class CompositeSignature(SignatureBase):
         self.key = KEYS[self.params.key]
         self.signer = SIGNERS[self.params.trad]
         self.label = self.params.label
+        self.mlx_name = self.params.mldsa
+        self.mlx_public_length = self.params.length_mldsa_public_key
+        self.mlx_seed_length = 32
         from pqkit.registry import sig
 
         self.mldsa: Signature = sig(self.params.mldsa)
@@ -70,55 +74,6 @@ class CompositeSignature(SignatureBase):
 
         c = context(ctx, "ctx")
         return PREFIX + self.label + bytes([len(c)]) + c + as_bytes(digest, "digest")
-
-    def split_public_key(self, public_key: bytes) -> tuple[bytes, Any]:
-        """DeserializePublicKey (§4.1): (ML-DSA pk, checked pyca traditional key);
-        ``ValueError`` naming the half that is wrong."""
-        pk = as_bytes(public_key, "public key")
-        pyca()  # MissingExtra first: without pyca nothing is checked (nor "invalid")
-        n = self.params.length_mldsa_public_key
-        if len(pk) <= n:
-            raise ValueError(
-                f"{self.name} public key: {len(pk)} bytes leave no traditional key after "
-                f"the {n}-byte {self.params.mldsa} public key"
-            )
-        return pk[:n], self.key.public(pk[n:], f"{self.name} traditional public key")
-
-    def split_secret_key(self, secret_key: bytes) -> tuple[bytes, Any]:
-        """DeserializePrivateKey (§4.2): (ML-DSA seed, checked pyca traditional key)."""
-        sk = as_bytes(secret_key, "secret key")
-        pyca()
-        if len(sk) <= 32:
-            raise ValueError(
-                f"{self.name} secret key: {len(sk)} bytes leave no traditional key after "
-                "the 32-byte ML-DSA seed"
-            )
-        return sk[:32], self.key.private(sk[32:], f"{self.name} traditional private key")
-
-    # --- key generation --------------------------------------------------------------------
-
-    def keygen(self, *, rng: RNG | None = None) -> KeyPair:
-        """A fresh key pair (§3.1): the ML-DSA seed from ``rng`` (os.urandom), the
-        traditional key from pyca's generator."""
-        return self.keygen_derand(draw(rng, 32), self.key.generate())
-
-    def keygen_derand(self, seed: bytes, traditional: bytes | None = None) -> KeyPair:
-        """The key pair of ML-DSA seed ``seed`` (32 bytes, FIPS 204 Algorithm 6) and the
-        traditional private key ``traditional`` (its draft encoding: RSAPrivateKey /
-        ECPrivateKey DER, raw EdDSA), which the draft derives from no seed."""
-        if traditional is None:
-            raise TypeError(
-                f"{self.name}.keygen_derand needs the traditional private key too: "
-                "keygen_derand(mldsa_seed, traditional_private_key)"
-            )
-        trad = as_bytes(traditional, "traditional private key")
-        if not trad:
-            raise ValueError(
-                f"{self.name} secret key: {len(seed)} bytes leave no traditional key after "
-                "the 32-byte ML-DSA seed"
-            )
-        parts = self.expand(seed, self.key.private(trad, f"{self.name} traditional private key"))
-        return KeyPair(parts.public_key, bytes(seed) + trad)
 
     def expand(self, seed: bytes, trad: Any) -> KeyParts:
         """The ML-DSA key pair of ``seed`` (FIPS 204, Algorithm 6) next to the parsed
@@ -199,7 +154,7 @@ class CompositeSignature(SignatureBase):
         m = as_bytes(m_prime, "m_prime")
         s = as_bytes(signature, "signature")
         try:
-            mldsa_pk, trad = self.split_public_key(public_key)
+            mldsa_pk, _, trad = self.split_public_key(public_key)
         except ValueError:
             return False
         n = self.params.length_mldsa_signature
