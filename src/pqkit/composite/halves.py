@@ -5,7 +5,7 @@ takes a fresh ML-x seed and a traditional key (§3.1 of both)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from pqkit._checks import as_bytes
 from pqkit.composite.params import KeyParts
@@ -13,6 +13,19 @@ from pqkit.composite.traditional import TradKey, pyca
 from pqkit.schemes import RNG, KeyPair, draw
 
 __all__ = ["Halves"]
+
+
+class _NoBatch:
+    """What ``scheme.batch`` is for a composite: every operation refuses."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> NoReturn:
+        raise TypeError(
+            f"{self._name} has no batch view (composite keys vary in length and their "
+            "traditional half is pyca's); loop over the single operations"
+        )
 
 
 class Halves:
@@ -29,6 +42,13 @@ class Halves:
     def expand(self, seed: bytes, trad: Any) -> KeyParts:
         """The ML-x key pair of ``seed`` next to the parsed traditional key ``trad``."""
         raise NotImplementedError
+
+    @property
+    def batch(self) -> Any:
+        """No batch view: a composite's keys vary in length and its traditional key is
+        pyca's, so the batch views (fixed-width rows drawn from one rng) do not apply;
+        any use of this object raises ``TypeError`` saying so."""
+        return _NoBatch(self.name)
 
     def split_public_key(self, public_key: bytes) -> tuple[bytes, bytes, Any]:
         """DeserializePublicKey (§4.1): (ML-x public key, traditional public key bytes,

@@ -163,7 +163,12 @@ def encode_private_key_info(
         raise ValueError(f"unknown private key form {form!r}; use 'seed', 'expanded' or 'both'")
     if alg.single_form:
         if form == "both":
-            raise ValueError(f"{alg.name} has a single private key form, not 'both'")
+            what = (
+                "RFC 9909 has a single SLH-DSA"
+                if alg.family == "SLH-DSA"
+                else alg.name + " has a single"
+            )
+            raise ValueError(f"{what} private key form, not 'both'")
         if expanded is None:
             raise ValueError(f"{alg.name} private key missing")
         check_key_length(alg, "private key", len(expanded), alg.expanded_key_length, "PKCS#8")
