@@ -4,6 +4,7 @@ arithmetic backends to run them on, and running the ``pqkit`` command in-process
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import json
@@ -50,6 +51,28 @@ def certificate_parts(cert: bytes) -> tuple[bytes, bytes, str, bytes]:
         fields.read()
     spki = der.encode_tlv(der.SEQUENCE, fields.expect(der.SEQUENCE, "subjectPublicKeyInfo"))
     return der.encode_tlv(der.SEQUENCE, tbs_body), spki, oid, signature
+
+
+@functools.cache
+def traditional_key(key_type: str) -> bytes:
+    """One fresh traditional private key of ``key_type`` ("RSA2048", "P-256", "Ed448"
+    ...: :data:`pqkit.composite.traditional.KEYS`) per test run, in the composites'
+    encoding (RSA key generation takes seconds: one per size serves every OID)."""
+    from pqkit.composite.traditional import KEYS
+
+    return KEYS[key_type].generate()
+
+
+def composite_private_key(name: str, seed: bytes = bytes(64)) -> Any:
+    """A composite private key of algorithm ``name``: the ML-x ``seed`` (its first 32 or
+    64 bytes) next to :func:`traditional_key` of its key type."""
+    from pqkit.keys import private_key_class
+    from pqkit.registry import algorithm
+
+    alg = algorithm(name)
+    cls = private_key_class(alg.name)
+    key_type = alg.params.key  # type: ignore[attr-defined]
+    return cls.from_private_bytes(seed[: alg.length_seed] + traditional_key(key_type))
 
 
 def h(hex_string: str) -> bytes:

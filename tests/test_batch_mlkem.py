@@ -347,13 +347,28 @@ def test_write_keypairs_with_seeds(tmp_path: Any, name: str) -> None:
         assert (want[0] == pks).all() and (want[1] == sks).all()
 
 
+def _composite(name: str) -> bool:
+    return pqkit.registry.algorithm(name).family.startswith("Composite")
+
+
 def _every_scheme() -> list[Any]:
-    names = [("kem", n) for n in pqkit.kems()]
+    # the composites have no batch view (test_composites_have_no_batch_view)
+    names = [("kem", n) for n in pqkit.kems() if not _composite(n)]
     # SLH-DSA: the two fast 128-bit sets stand for the family (the s sets take seconds).
-    # stateful sets (LMS, XMSS) are left out: their private keys are objects, not rows
-    sigs = [n for n in pqkit.sigs() if not registry.algorithm(n).stateful]
+    # stateful sets (LMS, XMSS) are left out: their private keys are objects, not rows;
+    # composites have no batch view
+    sigs = [n for n in pqkit.sigs() if not registry.algorithm(n).stateful and not _composite(n)]
     names += [("sig", n) for n in sigs if "SLH" not in n or n.endswith("128f")]
     return [pytest.param(kind, n, id=n) for kind, n in names]
+
+
+def test_composites_have_no_batch_view() -> None:
+    composites = [n for n in pqkit.kems() + pqkit.sigs() if _composite(n)]
+    assert len(composites) == 30
+    for name in composites:
+        scheme = pqkit.registry.algorithm(name).scheme()
+        with pytest.raises(TypeError, match="has no batch view"):
+            scheme.batch.keygen(1)
 
 
 @pytest.mark.parametrize(("kind", "name"), _every_scheme())

@@ -136,7 +136,7 @@ def test_user_errors(cli: Cli, tmp_path: Path) -> None:
         "m",
         "--secret",
         "s",
-        match="needs an ML-KEM, FrodoKEM or hybrid private key",
+        match=r"needs a KEM private key \(ML-KEM, FrodoKEM, raw-PEM or composite\)",
     )
     cli.fails(
         "encaps",
@@ -145,13 +145,23 @@ def test_user_errors(cli: Cli, tmp_path: Path) -> None:
         "c",
         "--secret",
         "s",
-        match="needs an ML-KEM, FrodoKEM or hybrid KEM key",
+        match=r"needs a KEM public key \(ML-KEM, FrodoKEM, raw-PEM or composite\)",
     )
     cli.fails(
-        "sign", "k.pem", "m", "-o", "s", match="needs an ML-DSA, SLH-DSA or Falcon private key"
+        "sign",
+        "k.pem",
+        "m",
+        "-o",
+        "s",
+        match="needs an ML-DSA, SLH-DSA, Falcon or composite ML-DSA private key",
     )
     cli.fails(
-        "verify", "kp.pem", "m", "m", status=2, match="needs an ML-DSA, SLH-DSA or Falcon key"
+        "verify",
+        "kp.pem",
+        "m",
+        "m",
+        status=2,
+        match="needs an ML-DSA, SLH-DSA, Falcon or composite ML-DSA key",
     )
     cli.fails("pub", "missing.pem", match="'missing.pem' does not exist")
     cli.fails("pub", "junk.pem", match="junk.pem: ")

@@ -60,6 +60,9 @@ def test_every_key_class_is_exported_at_the_top_level() -> None:
         "HashSLHDSAP",
     )
     named = [n for n in [*keys.__all__, *hybrid.__all__] if n.endswith("Key")]
+    # the 60 composite classes stay in pqkit.keys (the loaders return them)
+    composite = (keys.CompositePrivateKey, keys.CompositePublicKey)
+    named = [n for n in named if not issubclass(getattr(keys, n, object), composite)]
     concrete = [n for n in named if not n.startswith(abstract)]
     assert sorted(concrete) == sorted(n for n in pqkit.__all__ if n.endswith("Key"))
 

@@ -89,8 +89,9 @@ def test_every_key_class_is_tried() -> None:
     names = {_name(c) for c in CLASSES}
     assert {"ML-KEM-512", "ML-DSA-87", "SLH-DSA-SHAKE-256f", "X-Wing"} <= names
     # ML-KEM, ML-DSA, SLH-DSA, FrodoKEM (the 8 sets with OIDs), the hybrids, HQC,
-    # sntrup761, then the pre-hash OIDs (HashML-DSA, HashSLH-DSA)
-    assert len(names) == 3 + 3 + 12 + 8 + 3 + 3 + 1 + 3 + 12
+    # sntrup761, the pre-hash OIDs (HashML-DSA, HashSLH-DSA), then the composites
+    # (18 ML-DSA, 12 ML-KEM)
+    assert len(names) == 3 + 3 + 12 + 8 + 3 + 3 + 1 + 3 + 12 + 18 + 12
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=_name)

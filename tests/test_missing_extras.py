@@ -20,6 +20,7 @@ from helpers import Cli
 
 import pqkit
 from pqkit import _extras, registry
+from pqkit.composite import traditional
 from pqkit.errors import MissingExtra
 from pqkit.hybrid import groups
 
@@ -42,8 +43,10 @@ def no_cryptography(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # of pyca when called: the pure-Python AES serves, as on the plain install.
     monkeypatch.setenv("PQKIT_SYMMETRIC", "aes=python")
     groups.pyca.cache_clear()
+    traditional.pyca.cache_clear()
     yield
     groups.pyca.cache_clear()
+    traditional.pyca.cache_clear()
 
 
 def _one_line(exc: BaseException, extra: str = "openssl") -> str:
@@ -104,7 +107,13 @@ def test_every_kem_needs_an_extra_exactly_when_the_registry_says(no_cryptography
         assert kem.decaps(sk, ct) == ss
     assert needing == [a.name for a in registry.algorithms("kem") if a.extra == "openssl"]
     assert needing, "the hybrid KEMs need pyca/cryptography"
-    assert all(a.extra is None for a in registry.algorithms("sig"))
+    # signatures: the composites' traditional half is pyca's, nothing else needs it
+    for alg in registry.algorithms("sig"):
+        assert (alg.extra == "openssl") == (alg.family == "Composite-ML-DSA")
+        if alg.extra is not None:
+            with pytest.raises(MissingExtra) as info:
+                pqkit.sig(alg.name).keygen()
+            _one_line(info.value)
 
 
 def test_hybrid_key_classes_need_the_extra(no_cryptography: None) -> None:
@@ -198,11 +207,9 @@ def test_cli_speed_leaves_out_and_names_what_needs_the_extra(
 ) -> None:
     status, out, err = cli.run("speed", "kem", "--duration", "0.001", "-q", "--format", "json")
     assert status == 0, err
-    # the hybrids, and FrodoKEM's AES sets (A by the pure-Python AES: seconds a call)
-    frodo_aes = ", ".join(f"{v}FrodoKEM-{n}-AES" for v in ("", "e") for n in (640, 976, 1344))
-    assert err.startswith(
-        f"pqkit speed: skipped X-Wing, MLKEM768-P256, MLKEM1024-P384, {frodo_aes}: "
-    )
+    needing = [a.name for a in registry.algorithms("kem") if a.extra == "openssl"]
+    assert err.startswith(f"pqkit speed: skipped {', '.join(needing)}: ")
+    assert {"X-Wing", "FrodoKEM-640-AES", "MLKEM768-RSA2048-SHA3-256"} <= set(needing)
     assert INSTALL in err and b"X-Wing" not in out and b"ML-KEM-512" in out
     cli.fails("speed", "kem", "X-Wing", "--duration", "0.001", "-q", match=INSTALL)
 
@@ -218,3 +225,14 @@ def test_openssl_aes_backend_names_the_extra(monkeypatch: pytest.MonkeyPatch) ->
     assert isinstance(info.value, ValueError) and info.value.available == ["python"]
     _one_line(info.value)
     assert str(info.value).startswith("unknown or unavailable aes backend 'openssl'")
+
+
+def test_composite_keys_need_the_extra(no_cryptography: None) -> None:
+    # a composite key file loads only with pyca/cryptography: one line naming the extra
+    key = pqkit.keys.MLDSA65_ECDSA_P256_SHA512PrivateKey
+    with pytest.raises(MissingExtra) as info:
+        key.generate()
+    assert "composite" in _one_line(info.value)
+    with pytest.raises(MissingExtra) as info:
+        pqkit.sig("MLDSA65-ECDSA-P256-SHA512").verify(bytes(2017), b"m", bytes(3381))
+    _one_line(info.value)

@@ -246,6 +246,14 @@ def _show_hybrid(loaded: Any) -> int:
     return 0
 
 
+_PREHASH_SPEC = {
+    "ML-DSA": "FIPS 204 §5.4",
+    "SLH-DSA": "FIPS 205 §10.2",
+    "Composite-ML-DSA": "draft-ietf-lamps-pq-composite-sigs §2.1",
+}
+"""Where each family's pre-hash is specified (``pqkit show``)."""
+
+
 def _fingerprint(public: Any) -> str:
     """SHA-256 of the DER SubjectPublicKeyInfo, hexadecimal (as ``openssl pkey -pubin
     -outform DER | sha256sum`` gives)."""
@@ -284,25 +292,28 @@ def cmd_show(args: argparse.Namespace) -> int:
             ("type", kind + (", password-encrypted" if loaded.encrypted else "")),
         ]
         if alg.prehash is not None:
-            spec = "FIPS 204 §5.4" if alg.family == "ML-DSA" else "FIPS 205 §10.2"
+            spec = _PREHASH_SPEC[alg.family]
             lines.append(("pre-hash", f"{alg.prehash}, bound by the OID ({spec})"))
         single_form = alg.single_form
         if loaded.private:
-            form = str(loaded.form)
-            if single_form:
-                form = "single (RFC 9909 raw sk)" if alg.family == "SLH-DSA" else "single (sk)"
+            if alg.composite:
+                raw = "composite: ML-x seed || traditional key"
+            else:
+                raw = "RFC 9909 raw sk" if alg.family == "SLH-DSA" else "sk"
+            form = f"single ({raw})" if single_form else str(loaded.form)
             lines.append(("form", form))
         lines += [
             ("fingerprint", f"SHA256:{_fingerprint(public)}"),
-            ("public key", f"{alg.public_key_length} bytes"),
+            ("public key", f"{len(public.public_bytes_raw())} bytes"),
         ]
         if loaded.private and single_form:
-            lines.append(("private key", f"{alg.expanded_key_length} bytes"))
+            lines.append(("private key", f"{len(key.private_bytes_raw())} bytes"))
         elif loaded.private:
             lines.append(("seed", f"{alg.seed_length} bytes"))
             lines.append(("expanded key", f"{alg.expanded_key_length} bytes"))
-        what = "ciphertext" if alg.is_kem else "signature"
-        lines.append((what, f"{alg.output_length} bytes"))
+        what = "ciphertext" if alg.kind == "kem" else "signature"
+        at_most = "at most " if alg.composite and alg.kind == "sig" else ""
+        lines.append((what, f"{at_most}{alg.output_length} bytes"))
         for label, value in lines:
             print(f"{label + ':':<14}{value}")
         return 0
@@ -353,7 +364,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         elif scheme_name in sigs:
             scheme = pqkit.sig(scheme_name)
         if alg is not None:
-            kind = "KEM" if alg.is_kem else "SIG"
+            kind = alg.kind.upper()
             sizes = (alg.public_key_length, alg.expanded_key_length, alg.output_length)
         elif scheme is not None:
             out = getattr(scheme, "length_ciphertext", None) or scheme.length_signature

@@ -1,11 +1,12 @@
-"""``pqkit sign`` and ``pqkit verify``: ML-DSA, SLH-DSA and their pre-hash variants
-with key files.
+"""``pqkit sign`` and ``pqkit verify``: ML-DSA, SLH-DSA, their pre-hash variants and
+composite ML-DSA with key files.
 
 The message is streamed where the scheme allows: pure ML-DSA through the key's mu
 hasher, HashML-DSA and HashSLH-DSA through the pre-hash's incremental hasher
 (:meth:`pqkit.prehash.PreHash.new`), so files of any size work in constant memory.
 A key file under a pre-hash OID (HashML-DSA, HashSLH-DSA) signs and verifies with
-that OID's pre-hash; ``--prehash`` may only name the same one.
+that OID's pre-hash; ``--prehash`` may only name the same one. Composite ML-DSA keys
+stream M through their OID's PH the same way (M' holds PH(M)).
 Pure SLH-DSA reads its message twice (PRF_msg, then H_msg: FIPS 205, Algorithm 19),
 so it is read whole, up to :data:`PURE_SLHDSA_LIMIT` bytes; sign larger files with
 ``--prehash``.
@@ -73,7 +74,7 @@ def cmd_sign(args: argparse.Namespace) -> int:
     """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA /
     HashSLH-DSA (``--prehash``, or the pre-hash the key's OID binds)."""
     from pqkit.cli import stateful
-    from pqkit.keys import MLDSAPrivateKey, SLHDSAPrivateKey
+    from pqkit.keys import CompositeSigPrivateKey, MLDSAPrivateKey, SLHDSAPrivateKey
     from pqkit.keys.falcon import FalconPrivateKey
 
     if stateful.is_key_file(args.key):
@@ -84,9 +85,9 @@ def cmd_sign(args: argparse.Namespace) -> int:
     key = load_private(args.key, args, stdin_in_use=args.file == "-").key
     need(
         key,
-        (MLDSAPrivateKey, SLHDSAPrivateKey, FalconPrivateKey),
+        (MLDSAPrivateKey, SLHDSAPrivateKey, FalconPrivateKey, CompositeSigPrivateKey),
         "sign",
-        "an ML-DSA, SLH-DSA or Falcon private key",
+        "an ML-DSA, SLH-DSA, Falcon or composite ML-DSA private key",
     )
     if isinstance(key, FalconPrivateKey):
         _falcon_options(args, ctx, prehash)
@@ -122,7 +123,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """``pqkit verify KEY FILE SIG``: 0 valid, 1 invalid, 2 for any other error."""
     from pqkit.cli import stateful
     from pqkit.errors import InvalidSignature
-    from pqkit.keys import MLDSAPublicKey, SLHDSAPublicKey
+    from pqkit.keys import CompositeSigPublicKey, MLDSAPublicKey, SLHDSAPublicKey
     from pqkit.keys.falcon import FalconPublicKey
 
     if stateful.is_key_file(args.pub) or stateful.is_public_key_file(args.pub):
@@ -134,9 +135,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     key = load_public(args.pub, args, stdin_in_use=stdin_in_use)
     need(
         key,
-        (MLDSAPublicKey, SLHDSAPublicKey, FalconPublicKey),
+        (MLDSAPublicKey, SLHDSAPublicKey, FalconPublicKey, CompositeSigPublicKey),
         "verify",
-        "an ML-DSA, SLH-DSA or Falcon key",
+        "an ML-DSA, SLH-DSA, Falcon or composite ML-DSA key",
     )
     if isinstance(key, FalconPublicKey):
         import pqkit

@@ -29,12 +29,26 @@ from pqkit.der import oid_to_der
 
 __all__ = ["ALGORITHMS", "PREHASH_ALGORITHMS", "KeyAlgorithm", "by_name", "by_oid"]
 
-Family = Literal["ML-KEM", "ML-DSA", "SLH-DSA", "FrodoKEM", "eFrodoKEM"]
+Family = Literal[
+    "ML-KEM", "ML-DSA", "SLH-DSA", "FrodoKEM", "eFrodoKEM", "Composite-ML-DSA", "Composite-ML-KEM"
+]
 
-SINGLE_FORM: tuple[str, ...] = ("SLH-DSA", "FrodoKEM", "eFrodoKEM")
-"""Families whose private key has one form, the whole secret key: RFC 9909 §6
-(SLH-DSA, raw in privateKey) and draft-smyslov-lamps-frodokem-certificates
-(FrodoKEM, an OCTET STRING in privateKey)."""
+COMPOSITE_FAMILIES: tuple[Family, ...] = ("Composite-ML-DSA", "Composite-ML-KEM")
+"""The composites (draft-ietf-lamps-pq-composite-sigs / -kem): a key is an ML-x key
+next to a traditional one; the private key is one raw string (no CHOICE) and the
+lengths of the traditional half vary, so ``public_key_length``,
+``expanded_key_length`` and ``output_length`` are the drafts' maxima."""
+
+RAW_PRIVATE_KEY: tuple[Family, ...] = ("SLH-DSA", *COMPOSITE_FAMILIES)
+"""Families whose PKCS#8 privateKey holds the private key raw, with no CHOICE: RFC
+9909 §6 (SLH-DSA) and the composite drafts §4."""
+
+SINGLE_FORM: tuple[Family, ...] = (*RAW_PRIVATE_KEY, "FrodoKEM", "eFrodoKEM")
+"""Families whose private key has one form, the whole secret key: those of
+:data:`RAW_PRIVATE_KEY`, and FrodoKEM (draft-smyslov-lamps-frodokem-certificates:
+the sk in an OCTET STRING)."""
+
+KEM_FAMILIES: tuple[Family, ...] = ("ML-KEM", "FrodoKEM", "eFrodoKEM", "Composite-ML-KEM")
 
 
 @dataclass(frozen=True)
@@ -57,7 +71,10 @@ class KeyAlgorithm:
     itself for a pure OID, ``"ML-DSA-65"`` for ``"HashML-DSA-65-with-SHA512"``."""
     prehash: str | None = None
     """The pre-hash an OID binds the key to (its ACVP name, ``"SHA2-512"``,
-    :data:`pqkit.prehash.PREHASHES`), or None for a pure OID."""
+    :data:`pqkit.prehash.PREHASHES`), or None for a pure OID. A composite ML-DSA
+    OID binds its PH too (draft-ietf-lamps-pq-composite-sigs-19 §6)."""
+    composite_public_floor: int = 0
+    """A composite's fixed ML-x public key length (0 for the others)."""
     oid_der: bytes = field(init=False, repr=False)
     """Content octets of the OID (cached)."""
 
@@ -72,14 +89,38 @@ class KeyAlgorithm:
         return self.family in SINGLE_FORM
 
     @property
+    def raw_private_key(self) -> bool:
+        """PKCS#8 holds the private key raw, not in an OCTET STRING
+        (:data:`RAW_PRIVATE_KEY`)."""
+        return self.family in RAW_PRIVATE_KEY
+
+    @property
+    def composite(self) -> bool:
+        """Whether this is a composite (ML-x key || traditional key)."""
+        return self.family in COMPOSITE_FAMILIES
+
+    def composite_floor(self, name: str) -> int:
+        """A composite's fixed ML-x part of its public key (``name`` "public key" or
+        "publicKey") or private key (the ML-x seed)."""
+        return self.composite_public_floor if "ublic" in name else self.seed_length
+
+    @property
+    def kind(self) -> Literal["kem", "sig"]:
+        """``"kem"`` for a KEM's key (:data:`KEM_FAMILIES`: its output is a
+        ciphertext), ``"sig"`` otherwise."""
+        return "kem" if self.family in KEM_FAMILIES else "sig"
+
+    @property
     def is_kem(self) -> bool:
-        """A KEM's key (ML-KEM, FrodoKEM): its output is a ciphertext."""
-        return self.family in ("ML-KEM", "FrodoKEM", "eFrodoKEM")
+        """``kind == "kem"``."""
+        return self.kind == "kem"
 
     @property
     def class_stem(self) -> str:
         """``"MLKEM768"``, ``"SLHDSASHA2_128s"``, ``"HashMLDSA65"``: the key classes are
         ``<stem>PrivateKey`` and ``<stem>PublicKey``."""
+        if self.composite:  # "MLDSA65-ECDSA-P256-SHA512" -> "MLDSA65_ECDSA_P256_SHA512"
+            return self.name.replace("-", "_")
         if self.family == "SLH-DSA":
             stem = "SLHDSA" + self.parameter_set.split("-", 2)[2].replace("-", "_")
         else:
@@ -92,10 +133,14 @@ def _key_algorithms() -> tuple[KeyAlgorithm, ...]:
     for alg in registry.algorithms():
         if alg.oid is None:
             continue
+        prehash = getattr(alg.params, "prehash", None) if alg.family == "Composite-ML-DSA" else None
         out.append(
             KeyAlgorithm(
                 name=alg.name,
                 family=cast(Family, alg.family),
+                prehash=prehash,
+                composite_public_floor=getattr(alg.params, "length_mldsa_public_key", 0)
+                or getattr(alg.params, "length_mlkem_public_key", 0),
                 oid=alg.oid,
                 seed_length=alg.length_seed,
                 public_key_length=alg.length_public_key,
@@ -157,6 +202,8 @@ PREHASH_ALGORITHMS: tuple[KeyAlgorithm, ...] = _prehash_algorithms()
 
 _BY_OID = {alg.oid: alg for alg in ALGORITHMS + PREHASH_ALGORITHMS}
 _BY_NAME = {registry.normalise(alg.name): alg for alg in ALGORITHMS + PREHASH_ALGORITHMS}
+# the composites' "id-" spelling (the drafts' ASN.1 names)
+_BY_NAME.update({registry.normalise(f"id-{alg.name}"): alg for alg in ALGORITHMS if alg.composite})
 # "HashML-DSA-65" alone is unambiguous: each parameter set has one pre-hash OID.
 _BY_NAME.update({registry.normalise(f"Hash{alg.parameter_set}"): alg for alg in PREHASH_ALGORITHMS})
 

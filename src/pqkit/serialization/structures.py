@@ -26,6 +26,12 @@ The ASN.1, from RFC 5280 §4.1 (SPKI), RFC 5958 §2 (OneAsymmetricKey), RFC 9935
 
         FrodoKEM-PrivateKey ::= OCTET STRING  -- sk = s || pk || S^T || pkh
 
+    Composite ML-DSA / ML-KEM (draft-ietf-lamps-pq-composite-sigs-19 §4,
+    draft-ietf-lamps-pq-composite-kem-17 §4): subjectPublicKey is ML-x pk ||
+    traditional public key and privateKey holds ML-x seed || traditional private
+    key, raw; their lengths vary with the traditional half, which the key classes
+    check (here: longer than the ML-x half, at most twice the drafts' maximum).
+
 The RFCs require AlgorithmIdentifier parameters to be absent; the parser refuses
 them. The CHOICE is told apart by its tag, never by length, and every length is
 checked against the parameter set. Attributes are parsed (they must be
@@ -43,6 +49,7 @@ from pqkit.serialization.algorithms import KeyAlgorithm, by_oid
 
 __all__ = [
     "PrivateKeyInfo",
+    "check_key_length",
     "decode_private_key_info",
     "decode_spki",
     "encode_private_key_info",
@@ -89,13 +96,27 @@ def _read_algorithm(reader: der.DerReader) -> KeyAlgorithm:
     return alg
 
 
+def check_key_length(alg: KeyAlgorithm, name: str, got: int, want: int, what: str) -> None:
+    """The length check of a public key, private key or publicKey field: exactly
+    ``want`` bytes, or for a composite, whose traditional half varies, more than its
+    fixed ML-x half and at most ``2 * want`` (a bound on what a reader accepts)."""
+    if alg.composite:
+        floor = alg.composite_floor(name)
+        if not floor < got <= 2 * want:
+            raise ValueError(
+                f"{what}: {alg.name} {name} of {got} bytes (its ML-x half is {floor} bytes "
+                f"and the draft's maximum is {want})"
+            )
+    elif got != want:
+        raise ValueError(f"{what}: {alg.name} {name} must be {want} bytes, got {got}")
+
+
 # --- SubjectPublicKeyInfo -----------------------------------------------------------
 
 
 def encode_spki(alg: KeyAlgorithm, public_key: bytes) -> bytes:
     """The DER SubjectPublicKeyInfo of raw ``public_key``."""
-    if len(public_key) != alg.public_key_length:
-        raise ValueError(f"{alg.name} public key must be {alg.public_key_length} bytes")
+    check_key_length(alg, "public key", len(public_key), alg.public_key_length, "SPKI")
     return der.encode_sequence(_algorithm_identifier(alg), der.encode_bit_string(public_key))
 
 
@@ -107,10 +128,7 @@ def decode_spki(data: bytes) -> tuple[KeyAlgorithm, bytes]:
     alg = _read_algorithm(reader)
     key = der.decode_bit_string(reader.expect(der.BIT_STRING, "subjectPublicKey"), what)
     reader.finish()
-    if len(key) != alg.public_key_length:
-        raise ValueError(
-            f"{what}: {alg.name} public key must be {alg.public_key_length} bytes, got {len(key)}"
-        )
+    check_key_length(alg, "public key", len(key), alg.public_key_length, what)
     return alg, key
 
 
@@ -124,8 +142,7 @@ def _one_asymmetric_key(alg: KeyAlgorithm, private_key: bytes, public_key: bytes
         return der.encode_sequence(
             der.encode_integer(0), _algorithm_identifier(alg), der.encode_octet_string(private_key)
         )
-    if len(public_key) != alg.public_key_length:
-        raise ValueError(f"{alg.name} public key must be {alg.public_key_length} bytes")
+    check_key_length(alg, "public key", len(public_key), alg.public_key_length, "PKCS#8")
     return der.encode_sequence(
         der.encode_integer(1),
         _algorithm_identifier(alg),
@@ -150,10 +167,16 @@ def encode_private_key_info(
         raise ValueError(f"unknown private key form {form!r}; use 'seed', 'expanded' or 'both'")
     if alg.single_form:
         if form == "both":
-            raise ValueError(f"{alg.family} has a single private key form, not 'both'")
-        if expanded is None or len(expanded) != alg.expanded_key_length:
-            raise ValueError(f"{alg.name} private key must be {alg.expanded_key_length} bytes")
-        inner = expanded if alg.family == "SLH-DSA" else der.encode_octet_string(expanded)
+            what = (
+                "RFC 9909 has a single SLH-DSA"
+                if alg.family == "SLH-DSA"
+                else alg.name + " has a single"
+            )
+            raise ValueError(f"{what} private key form, not 'both'")
+        if expanded is None:
+            raise ValueError(f"{alg.name} private key missing")
+        check_key_length(alg, "private key", len(expanded), alg.expanded_key_length, "PKCS#8")
+        inner = expanded if alg.raw_private_key else der.encode_octet_string(expanded)
         return _one_asymmetric_key(alg, inner, public_key)
     parts: list[bytes] = []
     if form in ("seed", "both"):
@@ -173,15 +196,10 @@ def encode_private_key_info(
     return _one_asymmetric_key(alg, choice, public_key)
 
 
-def _check_length(alg: KeyAlgorithm, name: str, got: int, want: int, what: str) -> None:
-    if got != want:
-        raise ValueError(f"{what}: {alg.name} {name} must be {want} bytes, got {got}")
-
-
 def _decode_choice(alg: KeyAlgorithm, data: bytes) -> tuple[Form, bytes | None, bytes | None]:
     what = f"{alg.name} private key"
-    if alg.family == "SLH-DSA":  # RFC 9909 §6: the raw sk, no CHOICE
-        _check_length(alg, "private key", len(data), alg.expanded_key_length, what)
+    if alg.raw_private_key:  # RFC 9909 §6, composites §4: the raw private key, no CHOICE
+        check_key_length(alg, "private key", len(data), alg.expanded_key_length, what)
         return "expanded", None, data
     reader = der.DerReader(data, what)
     tag, content = reader.read()
@@ -189,18 +207,18 @@ def _decode_choice(alg: KeyAlgorithm, data: bytes) -> tuple[Form, bytes | None, 
     if alg.single_form and tag != der.OCTET_STRING:  # FrodoKEM: the sk, one form
         raise ValueError(f"{what}: expected the secret key as an OCTET STRING (0x04)")
     if tag == der.CONTEXT_0:
-        _check_length(alg, "seed", len(content), alg.seed_length, what)
+        check_key_length(alg, "seed", len(content), alg.seed_length, what)
         return "seed", content, None
     if tag == der.OCTET_STRING:
-        _check_length(alg, "expandedKey", len(content), alg.expanded_key_length, what)
+        check_key_length(alg, "expandedKey", len(content), alg.expanded_key_length, what)
         return "expanded", None, content
     if tag == der.SEQUENCE:
         inner = der.DerReader(content, f"{what} (both)")
         seed = inner.expect(der.OCTET_STRING, "seed OCTET STRING")
         expanded = inner.expect(der.OCTET_STRING, "expandedKey OCTET STRING")
         inner.finish()
-        _check_length(alg, "seed", len(seed), alg.seed_length, what)
-        _check_length(alg, "expandedKey", len(expanded), alg.expanded_key_length, what)
+        check_key_length(alg, "seed", len(seed), alg.seed_length, what)
+        check_key_length(alg, "expandedKey", len(expanded), alg.expanded_key_length, what)
         return "both", seed, expanded
     raise ValueError(
         f"{what}: unknown CHOICE tag 0x{tag:02x} "
@@ -228,6 +246,6 @@ def decode_private_key_info(data: bytes) -> PrivateKeyInfo:
         if version != 1:
             raise ValueError(f"{what}: a publicKey field needs version v2(1)")
         public_key = der.decode_bit_string(reader.read()[1], f"{what} publicKey")
-        _check_length(alg, "publicKey", len(public_key), alg.public_key_length, what)
+        check_key_length(alg, "publicKey", len(public_key), alg.public_key_length, what)
     reader.finish()
     return PrivateKeyInfo(alg, form, seed, expanded, public_key)
