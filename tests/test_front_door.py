@@ -56,6 +56,7 @@ def test_every_key_class_is_exported_at_the_top_level() -> None:
         "SLHDSAP",
         "HybridP",
         "HQCP",
+        "McElieceP",
         "HashMLDSAP",
         "HashSLHDSAP",
     )

@@ -145,7 +145,7 @@ def test_bad_keys_and_arguments() -> None:
     )
     with pytest.raises(ValueError, match="private key must be 64 bytes, got 63"):
         load_der_private_key(short)
-    with pytest.raises(ValueError, match="SLH-DSA has a single private key form"):
+    with pytest.raises(ValueError, match="RFC 9909 has a single SLH-DSA private key form"):
         key.private_bytes(Encoding.DER, PrivateFormat.PKCS8, NoEncryption(), form="both")
     with pytest.raises(ValueError, match="digest must be 32 bytes, got 31"):
         key.sign_prehashed(bytes(31), "SHA2-256")
