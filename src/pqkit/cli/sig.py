@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import IO, Any
 
 from pqkit.cli.files import check_outputs, open_input, read_input, stream_into, write_output
@@ -69,6 +70,22 @@ def _digest(source: IO[bytes], prehash: Any) -> bytes:
     return digest
 
 
+def _key_and_options(
+    args: argparse.Namespace,
+    load: Callable[[], Any],
+    family: tuple[type[Any], ...],
+    command: str,
+    what: str,
+) -> tuple[Any, bytes, Any]:
+    """The --context bytes and --prehash choice, then the key ``load`` reads,
+    refused unless of ``family`` (sign and verify, in this order)."""
+    ctx = _context(args)
+    prehash = _prehash(args.prehash)
+    key = load()
+    need(key, family, command, what)
+    return key, ctx, prehash
+
+
 def cmd_sign(args: argparse.Namespace) -> int:
     """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA /
     HashSLH-DSA (``--prehash``, or the pre-hash the key's OID binds)."""
@@ -79,11 +96,9 @@ def cmd_sign(args: argparse.Namespace) -> int:
     if stateful.is_key_file(args.key):
         return stateful.sign(args)
     check_outputs([args.out], args.force, inputs=[args.key, args.file])
-    ctx = _context(args)
-    prehash = _prehash(args.prehash)
-    key = load_private(args.key, args, stdin_in_use=args.file == "-").key
-    need(
-        key,
+    key, ctx, prehash = _key_and_options(
+        args,
+        lambda: load_private(args.key, args, stdin_in_use=args.file == "-").key,
         (MLDSAPrivateKey, SLHDSAPrivateKey, FalconPrivateKey),
         "sign",
         "an ML-DSA, SLH-DSA or Falcon private key",
@@ -128,12 +143,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if stateful.is_key_file(args.pub) or stateful.is_public_key_file(args.pub):
         return stateful.verify(args)
     check_outputs([], False, inputs=[args.pub, args.file, args.signature])
-    ctx = _context(args)
-    prehash = _prehash(args.prehash)
     stdin_in_use = "-" in (args.file, args.signature)
-    key = load_public(args.pub, args, stdin_in_use=stdin_in_use)
-    need(
-        key,
+    key, ctx, prehash = _key_and_options(
+        args,
+        lambda: load_public(args.pub, args, stdin_in_use=stdin_in_use),
         (MLDSAPublicKey, SLHDSAPublicKey, FalconPublicKey),
         "verify",
         "an ML-DSA, SLH-DSA or Falcon key",
