@@ -136,7 +136,6 @@ def _falcon_options(args: argparse.Namespace, ctx: bytes, prehash: Any) -> None:
 def cmd_verify(args: argparse.Namespace) -> int:
     """``pqkit verify KEY FILE SIG``: 0 valid, 1 invalid, 2 for any other error."""
     from pqkit.cli import stateful
-    from pqkit.errors import InvalidSignature
     from pqkit.keys import MLDSAPublicKey, SLHDSAPublicKey
     from pqkit.keys.falcon import FalconPublicKey
 
@@ -157,24 +156,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
         _falcon_options(args, ctx, prehash)
         limit = pqkit.sig(key.algorithm).length_signature
         signature = read_input(args.signature, "signature file", limit, oversize_ok=True)
-        try:
-            key.verify(signature, read_input(args.file, "message file", PURE_SLHDSA_LIMIT))
-        except InvalidSignature:
-            print("pqkit: signature is NOT valid", file=sys.stderr)
-            return FAILURE
-        if not args.quiet:
-            print("signature valid")
-        return OK
+        return _verdict(
+            lambda: key.verify(signature, read_input(args.file, "message file", PURE_SLHDSA_LIMIT)),
+            args.quiet,
+        )
     prehash = _bound(prehash, key)
     length = key.algorithm.output_length
     # one byte more than a signature is enough to know it is not one (exit 1)
     signature = read_input(args.signature, "signature file", length, oversize_ok=True)
-    try:
+
+    def check() -> None:
         if isinstance(key, SLHDSAPublicKey) and prehash is None:
             key.verify(signature, read_input(args.file, "message file", PURE_SLHDSA_LIMIT), ctx)
-            if not args.quiet:
-                print("signature valid")
-            return OK
+            return
         with open_input(args.file, "message file") as source:
             if prehash is None:
                 hasher = key.mu_hasher(ctx)
@@ -182,9 +176,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 key.verify_mu(signature, hasher.finalize())
             else:
                 key.verify_prehashed(signature, _digest(source, prehash), prehash.name, ctx)
+
+    return _verdict(check, args.quiet)
+
+
+def _verdict(check: Callable[[], None], quiet: bool) -> int:
+    """Run ``check``: exit 1 (and say so) for InvalidSignature, else 0."""
+    from pqkit.errors import InvalidSignature
+
+    try:
+        check()
     except InvalidSignature:
         print("pqkit: signature is NOT valid", file=sys.stderr)
         return FAILURE
-    if not args.quiet:
+    if not quiet:
         print("signature valid")
     return OK
