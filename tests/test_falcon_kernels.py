@@ -97,6 +97,13 @@ def _gram(k: Any, logn: int) -> tuple[Any, ...]:
     return t0, t1, g00, g01, g11
 
 
+@pytest.mark.parametrize("backend", ("numpy", "jit"))
+def test_ff_sampling_refuses_an_unknown_logn(backend: str) -> None:
+    args = _gram(_table("ref"), 9)
+    with pytest.raises(ValueError, match="logn must be 9 or 10, got 8"):
+        _table(backend).ff_sampling(ChaChaPrng(bytes(56)), args[:2], args[2:], 8, 1.0)
+
+
 @pytest.mark.parametrize("backend", FAST_BACKENDS)
 @pytest.mark.parametrize("logn", (9, 10))
 def test_ff_sampling_matches_ref(backend: str, logn: int) -> None:
@@ -104,8 +111,8 @@ def test_ff_sampling_matches_ref(backend: str, logn: int) -> None:
     args = _gram(ref, logn)
     for seed in (bytes(56), bytes(range(56)), b"\xff" * 56):  # the last: counter wraps
         p_fast, p_ref = ChaChaPrng(seed), ChaChaPrng(seed)
-        z_fast = fast.ff_sampling(p_fast, *args, logn, SIGMA_MIN[logn])
-        z_ref = ref.ff_sampling(p_ref, *args, logn, SIGMA_MIN[logn])
+        z_fast = fast.ff_sampling(p_fast, args[:2], args[2:], logn, SIGMA_MIN[logn])
+        z_ref = ref.ff_sampling(p_ref, args[:2], args[2:], logn, SIGMA_MIN[logn])
         assert _same(z_fast[0], z_ref[0]) and _same(z_fast[1], z_ref[1])
         # the generator's state came back: the next draws agree
         assert [p_fast.u8() for _ in range(600)] == [p_ref.u8() for _ in range(600)]

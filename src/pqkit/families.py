@@ -23,7 +23,7 @@ import importlib
 import os
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = [
@@ -85,28 +85,40 @@ class Family:
     """Its warm-up parts (compile units)."""
 
 
-def lattice_family(
-    name: str, rank: int, contract: str, orders: tuple[int, int], composites: str | None = None
-) -> Family:
-    """The declaration of a family laid out as ``pqkit.<name>`` with the usual kernel
-    modules: catalogue ``params``; ``kernels.contract:<contract>``, kernel tables
-    ``kernels.{jit,numpy,ref}``, whole operations ``kernels.jit_ops``, batch
-    operations ``kernels.jit_batch``; warm-up ``kernels.warmup:steps`` (part and group
-    ``<name>``, compile order ``orders[0]``) and ``kernels.warmup:batch_steps`` (part
-    and group ``<name>-batch``, ``orders[1]``); ``composites``, if given, names
-    ``kernels.compose:<composites>``."""
+def kernel_family(name: str, rank: int, contract: str, order: int) -> Family:
+    """The declaration of a family laid out as ``pqkit.<name>`` with kernel tables
+    only (no whole-operation or batch kernels): catalogue ``params``,
+    ``kernels.contract:<contract>``, tables ``kernels.{jit,numpy,ref}`` and one
+    warm-up part ``kernels.warmup:steps`` (part and group ``<name>``, compile order
+    ``order``)."""
     k = f"pqkit.{name}.kernels"
     return Family(
         name=name,
         rank=rank,
         catalog=f"pqkit.{name}.params",
         contract=f"{k}.contract:{contract}",
-        composites=f"{k}.compose:{composites}" if composites else None,
         kernels={backend: f"{k}.{backend}" for backend in ("jit", "numpy", "ref")},
+        warmup=(Part(name, name, f"{k}.warmup:steps", order=order),),
+    )
+
+
+def lattice_family(
+    name: str, rank: int, contract: str, orders: tuple[int, int], composites: str | None = None
+) -> Family:
+    """The declaration of a family laid out as ``pqkit.<name>`` with the usual kernel
+    modules: :func:`kernel_family`'s (compile order ``orders[0]``), plus whole
+    operations ``kernels.jit_ops``, batch operations ``kernels.jit_batch`` and the
+    warm-up ``kernels.warmup:batch_steps`` (part and group ``<name>-batch``,
+    ``orders[1]``); ``composites``, if given, names ``kernels.compose:<composites>``."""
+    k = f"pqkit.{name}.kernels"
+    single = kernel_family(name, rank, contract, orders[0])
+    return replace(
+        single,
+        composites=f"{k}.compose:{composites}" if composites else None,
         operations={"jit": f"{k}.jit_ops"},
         batch_operations={"jit": f"{k}.jit_batch"},
         warmup=(
-            Part(name, name, f"{k}.warmup:steps", order=orders[0]),
+            *single.warmup,
             Part(f"{name}-batch", f"{name}-batch", f"{k}.warmup:batch_steps", order=orders[1]),
         ),
     )

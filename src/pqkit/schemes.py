@@ -50,11 +50,9 @@ class Encapsulation(NamedTuple):
 _P = TypeVar("_P")
 
 
-@runtime_checkable
-class Kem(Protocol):
-    """What every key-encapsulation mechanism offers (ML-KEM, Kyber, Kyber-90s, the
-    hybrids); :mod:`pqkit.protocols` adds each family's own members. Arguments
-    whose names differ between families are positional-only here."""
+class _Scheme(Protocol):
+    """What every scheme object offers, KEM or signature (:class:`Kem`,
+    :class:`Signature`)."""
 
     name: str
     oid: str | None
@@ -62,18 +60,26 @@ class Kem(Protocol):
     length_public_key: int
     length_secret_key: int
     length_seed: int
-    length_ciphertext: int
-    length_shared_secret: int
     claimed_nist_level: int
-
-    @property
-    def batch(self) -> KemBatch: ...
 
     def using(self: _P, *, arith: str | None = None) -> _P: ...
 
     def keygen(self, *, rng: RNG | None = None) -> KeyPair: ...
 
     def keygen_derand(self, seed: bytes, /) -> KeyPair: ...
+
+
+@runtime_checkable
+class Kem(_Scheme, Protocol):
+    """What every key-encapsulation mechanism offers (ML-KEM, Kyber, Kyber-90s, the
+    hybrids); :mod:`pqkit.protocols` adds each family's own members. Arguments
+    whose names differ between families are positional-only here."""
+
+    length_ciphertext: int
+    length_shared_secret: int
+
+    @property
+    def batch(self) -> KemBatch: ...
 
     def encaps(self, public_key: bytes, *, rng: RNG | None = None) -> Encapsulation: ...
 
@@ -83,28 +89,15 @@ class Kem(Protocol):
 
 
 @runtime_checkable
-class Signature(Protocol):
+class Signature(_Scheme, Protocol):
     """What every signature scheme offers (ML-DSA, SLH-DSA, Dilithium,
     Dilithium-AES); :mod:`pqkit.protocols` adds each family's own members
     (``sign_internal``, whose randomness differs, external mu)."""
 
-    name: str
-    oid: str | None
-    arith: str | None
-    length_public_key: int
-    length_secret_key: int
-    length_seed: int
     length_signature: int
-    claimed_nist_level: int
 
     @property
     def batch(self) -> SignatureBatch: ...
-
-    def using(self: _P, *, arith: str | None = None) -> _P: ...
-
-    def keygen(self, *, rng: RNG | None = None) -> KeyPair: ...
-
-    def keygen_derand(self, seed: bytes, /) -> KeyPair: ...
 
     def public_key_from_secret(self, secret_key: bytes) -> bytes: ...
 

@@ -572,21 +572,33 @@ class SignatureBatch(BatchBase):
             if rnds is None
             else batch_size(sks=keys, messages=msgs, rnd=rnds)
         )
-        out = np.empty((n, s.length_signature), dtype=np.uint8)
-        for i in range(n):
-            rnd_i = None if rnds is None else rnds.items[0 if rnds.single else i]
-            sig = call_row(
+        sigs = [
+            call_row(
                 i,
                 s.sign,
                 keys.row(i),
                 msgs.item(i),
                 ctx,
                 deterministic=deterministic,
-                rnd=rnd_i,
+                rnd=None if rnds is None else rnds.items[0 if rnds.single else i],
                 rng=rng,
             )
+            for i in range(n)
+        ]
+        return self._signature_rows(sigs)
+
+    def _signature_rows(self, sigs: list[bytes]) -> U8:
+        """The signatures as :meth:`sign` returns them: an (n, length_signature) array."""
+        out = np.empty((len(sigs), self.scheme.length_signature), dtype=np.uint8)
+        for i, sig in enumerate(sigs):
             out[i] = np.frombuffer(sig, dtype=np.uint8)
         return out
+
+    def _signatures(self, signatures: Any) -> tuple[Any, Callable[[int], bytes | None]]:
+        """The signatures :meth:`verify` reads: what :func:`batch_size` counts, and
+        row i's signature, None for one of a wrong length (a False row)."""
+        sigs, ok = as_signature_rows(signatures, "signatures", self.scheme.length_signature)
+        return sigs, lambda i: sigs.row(i) if ok[0 if sigs.single else i] else None
 
     def verify(
         self,
@@ -602,13 +614,13 @@ class SignatureBatch(BatchBase):
         s = self.scheme
         keys = as_rows(pks, "pks", s.length_public_key)
         msgs = as_messages(messages)
-        sigs, sig_ok = as_signature_rows(signatures, "signatures", s.length_signature)
+        sigs, signature = self._signatures(signatures)
         n = batch_size(pks=keys, messages=msgs, signatures=sigs)
         out = np.zeros(n, dtype=bool)
         for i in range(n):
-            if not sig_ok[0 if sigs.single else i]:
-                continue
-            out[i] = s.verify(keys.row(i), msgs.item(i), sigs.row(i), ctx)
+            sig = signature(i)
+            if sig is not None:
+                out[i] = s.verify(keys.row(i), msgs.item(i), sig, ctx)
         return out
 
 

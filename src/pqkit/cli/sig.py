@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import IO, Any
 
 from pqkit.cli.files import check_outputs, open_input, read_input, stream_into, write_output
@@ -70,6 +71,22 @@ def _digest(source: IO[bytes], prehash: Any) -> bytes:
     return digest
 
 
+def _key_and_options(
+    args: argparse.Namespace,
+    load: Callable[[], Any],
+    family: tuple[type[Any], ...],
+    command: str,
+    what: str,
+) -> tuple[Any, bytes, Any]:
+    """The --context bytes and --prehash choice, then the key ``load`` reads,
+    refused unless of ``family`` (sign and verify, in this order)."""
+    ctx = _context(args)
+    prehash = _prehash(args.prehash)
+    key = load()
+    need(key, family, command, what)
+    return key, ctx, prehash
+
+
 def cmd_sign(args: argparse.Namespace) -> int:
     """``pqkit sign KEY FILE -o SIG``: pure ML-DSA through the mu hasher, or HashML-DSA /
     HashSLH-DSA (``--prehash``, or the pre-hash the key's OID binds)."""
@@ -80,11 +97,9 @@ def cmd_sign(args: argparse.Namespace) -> int:
     if stateful.is_key_file(args.key):
         return stateful.sign(args)
     check_outputs([args.out], args.force, inputs=[args.key, args.file])
-    ctx = _context(args)
-    prehash = _prehash(args.prehash)
-    key = load_private(args.key, args, stdin_in_use=args.file == "-").key
-    need(
-        key,
+    key, ctx, prehash = _key_and_options(
+        args,
+        lambda: load_private(args.key, args, stdin_in_use=args.file == "-").key,
         (MLDSAPrivateKey, SLHDSAPrivateKey, FalconPrivateKey, CompositeSigPrivateKey),
         "sign",
         "an ML-DSA, SLH-DSA, Falcon or composite ML-DSA private key",
@@ -122,19 +137,16 @@ def _falcon_options(args: argparse.Namespace, ctx: bytes, prehash: Any) -> None:
 def cmd_verify(args: argparse.Namespace) -> int:
     """``pqkit verify KEY FILE SIG``: 0 valid, 1 invalid, 2 for any other error."""
     from pqkit.cli import stateful
-    from pqkit.errors import InvalidSignature
     from pqkit.keys import CompositeSigPublicKey, MLDSAPublicKey, SLHDSAPublicKey
     from pqkit.keys.falcon import FalconPublicKey
 
     if stateful.is_key_file(args.pub) or stateful.is_public_key_file(args.pub):
         return stateful.verify(args)
     check_outputs([], False, inputs=[args.pub, args.file, args.signature])
-    ctx = _context(args)
-    prehash = _prehash(args.prehash)
     stdin_in_use = "-" in (args.file, args.signature)
-    key = load_public(args.pub, args, stdin_in_use=stdin_in_use)
-    need(
-        key,
+    key, ctx, prehash = _key_and_options(
+        args,
+        lambda: load_public(args.pub, args, stdin_in_use=stdin_in_use),
         (MLDSAPublicKey, SLHDSAPublicKey, FalconPublicKey, CompositeSigPublicKey),
         "verify",
         "an ML-DSA, SLH-DSA, Falcon or composite ML-DSA key",
@@ -145,24 +157,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
         _falcon_options(args, ctx, prehash)
         limit = pqkit.sig(key.algorithm).length_signature
         signature = read_input(args.signature, "signature file", limit, oversize_ok=True)
-        try:
-            key.verify(signature, read_input(args.file, "message file", PURE_SLHDSA_LIMIT))
-        except InvalidSignature:
-            print("pqkit: signature is NOT valid", file=sys.stderr)
-            return FAILURE
-        if not args.quiet:
-            print("signature valid")
-        return OK
+        return _verdict(
+            lambda: key.verify(signature, read_input(args.file, "message file", PURE_SLHDSA_LIMIT)),
+            args.quiet,
+        )
     prehash = _bound(prehash, key)
     length = key.algorithm.output_length
     # one byte more than a signature is enough to know it is not one (exit 1)
     signature = read_input(args.signature, "signature file", length, oversize_ok=True)
-    try:
+
+    def check() -> None:
         if isinstance(key, SLHDSAPublicKey) and prehash is None:
             key.verify(signature, read_input(args.file, "message file", PURE_SLHDSA_LIMIT), ctx)
-            if not args.quiet:
-                print("signature valid")
-            return OK
+            return
         with open_input(args.file, "message file") as source:
             if prehash is None:
                 hasher = key.mu_hasher(ctx)
@@ -170,9 +177,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 key.verify_mu(signature, hasher.finalize())
             else:
                 key.verify_prehashed(signature, _digest(source, prehash), prehash.name, ctx)
+
+    return _verdict(check, args.quiet)
+
+
+def _verdict(check: Callable[[], None], quiet: bool) -> int:
+    """Run ``check``: exit 1 (and say so) for InvalidSignature, else 0."""
+    from pqkit.errors import InvalidSignature
+
+    try:
+        check()
     except InvalidSignature:
         print("pqkit: signature is NOT valid", file=sys.stderr)
         return FAILURE
-    if not args.quiet:
+    if not quiet:
         print("signature valid")
     return OK

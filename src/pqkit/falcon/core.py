@@ -62,7 +62,7 @@ def sign_attempt(
     th = k.fft(hm.astype(np.float64))
     t1 = k.poly_mulconst(k.poly_mul(th, b01), -INV_Q)
     t0 = k.poly_mulconst(k.poly_mul(th, b11), INV_Q)
-    z0, z1 = k.ff_sampling(prng, t0, t1, g00, g01, g11, logn, sigma_min)
+    z0, z1 = k.ff_sampling(prng, (t0, t1), (g00, g01, g11), logn, sigma_min)
     r0 = k.ifft(k.poly_add(k.poly_mul(z0, b00), k.poly_mul(z1, b10)))
     r1 = k.ifft(k.poly_add(k.poly_mul(z1, b11), k.poly_mul(z0, b01)))
     s1 = hm - np.rint(r0).astype(np.int64)  # rint: half to even, as the reference

@@ -3,13 +3,6 @@ module paths only. Kernels: ``ref`` (the oracle), ``numpy`` and ``jit``."""
 
 from __future__ import annotations
 
-from pqkit.families import Family, Part
+from pqkit.families import kernel_family
 
-FAMILY = Family(
-    name="falcon",
-    rank=40,
-    catalog="pqkit.falcon.params",
-    contract="pqkit.falcon.kernels.contract:FalconKernels",
-    kernels={backend: f"pqkit.falcon.kernels.{backend}" for backend in ("jit", "numpy", "ref")},
-    warmup=(Part("falcon", "falcon", "pqkit.falcon.kernels.warmup:steps", order=40),),
-)
+FAMILY = kernel_family("falcon", rank=40, contract="FalconKernels", order=40)

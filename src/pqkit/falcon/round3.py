@@ -134,20 +134,20 @@ class Falcon(SignatureBase):
 
     # --- signing -------------------------------------------------------------------
 
-    def sign(
-        self,
-        secret_key: bytes,
-        message: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
-        deterministic: bool = False,
-        rnd: bytes | None = None,
-        rng: RNG | None = None,
+    # SignatureBase.sign / verify (the public signature, written once) call these
+    # three hooks.
+
+    def _m_prime(self, message: Any, ctx: Any, prehash: str | None) -> bytes:
+        """Falcon signs the message itself: no ``ctx``, no pre-hash (refused)."""
+        _refuse(ctx, prehash, self.name)
+        return as_bytes(message, "message")
+
+    def _sign_m_prime(
+        self, secret_key: Any, m_prime: bytes, deterministic: bool, rnd: Any, rng: RNG | None
     ) -> bytes:
         """Sign (§3.10, Algorithm 10): a fresh 40-byte nonce, then a 48-byte sampler
-        seed from ``rng`` (else os.urandom). No ``ctx``, no pre-hash; ``rnd=`` and
-        ``deterministic=True`` are refused (the class note says why)."""
+        seed from ``rng`` (else os.urandom). ``rnd=`` and ``deterministic=True`` are
+        refused (the class note says why)."""
         if rnd is not None:
             raise TypeError(
                 f"{self.name} does not take rnd=: Falcon's signing randomness (nonce and "
@@ -160,12 +160,10 @@ class Falcon(SignatureBase):
                 f"{self.name} (round 3) has no deterministic signing: a signature needs "
                 "fresh randomness (nonce and sampler seed)"
             )
-        _refuse(ctx, prehash, self.name)
-        msg = as_bytes(message, "message")
         keys = self._secret(secret_key)
         nonce = draw(rng, NONCE_BYTES)
         seed = draw(rng, SAMPLER_SEED_BYTES)
-        return self._sign(keys, msg, nonce, seed)
+        return self._sign(keys, m_prime, nonce, seed)
 
     def sign_derand(
         self,
@@ -213,23 +211,15 @@ class Falcon(SignatureBase):
 
     # --- verification ----------------------------------------------------------------
 
-    def verify(
-        self,
-        public_key: bytes,
-        message: bytes,
-        signature: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
+    def _verify_m_prime(
+        self, public_key: Any, m_prime: bytes, message: Any, signature: Any
     ) -> bool:
         """Verify (§3.10, Algorithm 16): False for any malformed signature (header,
         length, encoding); ValueError for a malformed public key."""
-        _refuse(ctx, prehash, self.name)
-        msg = as_bytes(message, "message")
         sig = as_bytes(signature, "signature")
         if self.params.padded:
-            self._refuse_swapped(msg, sig)
-        return self._verify(self._public(public_key), msg, sig)
+            self._refuse_swapped(m_prime, sig)
+        return self._verify(self._public(public_key), m_prime, sig)
 
     def verify_internal(self, public_key: bytes, m_prime: bytes, signature: bytes) -> bool:
         """Falcon signs the message as is: the same as :meth:`verify`."""

@@ -3,15 +3,6 @@ ref / numpy / jit kernel tables and the jit warm-up; module paths only."""
 
 from __future__ import annotations
 
-from pqkit.families import Family, Part
+from pqkit.families import kernel_family
 
-_K = "pqkit.frodokem.kernels"
-
-FAMILY = Family(
-    name="frodokem",
-    rank=45,
-    catalog="pqkit.frodokem.params",
-    contract=f"{_K}.contract:FrodoKernels",
-    kernels={backend: f"{_K}.{backend}" for backend in ("jit", "numpy", "ref")},
-    warmup=(Part("frodokem", "frodokem", f"{_K}.warmup:steps", order=60),),
-)
+FAMILY = kernel_family("frodokem", rank=45, contract="FrodoKernels", order=60)

@@ -5,18 +5,7 @@ only."""
 
 from __future__ import annotations
 
-from pqkit.families import Family, Part
+from pqkit.families import kernel_family
 
-FAMILY = Family(
-    name="hqc",
-    rank=15,
-    catalog="pqkit.hqc.params",
-    contract="pqkit.hqc.kernels.contract:HQCKernels",
-    kernels={
-        "ref": "pqkit.hqc.kernels.ref",
-        "numpy": "pqkit.hqc.kernels.numpy",
-        "jit": "pqkit.hqc.kernels.jit",
-    },
-    # Compiled after ML-KEM's single operations (20), before its batch ones (40).
-    warmup=(Part("hqc", "hqc", "pqkit.hqc.kernels.warmup:steps", order=30),),
-)
+# Compiled after ML-KEM's single operations (20), before its batch ones (40).
+FAMILY = kernel_family("hqc", rank=15, contract="HQCKernels", order=30)

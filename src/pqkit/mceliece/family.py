@@ -4,15 +4,6 @@ loads nothing else."""
 
 from __future__ import annotations
 
-from pqkit.families import Family, Part
+from pqkit.families import kernel_family
 
-_K = "pqkit.mceliece.kernels"
-
-FAMILY = Family(
-    name="mceliece",
-    rank=50,
-    catalog="pqkit.mceliece.params",
-    contract=f"{_K}.contract:McElieceKernels",
-    kernels={backend: f"{_K}.{backend}" for backend in ("jit", "numpy", "ref")},
-    warmup=(Part("mceliece", "mceliece", f"{_K}.warmup:steps", order=30),),
-)
+FAMILY = kernel_family("mceliece", rank=50, contract="McElieceKernels", order=30)

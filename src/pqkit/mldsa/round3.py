@@ -135,29 +135,26 @@ class DilithiumR3(DilithiumScheme):
         is the raw rho', for tests and known-answer vectors only: never reuse one.
         """
         _refuse_rnd(rnd, self.name)
-        _no_context(ctx, prehash, self.name)
-        msg = as_bytes(message, "message")
+        msg = self._m_prime(message, ctx, prehash)
         return self._sign(
             secret_key, lambda ops, sk: self._mu(ops, sk.tr, msg), deterministic, rho_prime, rng
         )
 
-    def verify(
-        self,
-        public_key: bytes,
-        message: bytes,
-        signature: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
-    ) -> bool:
-        """Dilithium v3.1 Verify; False for any malformed signature, TypeError for the
-        likely swap of message and signature (``SignatureBase._refuse_swapped``)."""
+    def _m_prime(self, message: Any, ctx: Any, prehash: str | None) -> bytes:
+        """Round 3 signs the message itself: no context string, no pre-hash."""
         _no_context(ctx, prehash, self.name)
-        msg = as_bytes(message, "message")
-        self._refuse_swapped(msg, as_bytes(signature, "signature"))
+        return as_bytes(message, "message")
+
+    def _verify_m_prime(
+        self, public_key: Any, m_prime: bytes, message: Any, signature: Any
+    ) -> bool:
+        """Dilithium v3.1 Verify (``SignatureBase.verify``); False for any malformed
+        signature, TypeError for the likely swap of message and signature
+        (``SignatureBase._refuse_swapped``)."""
+        self._refuse_swapped(m_prime, as_bytes(signature, "signature"))
         return self._verify(
             public_key,
-            lambda ops, pk: self._mu(ops, core.h(ops, pk, self.params.tr_bytes), msg),
+            lambda ops, pk: self._mu(ops, core.h(ops, pk, self.params.tr_bytes), m_prime),
             signature,
         )
 

@@ -3,16 +3,7 @@ contract, the jit / numpy / ref tables and the warm-up part; module paths only."
 
 from __future__ import annotations
 
-from pqkit.families import Family, Part
+from pqkit.families import kernel_family
 
-_K = "pqkit.sntrup.kernels"
-
-FAMILY = Family(
-    name="sntrup",
-    rank=30,
-    catalog="pqkit.sntrup.params",
-    contract=f"{_K}.contract:SntrupKernels",
-    kernels={"jit": f"{_K}.jit", "ref": f"{_K}.ref", "numpy": f"{_K}.numpy"},
-    # Compile order: after the families the usual paths need first.
-    warmup=(Part("sntrup", "sntrup", f"{_K}.warmup:steps", order=60),),
-)
+# Compile order 60: after the families the usual paths need first.
+FAMILY = kernel_family("sntrup", rank=30, contract="SntrupKernels", order=60)

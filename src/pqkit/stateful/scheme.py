@@ -107,46 +107,38 @@ class StatefulScheme(SignatureBase):
     def public_key_from_secret(self, secret_key: Any) -> bytes:
         return self._key(secret_key).public_key()
 
-    # NOTE: the parameters of pqkit.schemes.Signature.sign, repeated on purpose (the protocol)
-    def sign(
-        self,
-        secret_key: Any,
-        message: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
-        deterministic: bool = False,
-        rnd: bytes | None = None,
-        rng: RNG | None = None,
+    # SignatureBase.sign / verify (the public signature, written once) call these
+    # three hooks.
+
+    def _m_prime(self, message: Any, ctx: Any, prehash: str | None) -> bytes:
+        """The message itself: no context string or pre-hash (RFC 8554 / RFC 8391
+        sign the message as is)."""
+        if as_bytes(ctx, "ctx") or prehash is not None:
+            raise ValueError(f"{self.name} takes no context or pre-hash")
+        return as_bytes(message, "message")
+
+    def _sign_m_prime(
+        self, secret_key: Any, m_prime: bytes, deterministic: bool, rnd: Any, rng: RNG | None
     ) -> bytes:
-        """``secret_key.sign(message)``: uses (and durably consumes) one index. No
-        context string or pre-hash (RFC 8554 / RFC 8391 sign the message itself)."""
-        if as_bytes(ctx, "ctx") or prehash is not None or rnd is not None:
+        """``secret_key.sign(message)``: uses (and durably consumes) one index."""
+        if rnd is not None:
             raise ValueError(f"{self.name} takes no context, pre-hash or rnd")
         del deterministic  # the randomizer comes from rng (LMS) or the key (XMSS)
-        return self._key(secret_key).sign(message, rng=rng)
+        return self._key(secret_key).sign(m_prime, rng=rng)
 
-    def verify(
-        self,
-        public_key: bytes,
-        message: bytes,
-        signature: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
+    def _verify_m_prime(
+        self, public_key: Any, m_prime: bytes, message: Any, signature: Any
     ) -> bool:
         """True if ``signature`` is valid; False for any malformed input."""
         public_key = as_bytes(public_key, f"{self.name} public key")
-        message, signature = as_bytes(message, "message"), as_bytes(signature, "signature")
-        if as_bytes(ctx, "ctx") or prehash is not None:
-            raise ValueError(f"{self.name} takes no context or pre-hash")
+        signature = as_bytes(signature, "signature")
         if len(public_key) != self.length_public_key:
             raise ValueError(
                 f"{self.name} public key must be {self.length_public_key} bytes, "
                 f"got {len(public_key)}"
             )
-        self._refuse_swapped(message, signature)
-        return self._verify(public_key, message, signature)
+        self._refuse_swapped(m_prime, signature)
+        return self._verify(public_key, m_prime, signature)
 
     def verify_internal(self, public_key: bytes, m_prime: bytes, signature: bytes) -> bool:
         return self.verify(public_key, m_prime, signature)

@@ -25,10 +25,14 @@ import numpy.typing as npt
 
 from pqkit.falcon.prng import ChaChaPrng
 
-__all__ = ["FalconKernels", "FloatPoly", "IntPoly"]
+__all__ = ["FalconKernels", "FloatPoly", "Gram", "IntPoly", "Target"]
 
 FloatPoly = npt.NDArray[np.float64]
 IntPoly = npt.NDArray[np.int64]
+Target = tuple[FloatPoly, FloatPoly]
+"""ffSampling's target (t0, t1), FFT domain."""
+Gram = tuple[FloatPoly, FloatPoly, FloatPoly]
+"""The Gram matrix [[g00, g01], [adj(g01), g11]] as (g00, g01, g11), FFT domain."""
 
 
 class FalconKernels(Protocol):
@@ -69,18 +73,10 @@ class FalconKernels(Protocol):
         ...
 
     def ff_sampling(
-        self,
-        prng: ChaChaPrng,
-        t0: FloatPoly,
-        t1: FloatPoly,
-        g00: FloatPoly,
-        g01: FloatPoly,
-        g11: FloatPoly,
-        logn: int,
-        sigma_min: float,
+        self, prng: ChaChaPrng, target: Target, gram: Gram, logn: int, sigma_min: float
     ) -> tuple[FloatPoly, FloatPoly]:
-        """ffSampling (§3.9.2, Algorithm 11) on the Gram matrix [[g00, g01],
-        [adj(g01), g11]] (FFT domain) and the target (t0, t1), with SamplerZ
+        """ffSampling (§3.9.2, Algorithm 11) on the Gram matrix ``gram`` and the
+        target ``target`` (FFT domain), with SamplerZ
         (Algorithm 15: BaseSampler, BerExp) reading ``prng``, which it advances.
         Returns (z0, z1) in the FFT domain. Secret: everything."""
         ...

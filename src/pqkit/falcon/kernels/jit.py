@@ -26,9 +26,9 @@ import numpy.typing as npt
 
 from pqkit.arith._jit import jit
 from pqkit.arith.api import kernel_table
-from pqkit.falcon.kernels.contract import FalconKernels, FloatPoly, IntPoly
+from pqkit.falcon.kernels.contract import FalconKernels, FloatPoly, Gram, IntPoly, Target
 from pqkit.falcon.kernels.scalar import ntt_roots
-from pqkit.falcon.kernels.tables import GM, INV_2SQRSIGMA0, INV_LOG2, INV_SIGMA, LOG2, RCDT, Q
+from pqkit.falcon.kernels.tables import GM, INV_2SQRSIGMA0, INV_LOG2, LOG2, RCDT, Q, inv_sigma
 from pqkit.falcon.prng import ChaChaPrng
 
 __all__ = ["KERNELS"]
@@ -476,17 +476,10 @@ def _ff(
 
 
 def ff_sampling(
-    prng: ChaChaPrng,
-    t0: FloatPoly,
-    t1: FloatPoly,
-    g00: FloatPoly,
-    g01: FloatPoly,
-    g11: FloatPoly,
-    logn: int,
-    sigma_min: float,
+    prng: ChaChaPrng, target: Target, gram: Gram, logn: int, sigma_min: float
 ) -> tuple[FloatPoly, FloatPoly]:
-    if logn not in INV_SIGMA:
-        raise ValueError(f"Falcon ff_sampling: logn must be 9 or 10, got {logn}")
+    inv = inv_sigma(logn)
+    (t0, t1), (g00, g01, g11) = target, gram
     key_t, cc, buf_b, ptr = prng.export()
     key = np.array(key_t, dtype=np.uint32)
     # the counter's 64 bits travel in an int64 (two's complement), the position too
@@ -501,7 +494,7 @@ def ff_sampling(
     z1 = np.empty(n)
     tmp = np.empty(14 * n + 8)  # 7n + 7n/2 + ... for the levels below
     _ff(key, st, buf, _f64(t0), _f64(t1), _f64(g00), _f64(g01), _f64(g11), z0, z1, tmp,
-        INV_SIGMA[logn], float(sigma_min), _GM_RE, _GM_IM, _RCDT_LIMBS, _EXPM_C)  # fmt: skip
+        inv, float(sigma_min), _GM_RE, _GM_IM, _RCDT_LIMBS, _EXPM_C)  # fmt: skip
     prng.restore(int(st[1]) & ((1 << 64) - 1), buf.tobytes(), int(st[0]))
     return z0, z1
 

@@ -14,8 +14,8 @@ import numpy as np
 
 from pqkit.arith.api import kernel_table
 from pqkit.falcon.kernels import scalar as S
-from pqkit.falcon.kernels.contract import FalconKernels, FloatPoly, IntPoly
-from pqkit.falcon.kernels.tables import GM, INV_SIGMA, Q
+from pqkit.falcon.kernels.contract import FalconKernels, FloatPoly, Gram, IntPoly, Target
+from pqkit.falcon.kernels.tables import GM, Q, inv_sigma
 from pqkit.falcon.prng import ChaChaPrng
 
 __all__ = ["KERNELS"]
@@ -150,24 +150,15 @@ def _merge(f0: FloatPoly, f1: FloatPoly) -> FloatPoly:
 
 
 def _ff(
-    prng: ChaChaPrng,
-    t0: FloatPoly,
-    t1: FloatPoly,
-    g00: FloatPoly,
-    g01: FloatPoly,
-    g11: FloatPoly,
-    logn: int,
-    sigma_min: float,
+    prng: ChaChaPrng, target: Target, gram: Gram, logn: int, sigma_min: float
 ) -> tuple[FloatPoly, FloatPoly]:
+    (t0, t1), (g00, g01, g11) = target, gram
     n = t0.shape[-1]
     if n < _SCALAR_BELOW:
         z0, z1 = S.ff_sampling(
             prng,
-            t0.tolist(),
-            t1.tolist(),
-            g00.tolist(),
-            g01.tolist(),
-            g11.tolist(),
+            (t0.tolist(), t1.tolist()),
+            (g00.tolist(), g01.tolist(), g11.tolist()),
             logn,
             sigma_min,
         )
@@ -175,28 +166,18 @@ def _ff(
     l10, d11 = _ldl(g00, g01, g11)
     g00_0, g00_1 = _split(g00)
     g11_0, g11_1 = _split(d11)
-    t1_0, t1_1 = _split(t1)
-    z1_0, z1_1 = _ff(prng, t1_0, t1_1, g11_0, g11_1, g11_0, logn, sigma_min)
+    z1_0, z1_1 = _ff(prng, _split(t1), (g11_0, g11_1, g11_0), logn, sigma_min)
     zm1 = _merge(z1_0, z1_1)
     tb0 = t0 + poly_mul(l10, t1 - zm1)
-    t0_0, t0_1 = _split(tb0)
-    z0_0, z0_1 = _ff(prng, t0_0, t0_1, g00_0, g00_1, g00_0, logn, sigma_min)
+    z0_0, z0_1 = _ff(prng, _split(tb0), (g00_0, g00_1, g00_0), logn, sigma_min)
     return _merge(z0_0, z0_1), zm1
 
 
 def ff_sampling(
-    prng: ChaChaPrng,
-    t0: FloatPoly,
-    t1: FloatPoly,
-    g00: FloatPoly,
-    g01: FloatPoly,
-    g11: FloatPoly,
-    logn: int,
-    sigma_min: float,
+    prng: ChaChaPrng, target: Target, gram: Gram, logn: int, sigma_min: float
 ) -> tuple[FloatPoly, FloatPoly]:
-    if logn not in INV_SIGMA:
-        raise ValueError(f"Falcon ff_sampling: logn must be 9 or 10, got {logn}")
-    return _ff(prng, t0, t1, g00, g01, g11, logn, sigma_min)
+    inv_sigma(logn)  # ValueError for a logn Falcon does not have
+    return _ff(prng, target, gram, logn, sigma_min)
 
 
 _NTT: dict[int, tuple[IntPoly, IntPoly, int]] = {}

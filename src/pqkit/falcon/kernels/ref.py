@@ -10,7 +10,7 @@ import numpy as np
 
 from pqkit.arith.api import kernel_table
 from pqkit.falcon.kernels import scalar as S
-from pqkit.falcon.kernels.contract import FalconKernels, FloatPoly, IntPoly
+from pqkit.falcon.kernels.contract import FalconKernels, FloatPoly, Gram, IntPoly, Target
 from pqkit.falcon.prng import ChaChaPrng
 
 __all__ = ["KERNELS"]
@@ -53,18 +53,11 @@ def poly_mulselfadj(a: FloatPoly) -> FloatPoly:
 
 
 def ff_sampling(
-    prng: ChaChaPrng,
-    t0: FloatPoly,
-    t1: FloatPoly,
-    g00: FloatPoly,
-    g01: FloatPoly,
-    g11: FloatPoly,
-    logn: int,
-    sigma_min: float,
+    prng: ChaChaPrng, target: Target, gram: Gram, logn: int, sigma_min: float
 ) -> tuple[FloatPoly, FloatPoly]:
-    z0, z1 = S.ff_sampling(
-        prng, t0.tolist(), t1.tolist(), g00.tolist(), g01.tolist(), g11.tolist(), logn, sigma_min
-    )
+    t0, t1 = (a.tolist() for a in target)
+    g00, g01, g11 = (a.tolist() for a in gram)
+    z0, z1 = S.ff_sampling(prng, (t0, t1), (g00, g01, g11), logn, sigma_min)
     return _f(z0), _f(z1)
 
 

@@ -347,16 +347,14 @@ def sample_z(prng: ChaChaPrng, mu: float, isigma: float, sigma_min: float) -> in
 
 def ff_sampling(
     prng: ChaChaPrng,
-    t0: Sequence[float],
-    t1: Sequence[float],
-    g00: Sequence[float],
-    g01: Sequence[float],
-    g11: Sequence[float],
+    target: tuple[Sequence[float], Sequence[float]],
+    gram: tuple[Sequence[float], Sequence[float], Sequence[float]],
     logn_top: int,
     sigma_min: float,
 ) -> tuple[Poly, Poly]:
     """ffSampling (§3.9.2, Algorithm 11) with the tree computed on the fly from the
-    Gram matrix [[g00, g01], [adj(g01), g11]] (the reference's dynamic tree)."""
+    Gram matrix ``gram`` = (g00, g01, g11) (the reference's dynamic tree)."""
+    (t0, t1), (g00, g01, g11) = target, gram
     n = len(t0)
     if n == 1:
         leaf = math.sqrt(g00[0]) * INV_SIGMA[logn_top]
@@ -367,12 +365,12 @@ def ff_sampling(
     g00_0, g00_1 = poly_split(g00)
     g11_0, g11_1 = poly_split(d11)
     t1_0, t1_1 = poly_split(t1)
-    z1_0, z1_1 = ff_sampling(prng, t1_0, t1_1, g11_0, g11_1, g11_0, logn_top, sigma_min)
+    z1_0, z1_1 = ff_sampling(prng, (t1_0, t1_1), (g11_0, g11_1, g11_0), logn_top, sigma_min)
     zm1 = poly_merge(z1_0, z1_1)
     diff = poly_sub(t1, zm1)
     tb0 = poly_add(t0, poly_mul(l10, diff))
     t0_0, t0_1 = poly_split(tb0)
-    z0_0, z0_1 = ff_sampling(prng, t0_0, t0_1, g00_0, g00_1, g00_0, logn_top, sigma_min)
+    z0_0, z0_1 = ff_sampling(prng, (t0_0, t0_1), (g00_0, g00_1, g00_0), logn_top, sigma_min)
     return poly_merge(z0_0, z0_1), zm1
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "RCDT",
     "SIGMA_MIN",
     "Q",
+    "inv_sigma",
 ]
 
 Q = 12289
@@ -117,6 +118,15 @@ INV_SIGMA: dict[int, float] = {
     10: float.fromhex("0x1.8531ef6311ae3p-8"),  # 1 / 168.38857144654395
 }
 """logn -> 1/sigma (Table 3.3)."""
+
+
+def inv_sigma(logn: int) -> float:
+    """1/sigma for ``logn`` (Table 3.3); ValueError for a logn Falcon does not have."""
+    if logn not in INV_SIGMA:
+        raise ValueError(f"Falcon ff_sampling: logn must be 9 or 10, got {logn}")
+    return INV_SIGMA[logn]
+
+
 SIGMA_MIN: dict[int, float] = {
     9: float.fromhex("0x1.47201bf1f7a75p+0"),  # 1.2778336969128337
     10: float.fromhex("0x1.4c5c19990c764p+0"),  # 1.298280334344292
