@@ -114,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
         require("jit", "compiling the jit kernels (the numpy backend needs no compilation)")
     if args.worker:
         return _serve(args.verbose)
-    families = list(dict.fromkeys(args.only or warmup.groups()))
+    default = warmup.groups() if getattr(args, "all", False) else warmup.ahead_groups()
+    families = list(dict.fromkeys(args.only or default))
     parts = [part for part, family in warmup.parts_in_order() if family in families]
     jobs = args.jobs if args.jobs is not None else min(len(parts), resolve_workers())
     if jobs < 1:
@@ -257,8 +258,9 @@ def register(subparsers: Any) -> None:
         "compile",
         help="build the jit backend's compiled code ahead of time (numba's on-disk cache)",
         description=(
-            "Compile every jit kernel pqkit uses and store it in numba's on-disk cache, so "
-            "that later processes switch to compiled code within a second."
+            "Compile the jit kernels pqkit uses (every family with --all) and store them in "
+            "numba's on-disk cache, so that later processes switch to compiled code within "
+            "a second."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -269,6 +271,13 @@ def register(subparsers: Any) -> None:
         choices=warmup.groups(),
         metavar="FAMILY",
         help=f"only these kernel families ({', '.join(warmup.groups())})",
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every kernel family; by default only "
+        f"{', '.join(warmup.ahead_groups())} (the others compile on first use, in the "
+        "background)",
     )
     parser.add_argument(
         "-j",
