@@ -1,9 +1,12 @@
 """``pqkit compile``: build the ``jit`` backend's compiled code ahead of time.
 
-Runs the warm-up workload of :mod:`pqkit.arith.warmup` (real operations of every
-kernel family on the ``jit`` backend), so that Numba compiles every
-specialization the library uses and writes it to its on-disk cache; later
-processes then load it (about a second, in the background) instead of compiling.
+Runs the warm-up workload of :mod:`pqkit.arith.warmup` (real operations on the
+``jit`` backend) of the kernel groups declared ``ahead`` (ML-KEM's and ML-DSA's
+single operations: :func:`pqkit.arith.warmup.ahead_groups`), of every group with
+``--all``, or of those named with ``--only``, so that Numba compiles the
+specializations the library uses and writes them to its on-disk cache; later
+processes then load them (about a second, in the background) instead of compiling.
+The groups not built here compile on first use, in the background.
 For container images and installers, wherever Numba is installed (a dependency of
 pqkit where Numba has wheels; ``pip install "pqkit[jit]"`` elsewhere). The
 parts of the work (:func:`pqkit.arith.warmup.parts_in_order`: the kernel families, the
