@@ -2,6 +2,7 @@
 
     python benchmarks/c_peers.py --mlkem-native ~/src/mlkem-native --mldsa-native ~/src/mldsa-native
     python benchmarks/c_peers.py --mlkem-native DIR --kem ML-KEM-512 ML-KEM-768 --iterations 5000
+    python benchmarks/c_peers.py --mlkem-native DIR --dilithium-avx2 ~/src/dilithium
 
 Builds each C library from its published source tree, given on the command line
 (a checkout outside this repository: none of its code is copied here), as one
@@ -16,6 +17,12 @@ more with one key reused; it prints the median nanoseconds. pqkit is timed in th
 same run the same way (its default backend after the background warm-up, and its
 key objects; ``benchmarks/peers.py``'s operations), and the table gives pqkit / C
 ratios. Randomness for the C code comes from ``/dev/urandom``. Not run by CI.
+
+For ML-DSA, ``--dilithium-avx2`` takes instead a checkout of pq-crystals'
+dilithium (its master branch is FIPS 204 ML-DSA; the AVX2 code liboqs used before
+mldsa-native) and builds its ``avx2/`` sources with the same driver, through a
+three-line header that maps the driver's size names onto the tree's (an mldsa-native
+snapshot without native backends has no AVX2 code to compare with).
 """
 
 from __future__ import annotations
@@ -51,11 +58,19 @@ DRIVER = r"""
 
 static FILE *urandom;
 
+#ifdef RANDOMBYTES_VOID /* pq-crystals' trees declare it void and ignore failures */
+void randombytes(uint8_t *out, size_t outlen);
+void randombytes(uint8_t *out, size_t outlen) {
+  if (urandom == NULL) urandom = fopen("/dev/urandom", "rb");
+  if (urandom == NULL || fread(out, 1, outlen, urandom) != outlen) abort();
+}
+#else
 int randombytes(uint8_t *out, size_t outlen);
 int randombytes(uint8_t *out, size_t outlen) {
   if (urandom == NULL) urandom = fopen("/dev/urandom", "rb");
   return (urandom != NULL && fread(out, 1, outlen, urandom) == outlen) ? 0 : -1;
 }
+#endif
 
 static uint64_t now_ns(void) {
   struct timespec t;
@@ -149,6 +164,47 @@ KEM_SETS = {"ML-KEM-512": 512, "ML-KEM-768": 768, "ML-KEM-1024": 1024}
 SIG_SETS = {"ML-DSA-44": 44, "ML-DSA-65": 65, "ML-DSA-87": 87}
 
 
+DILITHIUM_MODES = {44: 2, 65: 3, 87: 5}
+"""ML-DSA set -> DILITHIUM_MODE of pq-crystals' tree (its FIPS 204 master branch)."""
+
+DILITHIUM_SHIM = """/* Maps the driver's mldsa-native names onto pq-crystals' avx2/ tree. */
+#include "params.h"
+#include "sign.h"
+#define MLDSA_PUBLICKEYBYTES(p) CRYPTO_PUBLICKEYBYTES
+#define MLDSA_SECRETKEYBYTES(p) CRYPTO_SECRETKEYBYTES
+#define MLDSA_BYTES(p) CRYPTO_BYTES
+"""
+
+DILITHIUM_SOURCES = [
+    "sign.c", "packing.c", "polyvec.c", "poly.c", "ntt.S", "invntt.S", "pointwise.S",
+    "shuffle.S", "consts.c", "rejsample.c", "rounding.c", "fips202.c", "fips202x4.c",
+    "f1600x4.S", "symmetric-shake.c",
+]  # fmt: skip
+"""The AVX2 build's sources (its Makefile's KECCAK_SOURCES)."""
+
+
+def build_dilithium(source: Path, params: int, out: Path, cc: str, cflags: list[str]) -> Path:
+    """Compile the driver with pq-crystals' ``avx2/`` ML-DSA (``source`` is the root of
+    a checkout of github.com/pq-crystals/dilithium), one parameter set."""
+    tree = source / "avx2"
+    if not (tree / "sign.c").is_file():
+        raise SystemExit(f"{tree / 'sign.c'}: not found (give the root of a dilithium checkout)")
+    mode = DILITHIUM_MODES[params]
+    (out / "driver.c").write_text(DRIVER, encoding="ascii")
+    (out / "shim.h").write_text(DILITHIUM_SHIM, encoding="ascii")
+    binary = out / f"dilithium{params}"
+    command = [
+        cc, *cflags, "-mavx2", "-mpopcnt", f"-I{tree}", f"-DDILITHIUM_MODE={mode}",
+        f"-DPARAMS={params}", f"-DPREFIX=pqcrystals_dilithium{mode}_avx2", "-DSIG",
+        "-DRANDOMBYTES_VOID", '-DAPI_HEADER="shim.h"', f"-I{out}",
+        *(str(tree / name) for name in DILITHIUM_SOURCES), str(out / "driver.c"),
+        "-o", str(binary),
+    ]  # fmt: skip
+    print("building:", shlex.join(command), file=sys.stderr)
+    subprocess.run(command, check=True)
+    return binary
+
+
 def build(kind: str, source: Path, params: int, out: Path, cc: str, cflags: list[str]) -> Path:
     """Compile the driver with one parameter set of the library at ``source``."""
     family, prefix = ("mlkem", "MLK") if kind == "kem" else ("mldsa", "MLD")
@@ -222,6 +278,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mlkem-native", type=Path, metavar="DIR", help="mlkem-native checkout")
     parser.add_argument("--mldsa-native", type=Path, metavar="DIR", help="mldsa-native checkout")
+    parser.add_argument(
+        "--dilithium-avx2",
+        type=Path,
+        metavar="DIR",
+        help="pq-crystals dilithium checkout (FIPS 204 master; its avx2/ tree) for ML-DSA",
+    )
     parser.add_argument("--kem", nargs="*", default=["ML-KEM-768"], choices=list(KEM_SETS))
     parser.add_argument("--sig", nargs="*", default=["ML-DSA-65"], choices=list(SIG_SETS))
     parser.add_argument("--iterations", type=int, default=2000, help="timed calls per operation")
@@ -229,15 +291,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cflags", default="-O3 -march=native -fomit-frame-pointer")
     parser.add_argument("--no-pqkit", action="store_true", help="time the C code only")
     args = parser.parse_args(argv)
-    if args.mlkem_native is None and args.mldsa_native is None:
-        parser.error("give --mlkem-native DIR and/or --mldsa-native DIR")
+    if args.mlkem_native is None and args.mldsa_native is None and args.dilithium_avx2 is None:
+        parser.error("give --mlkem-native DIR, --mldsa-native DIR and/or --dilithium-avx2 DIR")
     cflags = shlex.split(args.cflags)
     jobs = [("kem", args.mlkem_native, n, KEM_SETS[n]) for n in args.kem if args.mlkem_native]
     jobs += [("sig", args.mldsa_native, n, SIG_SETS[n]) for n in args.sig if args.mldsa_native]
+    jobs += [("avx2", args.dilithium_avx2, n, SIG_SETS[n]) for n in args.sig if args.dilithium_avx2]
     lines: list[str] = []
     with tempfile.TemporaryDirectory(prefix="pqkit-c-peers-") as scratch:
         for kind, source, name, params in jobs:
-            binary = build(kind, source.expanduser(), params, Path(scratch), args.cc, cflags)
+            if kind == "avx2":
+                binary = build_dilithium(
+                    source.expanduser(), params, Path(scratch), args.cc, cflags
+                )
+                kind = "sig"
+            else:
+                binary = build(kind, source.expanduser(), params, Path(scratch), args.cc, cflags)
             c = run_c(binary, args.iterations)
             rows = {f"{source.name} (C, {args.cflags})": c}
             if not args.no_pqkit:

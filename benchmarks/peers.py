@@ -6,7 +6,8 @@
 pqkit runs three times: its byte API as a user gets it (the automatic backend
 selection, after its background jit warm-up: ``jit`` where numba is installed),
 its key objects (same backend), and its byte API bound to ``numpy`` (what a user
-without numba gets). Peers: cryptography (OpenSSL), pycryptodome,
+without numba gets). Peers: cryptography (OpenSSL: its key objects, and
+``cryptography-bytes``, keys parsed from bytes in every timed call), pycryptodome,
 mlkem (Rust), kyber-py, dilithium-py, and where
 installed pqcrypto and liboqs-python (``oqs``, only when the liboqs shared library
 is already present: importing ``oqs`` without it would try to build liboqs). Peers
@@ -160,7 +161,7 @@ def _pqkit_wait(arith: str | None) -> None:
 
     if arith is None and not auto.explicit():
         pqkit.arith.kernels("mlkem")  # starts the background warm-up if needed
-        auto.wait()
+        auto.wait(families=("mlkem", "mldsa"))  # the groups timed here, no others
 
 
 def _pqkit(arith: str | None = None) -> Peer:
@@ -266,6 +267,51 @@ def _cryptography() -> Peer:
         _pyca_kem(mlkem),
         _pyca_sig(mldsa),
     )
+
+
+def _cryptography_bytes() -> Peer:
+    """pyca/cryptography with keys as bytes: every timed call parses its key first
+    (``from_public_bytes`` / ``from_seed_bytes``), as a server holding encoded keys
+    does and as the C benchmarks and pqkit's byte API do."""
+    from cryptography.hazmat.backends.openssl.backend import backend
+    from cryptography.hazmat.primitives.asymmetric import mldsa, mlkem
+
+    def kem(name: str) -> KemApi | None:
+        cls = _key_class(mlkem, name, "MLKEM")
+        if cls is None:
+            return None
+        public = getattr(mlkem, cls.__name__.replace("Private", "Public"))
+
+        def pair() -> tuple[Any, Any]:
+            sk = cls.generate()
+            return sk.public_key().public_bytes_raw(), sk.private_bytes_raw()
+
+        return KemApi(
+            cls.generate,
+            pair,
+            lambda pk: public.from_public_bytes(pk).encapsulate(),
+            lambda seed, ct: cls.from_seed_bytes(seed).decapsulate(ct),
+        )
+
+    def sig(name: str) -> SigApi | None:
+        cls = _key_class(mldsa, name, "MLDSA")
+        if cls is None:
+            return None
+        public = getattr(mldsa, cls.__name__.replace("Private", "Public"))
+
+        def pair() -> tuple[Any, Any]:
+            sk = cls.generate()
+            return sk.public_key().public_bytes_raw(), sk.private_bytes_raw()
+
+        return SigApi(
+            cls.generate,
+            pair,
+            lambda seed: cls.from_seed_bytes(seed).sign(MESSAGE),
+            lambda pk, s: public.from_public_bytes(pk).verify(s, MESSAGE),
+        )
+
+    openssl = backend.openssl_version_text().split()[1]
+    return Peer(f"cryptography {_version('cryptography')} (OpenSSL {openssl}) from bytes", kem, sig)
 
 
 # --- pycryptodome ---------------------------------------------------------------------
@@ -458,6 +504,7 @@ def _oqs() -> Peer:
 
 PEERS: dict[str, Callable[[], Peer]] = {
     "cryptography": _cryptography,
+    "cryptography-bytes": _cryptography_bytes,
     "pycryptodome": _pycryptodome,
     "mlkem": _mlkem_rust,
     "kyber-py": _kyber_py,

@@ -97,7 +97,7 @@ def test_a_cold_family_is_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> Non
     assert fake.waits == [(demo.WAIT, ("mlkem",))]  # hash (SLH-DSA) is cold
     assert line.endswith(
         "; numpy for hash until its jit code is compiled in the background "
-        "(`pqkit compile` builds it ahead of time)"
+        "(`pqkit compile --all` builds it ahead of time)"
     )
     fake = _Fake(set(), ready=True)
     line = _first_line(monkeypatch, fake, "ML-KEM-768")

@@ -121,9 +121,29 @@ def test_compile_jobs_follow_the_rule(five_cpus: None, monkeypatch: pytest.Monke
         compile_command, "_in_processes", lambda parts, jobs, verbose: runs.append(("p", jobs))
     )
     monkeypatch.setattr(compile_command, "_here", lambda parts, verbose: runs.append(("h", 1)))
-    args = argparse.Namespace(worker=False, only=None, jobs=None, verbose=False)
+    args = argparse.Namespace(worker=False, only=None, jobs=None, verbose=False, all=True)
     assert compile_command.run(args) == 0
     assert runs == [("p", min(5, len(warmup.PARTS)))]
     monkeypatch.setenv("PQKIT_WORKERS", "1")
     assert compile_command.run(args) == 0
     assert runs[-1] == ("h", 1)
+
+
+@needs_numba
+def test_compile_builds_the_ahead_groups_unless_told_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pqkit.arith import warmup
+    from pqkit.cli import compile as compile_command
+
+    built: list[list[str]] = []
+    monkeypatch.setattr(compile_command, "_here", lambda parts, verbose: built.append(parts))
+    monkeypatch.setenv("PQKIT_WORKERS", "1")
+    ahead = set(warmup.ahead_groups())
+    assert ahead == {"mlkem", "mldsa"}
+    args = argparse.Namespace(worker=False, only=None, jobs=None, verbose=False, all=False)
+    assert compile_command.run(args) == 0
+    assert built[-1] == [part for part, group in warmup.PARTS if group in ahead]
+    args.all = True
+    assert compile_command.run(args) == 0
+    assert built[-1] == [part for part, _ in warmup.PARTS]

@@ -57,6 +57,11 @@ class Part:
     together, and a batch part after its family's single operations."""
     backend: str = "jit"
     """The backend the group switches to once its parts have run."""
+    ahead: bool = False
+    """Whether ``pqkit compile`` builds it without ``--all`` / ``--only``: only ML-KEM's
+    and ML-DSA's single operations are; every other group compiles on first use, in
+    the background (no call waits for it), which keeps the default ``pqkit compile``
+    within its CPU budget (docs/decisions.md, "Compile time, fourth round")."""
 
 
 @dataclass(frozen=True)
@@ -85,12 +90,12 @@ class Family:
     """Its warm-up parts (compile units)."""
 
 
-def kernel_family(name: str, rank: int, contract: str, order: int) -> Family:
+def kernel_family(name: str, rank: int, contract: str, order: int, ahead: bool = False) -> Family:
     """The declaration of a family laid out as ``pqkit.<name>`` with kernel tables
     only (no whole-operation or batch kernels): catalogue ``params``,
     ``kernels.contract:<contract>``, tables ``kernels.{jit,numpy,ref}`` and one
     warm-up part ``kernels.warmup:steps`` (part and group ``<name>``, compile order
-    ``order``)."""
+    ``order``, built by the default ``pqkit compile`` only if ``ahead``)."""
     k = f"pqkit.{name}.kernels"
     return Family(
         name=name,
@@ -98,7 +103,7 @@ def kernel_family(name: str, rank: int, contract: str, order: int) -> Family:
         catalog=f"pqkit.{name}.params",
         contract=f"{k}.contract:{contract}",
         kernels={backend: f"{k}.{backend}" for backend in ("jit", "numpy", "ref")},
-        warmup=(Part(name, name, f"{k}.warmup:steps", order=order),),
+        warmup=(Part(name, name, f"{k}.warmup:steps", order=order, ahead=ahead),),
     )
 
 
@@ -109,9 +114,11 @@ def lattice_family(
     modules: :func:`kernel_family`'s (compile order ``orders[0]``), plus whole
     operations ``kernels.jit_ops``, batch operations ``kernels.jit_batch`` and the
     warm-up ``kernels.warmup:batch_steps`` (part and group ``<name>-batch``,
-    ``orders[1]``); ``composites``, if given, names ``kernels.compose:<composites>``."""
+    ``orders[1]``); ``composites``, if given, names ``kernels.compose:<composites>``.
+    The single operations' part is built by the default ``pqkit compile``
+    (``ahead``), the batch part on first use or with ``--all``."""
     k = f"pqkit.{name}.kernels"
-    single = kernel_family(name, rank, contract, orders[0])
+    single = kernel_family(name, rank, contract, orders[0], ahead=True)
     return replace(
         single,
         composites=f"{k}.compose:{composites}" if composites else None,

@@ -225,5 +225,5 @@ def note(scheme: str | None = None) -> str:
         return ""
     return (
         " (jit is being compiled in the background and takes over when ready; "
-        "`pqkit compile` builds it ahead of time)"
+        "`pqkit compile --all` builds it ahead of time)"
     )

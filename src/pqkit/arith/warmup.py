@@ -24,6 +24,7 @@ from pqkit import families
 
 __all__ = [  # and ORDER, PARTS: derived on every read (module __getattr__)
     "Step",
+    "ahead_groups",
     "groups",
     "kem_steps",
     "part_steps",
@@ -68,6 +69,13 @@ def groups() -> tuple[str, ...]:
     they are built the batch views run their vectorised path
     (:func:`pqkit.arith.ops.batch_operations_now`)."""
     return tuple(dict.fromkeys(part.group for part in _parts()))
+
+
+def ahead_groups() -> tuple[str, ...]:
+    """The kernel groups ``pqkit compile`` builds by default (those with a part
+    declared ``ahead``), in :func:`groups` order; the others compile on first use,
+    in the background, or with ``pqkit compile --all`` / ``--only``."""
+    return tuple(dict.fromkeys(part.group for part in _parts() if part.ahead))
 
 
 def parts_in_order() -> tuple[tuple[str, str], ...]:

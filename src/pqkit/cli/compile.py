@@ -1,9 +1,12 @@
 """``pqkit compile``: build the ``jit`` backend's compiled code ahead of time.
 
-Runs the warm-up workload of :mod:`pqkit.arith.warmup` (real operations of every
-kernel family on the ``jit`` backend), so that Numba compiles every
-specialization the library uses and writes it to its on-disk cache; later
-processes then load it (about a second, in the background) instead of compiling.
+Runs the warm-up workload of :mod:`pqkit.arith.warmup` (real operations on the
+``jit`` backend) of the kernel groups declared ``ahead`` (ML-KEM's and ML-DSA's
+single operations: :func:`pqkit.arith.warmup.ahead_groups`), of every group with
+``--all``, or of those named with ``--only``, so that Numba compiles the
+specializations the library uses and writes them to its on-disk cache; later
+processes then load them (about a second, in the background) instead of compiling.
+The groups not built here compile on first use, in the background.
 For container images and installers, wherever Numba is installed (a dependency of
 pqkit where Numba has wheels; ``pip install "pqkit[jit]"`` elsewhere). The
 parts of the work (:func:`pqkit.arith.warmup.parts_in_order`: the kernel families, the
@@ -114,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
         require("jit", "compiling the jit kernels (the numpy backend needs no compilation)")
     if args.worker:
         return _serve(args.verbose)
-    families = list(dict.fromkeys(args.only or warmup.groups()))
+    default = warmup.groups() if getattr(args, "all", False) else warmup.ahead_groups()
+    families = list(dict.fromkeys(args.only or default))
     parts = [part for part, family in warmup.parts_in_order() if family in families]
     jobs = args.jobs if args.jobs is not None else min(len(parts), resolve_workers())
     if jobs < 1:
@@ -257,8 +261,9 @@ def register(subparsers: Any) -> None:
         "compile",
         help="build the jit backend's compiled code ahead of time (numba's on-disk cache)",
         description=(
-            "Compile every jit kernel pqkit uses and store it in numba's on-disk cache, so "
-            "that later processes switch to compiled code within a second."
+            "Compile the jit kernels pqkit uses (every family with --all) and store them in "
+            "numba's on-disk cache, so that later processes switch to compiled code within "
+            "a second."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -269,6 +274,13 @@ def register(subparsers: Any) -> None:
         choices=warmup.groups(),
         metavar="FAMILY",
         help=f"only these kernel families ({', '.join(warmup.groups())})",
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every kernel family; by default only "
+        f"{', '.join(warmup.ahead_groups())} (the others compile on first use, in the "
+        "background)",
     )
     parser.add_argument(
         "-j",

@@ -124,7 +124,7 @@ def _arith_line(families: list[str], pinned: str | None) -> str:
     cold = [family for family in families if family not in warm]
     later = (
         f"numpy for {', '.join(cold)} until its jit code is compiled in the background "
-        "(`pqkit compile` builds it ahead of time)"
+        "(`pqkit compile --all` builds it ahead of time)"
     )
     if not warm:
         return f"arithmetic backend: {later}"
