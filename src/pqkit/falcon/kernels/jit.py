@@ -212,22 +212,13 @@ def _refill(key: Any, st: Any, buf: Any) -> None:
             x[v] = s[v]
         for _ in range(10):
             for q in range(8):
-                if q == 0:
-                    a, b, c, d = 0, 4, 8, 12
-                elif q == 1:
-                    a, b, c, d = 1, 5, 9, 13
-                elif q == 2:
-                    a, b, c, d = 2, 6, 10, 14
-                elif q == 3:
-                    a, b, c, d = 3, 7, 11, 15
-                elif q == 4:
-                    a, b, c, d = 0, 5, 10, 15
-                elif q == 5:
-                    a, b, c, d = 1, 6, 11, 12
-                elif q == 6:
-                    a, b, c, d = 2, 7, 8, 13
-                else:
-                    a, b, c, d = 3, 4, 9, 14
+                # the four column rounds, then the four diagonal ones (RFC 8439 §2.3):
+                # (0, 4, 8, 12) .. (3, 7, 11, 15), (0, 5, 10, 15) .. (3, 4, 9, 14)
+                a = q & 3
+                diagonal = q >> 2
+                b = 4 + ((a + diagonal) & 3)
+                c = 8 + ((a + 2 * diagonal) & 3)
+                d = 12 + ((a + 3 * diagonal) & 3)
                 x[a] = (x[a] + x[b]) & m32
                 y = x[d] ^ x[a]
                 x[d] = ((y << np.uint64(16)) | (y >> np.uint64(16))) & m32
