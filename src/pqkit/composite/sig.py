@@ -46,14 +46,16 @@ class CompositeSignature(Halves, SignatureBase):
         self.key = KEYS[self.params.key]
         self.signer = SIGNERS[self.params.trad]
         self.label = self.params.label
-        self.mlx_name = self.params.mldsa
-        self.mlx_public_length = self.params.length_mldsa_public_key
-        self.mlx_seed_length = 32
         from pqkit.registry import sig
 
         self.mldsa: Signature = sig(self.params.mldsa)
         if arith is not None:
             self.mldsa = self.mldsa.using(arith=arith)
+
+    @property
+    def mlx(self) -> Signature:
+        """The ML-DSA half (:class:`pqkit.composite.halves.Halves`)."""
+        return self.mldsa
 
     def using(self, *, arith: str | None = None) -> CompositeSignature:
         """A copy whose ML-DSA half runs on the arithmetic backend ``arith``."""
