@@ -1,10 +1,12 @@
 """Falcon's ``jit`` kernels: the ``ref`` arithmetic compiled with Numba.
 
-Each loop performs the binary64 operations of :mod:`pqkit.falcon.kernels.scalar`
-in the same order. Numba compiles without ``fastmath``, so LLVM neither
-reassociates nor contracts a multiply and an add into an FMA: the bits are the
-reference's (tests/test_falcon_kernels.py compares every kernel and whole
-signatures with ``ref``).
+The FFT, splitfft / mergefft, LDL* and NTT loops are
+:mod:`pqkit.falcon.kernels.scalar`'s own ``*_into`` functions, compiled here; the
+other loops perform the binary64 operations of the scalar code in the same order.
+Numba compiles without ``fastmath``, so LLVM neither reassociates nor contracts a
+multiply and an add into an FMA: the bits are the reference's
+(tests/test_falcon_kernels.py compares every kernel and whole signatures with
+``ref``).
 
 ffSampling runs whole in compiled code, with SamplerZ and the sampler's
 ChaCha20 generator (the Python :class:`~pqkit.falcon.prng.ChaChaPrng` hands its
