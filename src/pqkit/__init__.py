@@ -24,123 +24,112 @@ from pqkit.schemes import Encapsulation, KeyPair
 
 _moved.install()  # the import paths that moved keep working, with a DeprecationWarning
 
-if TYPE_CHECKING:
-    from pqkit.keys import (
-        HashMLDSA44PrivateKey,
-        HashMLDSA44PublicKey,
-        HashMLDSA65PrivateKey,
-        HashMLDSA65PublicKey,
-        HashMLDSA87PrivateKey,
-        HashMLDSA87PublicKey,
-        HashSLHDSASHA2_128fPrivateKey,
-        HashSLHDSASHA2_128fPublicKey,
-        HashSLHDSASHA2_128sPrivateKey,
-        HashSLHDSASHA2_128sPublicKey,
-        HashSLHDSASHA2_192fPrivateKey,
-        HashSLHDSASHA2_192fPublicKey,
-        HashSLHDSASHA2_192sPrivateKey,
-        HashSLHDSASHA2_192sPublicKey,
-        HashSLHDSASHA2_256fPrivateKey,
-        HashSLHDSASHA2_256fPublicKey,
-        HashSLHDSASHA2_256sPrivateKey,
-        HashSLHDSASHA2_256sPublicKey,
-        HashSLHDSASHAKE_128fPrivateKey,
-        HashSLHDSASHAKE_128fPublicKey,
-        HashSLHDSASHAKE_128sPrivateKey,
-        HashSLHDSASHAKE_128sPublicKey,
-        HashSLHDSASHAKE_192fPrivateKey,
-        HashSLHDSASHAKE_192fPublicKey,
-        HashSLHDSASHAKE_192sPrivateKey,
-        HashSLHDSASHAKE_192sPublicKey,
-        HashSLHDSASHAKE_256fPrivateKey,
-        HashSLHDSASHAKE_256fPublicKey,
-        HashSLHDSASHAKE_256sPrivateKey,
-        HashSLHDSASHAKE_256sPublicKey,
-        MLDSA44PrivateKey,
-        MLDSA44PublicKey,
-        MLDSA65PrivateKey,
-        MLDSA65PublicKey,
-        MLDSA87PrivateKey,
-        MLDSA87PublicKey,
-        MLKEM512PrivateKey,
-        MLKEM512PublicKey,
-        MLKEM768PrivateKey,
-        MLKEM768PublicKey,
-        MLKEM1024PrivateKey,
-        MLKEM1024PublicKey,
-        SLHDSASHA2_128fPrivateKey,
-        SLHDSASHA2_128fPublicKey,
-        SLHDSASHA2_128sPrivateKey,
-        SLHDSASHA2_128sPublicKey,
-        SLHDSASHA2_192fPrivateKey,
-        SLHDSASHA2_192fPublicKey,
-        SLHDSASHA2_192sPrivateKey,
-        SLHDSASHA2_192sPublicKey,
-        SLHDSASHA2_256fPrivateKey,
-        SLHDSASHA2_256fPublicKey,
-        SLHDSASHA2_256sPrivateKey,
-        SLHDSASHA2_256sPublicKey,
-        SLHDSASHAKE_128fPrivateKey,
-        SLHDSASHAKE_128fPublicKey,
-        SLHDSASHAKE_128sPrivateKey,
-        SLHDSASHAKE_128sPublicKey,
-        SLHDSASHAKE_192fPrivateKey,
-        SLHDSASHAKE_192fPublicKey,
-        SLHDSASHAKE_192sPrivateKey,
-        SLHDSASHAKE_192sPublicKey,
-        SLHDSASHAKE_256fPrivateKey,
-        SLHDSASHAKE_256fPublicKey,
-        SLHDSASHAKE_256sPrivateKey,
-        SLHDSASHAKE_256sPublicKey,
-    )
-    from pqkit.keys.frodokem import (
-        FrodoKEM976AESPrivateKey,
-        FrodoKEM976AESPublicKey,
-        FrodoKEM976SHAKEPrivateKey,
-        FrodoKEM976SHAKEPublicKey,
-        FrodoKEM1344AESPrivateKey,
-        FrodoKEM1344AESPublicKey,
-        FrodoKEM1344SHAKEPrivateKey,
-        FrodoKEM1344SHAKEPublicKey,
-        eFrodoKEM976AESPrivateKey,
-        eFrodoKEM976AESPublicKey,
-        eFrodoKEM976SHAKEPrivateKey,
-        eFrodoKEM976SHAKEPublicKey,
-        eFrodoKEM1344AESPrivateKey,
-        eFrodoKEM1344AESPublicKey,
-        eFrodoKEM1344SHAKEPrivateKey,
-        eFrodoKEM1344SHAKEPublicKey,
-    )
-    from pqkit.keys.hqc import (
-        HQC1PrivateKey,
-        HQC1PublicKey,
-        HQC3PrivateKey,
-        HQC3PublicKey,
-        HQC5PrivateKey,
-        HQC5PublicKey,
-    )
-    from pqkit.keys.hybrid import (
-        MLKEM768P256PrivateKey,
-        MLKEM768P256PublicKey,
-        MLKEM1024P384PrivateKey,
-        MLKEM1024P384PublicKey,
-        XWingPrivateKey,
-        XWingPublicKey,
-    )
-    from pqkit.keys.loaders import (
-        load_der_private_key,
-        load_der_public_key,
-        load_pem_private_key,
-        load_pem_public_key,
-    )
-    from pqkit.keys.sntrup import Sntrup761PrivateKey, Sntrup761PublicKey
-    from pqkit.serialization import (
-        BestAvailableEncryption,
-        Encoding,
-        NoEncryption,
-        PrivateFormat,
-        PublicFormat,
-    )
+if TYPE_CHECKING:  # what the lazy names below are, for type checkers (explicit re-exports)
+    from pqkit.keys import HashMLDSA44PrivateKey as HashMLDSA44PrivateKey
+    from pqkit.keys import HashMLDSA44PublicKey as HashMLDSA44PublicKey
+    from pqkit.keys import HashMLDSA65PrivateKey as HashMLDSA65PrivateKey
+    from pqkit.keys import HashMLDSA65PublicKey as HashMLDSA65PublicKey
+    from pqkit.keys import HashMLDSA87PrivateKey as HashMLDSA87PrivateKey
+    from pqkit.keys import HashMLDSA87PublicKey as HashMLDSA87PublicKey
+    from pqkit.keys import HashSLHDSASHA2_128fPrivateKey as HashSLHDSASHA2_128fPrivateKey
+    from pqkit.keys import HashSLHDSASHA2_128fPublicKey as HashSLHDSASHA2_128fPublicKey
+    from pqkit.keys import HashSLHDSASHA2_128sPrivateKey as HashSLHDSASHA2_128sPrivateKey
+    from pqkit.keys import HashSLHDSASHA2_128sPublicKey as HashSLHDSASHA2_128sPublicKey
+    from pqkit.keys import HashSLHDSASHA2_192fPrivateKey as HashSLHDSASHA2_192fPrivateKey
+    from pqkit.keys import HashSLHDSASHA2_192fPublicKey as HashSLHDSASHA2_192fPublicKey
+    from pqkit.keys import HashSLHDSASHA2_192sPrivateKey as HashSLHDSASHA2_192sPrivateKey
+    from pqkit.keys import HashSLHDSASHA2_192sPublicKey as HashSLHDSASHA2_192sPublicKey
+    from pqkit.keys import HashSLHDSASHA2_256fPrivateKey as HashSLHDSASHA2_256fPrivateKey
+    from pqkit.keys import HashSLHDSASHA2_256fPublicKey as HashSLHDSASHA2_256fPublicKey
+    from pqkit.keys import HashSLHDSASHA2_256sPrivateKey as HashSLHDSASHA2_256sPrivateKey
+    from pqkit.keys import HashSLHDSASHA2_256sPublicKey as HashSLHDSASHA2_256sPublicKey
+    from pqkit.keys import HashSLHDSASHAKE_128fPrivateKey as HashSLHDSASHAKE_128fPrivateKey
+    from pqkit.keys import HashSLHDSASHAKE_128fPublicKey as HashSLHDSASHAKE_128fPublicKey
+    from pqkit.keys import HashSLHDSASHAKE_128sPrivateKey as HashSLHDSASHAKE_128sPrivateKey
+    from pqkit.keys import HashSLHDSASHAKE_128sPublicKey as HashSLHDSASHAKE_128sPublicKey
+    from pqkit.keys import HashSLHDSASHAKE_192fPrivateKey as HashSLHDSASHAKE_192fPrivateKey
+    from pqkit.keys import HashSLHDSASHAKE_192fPublicKey as HashSLHDSASHAKE_192fPublicKey
+    from pqkit.keys import HashSLHDSASHAKE_192sPrivateKey as HashSLHDSASHAKE_192sPrivateKey
+    from pqkit.keys import HashSLHDSASHAKE_192sPublicKey as HashSLHDSASHAKE_192sPublicKey
+    from pqkit.keys import HashSLHDSASHAKE_256fPrivateKey as HashSLHDSASHAKE_256fPrivateKey
+    from pqkit.keys import HashSLHDSASHAKE_256fPublicKey as HashSLHDSASHAKE_256fPublicKey
+    from pqkit.keys import HashSLHDSASHAKE_256sPrivateKey as HashSLHDSASHAKE_256sPrivateKey
+    from pqkit.keys import HashSLHDSASHAKE_256sPublicKey as HashSLHDSASHAKE_256sPublicKey
+    from pqkit.keys import MLDSA44PrivateKey as MLDSA44PrivateKey
+    from pqkit.keys import MLDSA44PublicKey as MLDSA44PublicKey
+    from pqkit.keys import MLDSA65PrivateKey as MLDSA65PrivateKey
+    from pqkit.keys import MLDSA65PublicKey as MLDSA65PublicKey
+    from pqkit.keys import MLDSA87PrivateKey as MLDSA87PrivateKey
+    from pqkit.keys import MLDSA87PublicKey as MLDSA87PublicKey
+    from pqkit.keys import MLKEM512PrivateKey as MLKEM512PrivateKey
+    from pqkit.keys import MLKEM512PublicKey as MLKEM512PublicKey
+    from pqkit.keys import MLKEM768PrivateKey as MLKEM768PrivateKey
+    from pqkit.keys import MLKEM768PublicKey as MLKEM768PublicKey
+    from pqkit.keys import MLKEM1024PrivateKey as MLKEM1024PrivateKey
+    from pqkit.keys import MLKEM1024PublicKey as MLKEM1024PublicKey
+    from pqkit.keys import SLHDSASHA2_128fPrivateKey as SLHDSASHA2_128fPrivateKey
+    from pqkit.keys import SLHDSASHA2_128fPublicKey as SLHDSASHA2_128fPublicKey
+    from pqkit.keys import SLHDSASHA2_128sPrivateKey as SLHDSASHA2_128sPrivateKey
+    from pqkit.keys import SLHDSASHA2_128sPublicKey as SLHDSASHA2_128sPublicKey
+    from pqkit.keys import SLHDSASHA2_192fPrivateKey as SLHDSASHA2_192fPrivateKey
+    from pqkit.keys import SLHDSASHA2_192fPublicKey as SLHDSASHA2_192fPublicKey
+    from pqkit.keys import SLHDSASHA2_192sPrivateKey as SLHDSASHA2_192sPrivateKey
+    from pqkit.keys import SLHDSASHA2_192sPublicKey as SLHDSASHA2_192sPublicKey
+    from pqkit.keys import SLHDSASHA2_256fPrivateKey as SLHDSASHA2_256fPrivateKey
+    from pqkit.keys import SLHDSASHA2_256fPublicKey as SLHDSASHA2_256fPublicKey
+    from pqkit.keys import SLHDSASHA2_256sPrivateKey as SLHDSASHA2_256sPrivateKey
+    from pqkit.keys import SLHDSASHA2_256sPublicKey as SLHDSASHA2_256sPublicKey
+    from pqkit.keys import SLHDSASHAKE_128fPrivateKey as SLHDSASHAKE_128fPrivateKey
+    from pqkit.keys import SLHDSASHAKE_128fPublicKey as SLHDSASHAKE_128fPublicKey
+    from pqkit.keys import SLHDSASHAKE_128sPrivateKey as SLHDSASHAKE_128sPrivateKey
+    from pqkit.keys import SLHDSASHAKE_128sPublicKey as SLHDSASHAKE_128sPublicKey
+    from pqkit.keys import SLHDSASHAKE_192fPrivateKey as SLHDSASHAKE_192fPrivateKey
+    from pqkit.keys import SLHDSASHAKE_192fPublicKey as SLHDSASHAKE_192fPublicKey
+    from pqkit.keys import SLHDSASHAKE_192sPrivateKey as SLHDSASHAKE_192sPrivateKey
+    from pqkit.keys import SLHDSASHAKE_192sPublicKey as SLHDSASHAKE_192sPublicKey
+    from pqkit.keys import SLHDSASHAKE_256fPrivateKey as SLHDSASHAKE_256fPrivateKey
+    from pqkit.keys import SLHDSASHAKE_256fPublicKey as SLHDSASHAKE_256fPublicKey
+    from pqkit.keys import SLHDSASHAKE_256sPrivateKey as SLHDSASHAKE_256sPrivateKey
+    from pqkit.keys import SLHDSASHAKE_256sPublicKey as SLHDSASHAKE_256sPublicKey
+    from pqkit.keys.frodokem import FrodoKEM976AESPrivateKey as FrodoKEM976AESPrivateKey
+    from pqkit.keys.frodokem import FrodoKEM976AESPublicKey as FrodoKEM976AESPublicKey
+    from pqkit.keys.frodokem import FrodoKEM976SHAKEPrivateKey as FrodoKEM976SHAKEPrivateKey
+    from pqkit.keys.frodokem import FrodoKEM976SHAKEPublicKey as FrodoKEM976SHAKEPublicKey
+    from pqkit.keys.frodokem import FrodoKEM1344AESPrivateKey as FrodoKEM1344AESPrivateKey
+    from pqkit.keys.frodokem import FrodoKEM1344AESPublicKey as FrodoKEM1344AESPublicKey
+    from pqkit.keys.frodokem import FrodoKEM1344SHAKEPrivateKey as FrodoKEM1344SHAKEPrivateKey
+    from pqkit.keys.frodokem import FrodoKEM1344SHAKEPublicKey as FrodoKEM1344SHAKEPublicKey
+    from pqkit.keys.frodokem import eFrodoKEM976AESPrivateKey as eFrodoKEM976AESPrivateKey
+    from pqkit.keys.frodokem import eFrodoKEM976AESPublicKey as eFrodoKEM976AESPublicKey
+    from pqkit.keys.frodokem import eFrodoKEM976SHAKEPrivateKey as eFrodoKEM976SHAKEPrivateKey
+    from pqkit.keys.frodokem import eFrodoKEM976SHAKEPublicKey as eFrodoKEM976SHAKEPublicKey
+    from pqkit.keys.frodokem import eFrodoKEM1344AESPrivateKey as eFrodoKEM1344AESPrivateKey
+    from pqkit.keys.frodokem import eFrodoKEM1344AESPublicKey as eFrodoKEM1344AESPublicKey
+    from pqkit.keys.frodokem import eFrodoKEM1344SHAKEPrivateKey as eFrodoKEM1344SHAKEPrivateKey
+    from pqkit.keys.frodokem import eFrodoKEM1344SHAKEPublicKey as eFrodoKEM1344SHAKEPublicKey
+    from pqkit.keys.hqc import HQC1PrivateKey as HQC1PrivateKey
+    from pqkit.keys.hqc import HQC1PublicKey as HQC1PublicKey
+    from pqkit.keys.hqc import HQC3PrivateKey as HQC3PrivateKey
+    from pqkit.keys.hqc import HQC3PublicKey as HQC3PublicKey
+    from pqkit.keys.hqc import HQC5PrivateKey as HQC5PrivateKey
+    from pqkit.keys.hqc import HQC5PublicKey as HQC5PublicKey
+    from pqkit.keys.hybrid import MLKEM768P256PrivateKey as MLKEM768P256PrivateKey
+    from pqkit.keys.hybrid import MLKEM768P256PublicKey as MLKEM768P256PublicKey
+    from pqkit.keys.hybrid import MLKEM1024P384PrivateKey as MLKEM1024P384PrivateKey
+    from pqkit.keys.hybrid import MLKEM1024P384PublicKey as MLKEM1024P384PublicKey
+    from pqkit.keys.hybrid import XWingPrivateKey as XWingPrivateKey
+    from pqkit.keys.hybrid import XWingPublicKey as XWingPublicKey
+    from pqkit.keys.loaders import load_der_private_key as load_der_private_key
+    from pqkit.keys.loaders import load_der_public_key as load_der_public_key
+    from pqkit.keys.loaders import load_pem_private_key as load_pem_private_key
+    from pqkit.keys.loaders import load_pem_public_key as load_pem_public_key
+    from pqkit.keys.sntrup import Sntrup761PrivateKey as Sntrup761PrivateKey
+    from pqkit.keys.sntrup import Sntrup761PublicKey as Sntrup761PublicKey
+    from pqkit.serialization import BestAvailableEncryption as BestAvailableEncryption
+    from pqkit.serialization import Encoding as Encoding
+    from pqkit.serialization import NoEncryption as NoEncryption
+    from pqkit.serialization import PrivateFormat as PrivateFormat
+    from pqkit.serialization import PublicFormat as PublicFormat
 
 __version__ = "0.1.0"
 
@@ -245,120 +234,16 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "BestAvailableEncryption",
     "Encapsulation",
-    "Encoding",
-    "FrodoKEM976AESPrivateKey",
-    "FrodoKEM976AESPublicKey",
-    "FrodoKEM976SHAKEPrivateKey",
-    "FrodoKEM976SHAKEPublicKey",
-    "FrodoKEM1344AESPrivateKey",
-    "FrodoKEM1344AESPublicKey",
-    "FrodoKEM1344SHAKEPrivateKey",
-    "FrodoKEM1344SHAKEPublicKey",
-    "HQC1PrivateKey",
-    "HQC1PublicKey",
-    "HQC3PrivateKey",
-    "HQC3PublicKey",
-    "HQC5PrivateKey",
-    "HQC5PublicKey",
-    "HashMLDSA44PrivateKey",
-    "HashMLDSA44PublicKey",
-    "HashMLDSA65PrivateKey",
-    "HashMLDSA65PublicKey",
-    "HashMLDSA87PrivateKey",
-    "HashMLDSA87PublicKey",
-    "HashSLHDSASHA2_128fPrivateKey",
-    "HashSLHDSASHA2_128fPublicKey",
-    "HashSLHDSASHA2_128sPrivateKey",
-    "HashSLHDSASHA2_128sPublicKey",
-    "HashSLHDSASHA2_192fPrivateKey",
-    "HashSLHDSASHA2_192fPublicKey",
-    "HashSLHDSASHA2_192sPrivateKey",
-    "HashSLHDSASHA2_192sPublicKey",
-    "HashSLHDSASHA2_256fPrivateKey",
-    "HashSLHDSASHA2_256fPublicKey",
-    "HashSLHDSASHA2_256sPrivateKey",
-    "HashSLHDSASHA2_256sPublicKey",
-    "HashSLHDSASHAKE_128fPrivateKey",
-    "HashSLHDSASHAKE_128fPublicKey",
-    "HashSLHDSASHAKE_128sPrivateKey",
-    "HashSLHDSASHAKE_128sPublicKey",
-    "HashSLHDSASHAKE_192fPrivateKey",
-    "HashSLHDSASHAKE_192fPublicKey",
-    "HashSLHDSASHAKE_192sPrivateKey",
-    "HashSLHDSASHAKE_192sPublicKey",
-    "HashSLHDSASHAKE_256fPrivateKey",
-    "HashSLHDSASHAKE_256fPublicKey",
-    "HashSLHDSASHAKE_256sPrivateKey",
-    "HashSLHDSASHAKE_256sPublicKey",
     "InvalidSignature",
     "KeyPair",
-    "MLDSA44PrivateKey",
-    "MLDSA44PublicKey",
-    "MLDSA65PrivateKey",
-    "MLDSA65PublicKey",
-    "MLDSA87PrivateKey",
-    "MLDSA87PublicKey",
-    "MLKEM512PrivateKey",
-    "MLKEM512PublicKey",
-    "MLKEM768P256PrivateKey",
-    "MLKEM768P256PublicKey",
-    "MLKEM768PrivateKey",
-    "MLKEM768PublicKey",
-    "MLKEM1024P384PrivateKey",
-    "MLKEM1024P384PublicKey",
-    "MLKEM1024PrivateKey",
-    "MLKEM1024PublicKey",
     "MissingExtra",
-    "NoEncryption",
-    "PrivateFormat",
-    "PublicFormat",
-    "SLHDSASHA2_128fPrivateKey",
-    "SLHDSASHA2_128fPublicKey",
-    "SLHDSASHA2_128sPrivateKey",
-    "SLHDSASHA2_128sPublicKey",
-    "SLHDSASHA2_192fPrivateKey",
-    "SLHDSASHA2_192fPublicKey",
-    "SLHDSASHA2_192sPrivateKey",
-    "SLHDSASHA2_192sPublicKey",
-    "SLHDSASHA2_256fPrivateKey",
-    "SLHDSASHA2_256fPublicKey",
-    "SLHDSASHA2_256sPrivateKey",
-    "SLHDSASHA2_256sPublicKey",
-    "SLHDSASHAKE_128fPrivateKey",
-    "SLHDSASHAKE_128fPublicKey",
-    "SLHDSASHAKE_128sPrivateKey",
-    "SLHDSASHAKE_128sPublicKey",
-    "SLHDSASHAKE_192fPrivateKey",
-    "SLHDSASHAKE_192fPublicKey",
-    "SLHDSASHAKE_192sPrivateKey",
-    "SLHDSASHAKE_192sPublicKey",
-    "SLHDSASHAKE_256fPrivateKey",
-    "SLHDSASHAKE_256fPublicKey",
-    "SLHDSASHAKE_256sPrivateKey",
-    "SLHDSASHAKE_256sPublicKey",
-    "Sntrup761PrivateKey",
-    "Sntrup761PublicKey",
     "UnknownAlgorithm",
     "UnknownBackend",
-    "XWingPrivateKey",
-    "XWingPublicKey",
     "__version__",
-    "eFrodoKEM976AESPrivateKey",
-    "eFrodoKEM976AESPublicKey",
-    "eFrodoKEM976SHAKEPrivateKey",
-    "eFrodoKEM976SHAKEPublicKey",
-    "eFrodoKEM1344AESPrivateKey",
-    "eFrodoKEM1344AESPublicKey",
-    "eFrodoKEM1344SHAKEPrivateKey",
-    "eFrodoKEM1344SHAKEPublicKey",
     "kem",
     "kems",
-    "load_der_private_key",
-    "load_der_public_key",
-    "load_pem_private_key",
-    "load_pem_public_key",
     "sig",
     "sigs",
 ]
+__all__ += _LAZY  # the key classes, the serialization enums and the key loaders

@@ -99,6 +99,11 @@ def _map(func: Any, *args: Any, **kwargs: Any) -> da.Array:
     return out
 
 
+def _byte_rows(func: Any, rows: da.Array, *args: Any, width: int, **kwargs: Any) -> da.Array:
+    """``func`` mapped over the blocks of ``rows`` (and of ``args``): ``width`` bytes a row."""
+    return _map(func, rows, *args, dtype=np.uint8, chunks=(rows.chunks[0], (width,)), **kwargs)
+
+
 def _fresh_name(what: str) -> str:
     """A graph key prefix of its own for a random operation: Dask names a
     ``map_blocks`` output by hashing its arguments, so two ``keygen`` calls with the
@@ -162,14 +167,13 @@ def _keygen_pairs(alg: str, n: int, chunk: int, arith: str | None) -> tuple[da.A
     s = _scheme(alg, arith)
     widths = (s.length_public_key, s.length_secret_key)
     rows = da.zeros((n, 1), dtype=np.uint8, chunks=(chunk, 1))
-    pairs = _map(
+    pairs = _byte_rows(
         _keygen_block,
         rows,
         alg,
         arith,
+        width=sum(widths),
         name=_fresh_name("keygen"),
-        dtype=np.uint8,
-        chunks=(rows.chunks[0], (sum(widths),)),
         meta=np.empty((0, 0), np.uint8),
     )
     return pairs, widths[0]
@@ -194,9 +198,7 @@ def keygen_derand(
     s = _scheme(alg, arith)
     x = _rows(seeds)
     widths = (s.length_public_key, s.length_secret_key)
-    pairs = _map(
-        _keygen_derand_block, x, alg, arith, dtype=np.uint8, chunks=(x.chunks[0], (sum(widths),))
-    )
+    pairs = _byte_rows(_keygen_derand_block, x, alg, arith, width=sum(widths))
     return _split(pairs, widths[0])
 
 
@@ -208,14 +210,8 @@ def encaps(alg: str, pks: da.Array, *, arith: str | None = None) -> tuple[da.Arr
     s = _scheme(alg, arith)
     p = _rows(pks)
     widths = (s.length_shared_secret, s.length_ciphertext)
-    out = _map(
-        _encaps_random_block,
-        p,
-        alg,
-        arith,
-        name=_fresh_name("encaps"),
-        dtype=np.uint8,
-        chunks=(p.chunks[0], (sum(widths),)),
+    out = _byte_rows(
+        _encaps_random_block, p, alg, arith, width=sum(widths), name=_fresh_name("encaps")
     )
     return _split(out, widths[0])
 
@@ -228,9 +224,7 @@ def encaps_derand(
     p = _rows(pks)
     m = _rows(ms, p)
     widths = (s.length_shared_secret, s.length_ciphertext)
-    out = _map(
-        _encaps_block, p, m, alg, arith, dtype=np.uint8, chunks=(p.chunks[0], (sum(widths),))
-    )
+    out = _byte_rows(_encaps_block, p, m, alg, arith, width=sum(widths))
     return _split(out, widths[0])
 
 
@@ -239,15 +233,7 @@ def decaps(alg: str, sks: da.Array, cts: da.Array, *, arith: str | None = None) 
     s = _scheme(alg, arith)
     k = _rows(sks)
     c = _rows(cts, k)
-    return _map(
-        _decaps_block,
-        k,
-        c,
-        alg,
-        arith,
-        dtype=np.uint8,
-        chunks=(k.chunks[0], (s.length_shared_secret,)),
-    )
+    return _byte_rows(_decaps_block, k, c, alg, arith, width=s.length_shared_secret)
 
 
 def sign(
@@ -270,16 +256,9 @@ def sign(
     s = _scheme(alg, arith)
     k = _rows(sks)
     m = _rows(messages, k)
-    args: list[Any] = [k, m, None if rnd is None else _rows(rnd, k)]
-    return _map(
-        _sign_block,
-        *args,
-        alg,
-        arith,
-        bytes(ctx),
-        deterministic,
-        dtype=np.uint8,
-        chunks=(k.chunks[0], (s.length_signature,)),
+    r = None if rnd is None else _rows(rnd, k)
+    return _byte_rows(
+        _sign_block, k, m, r, alg, arith, bytes(ctx), deterministic, width=s.length_signature
     )
 
 

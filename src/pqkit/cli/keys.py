@@ -55,6 +55,14 @@ def _add_passin(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--password-file", metavar="FILE", help="same as --passin file:FILE")
 
 
+def _reads_key_writes_files(parser: argparse.ArgumentParser, func: Any) -> None:
+    """A command that reads a (maybe encrypted) key and writes files: --passin,
+    --password-file and --force, run by ``func``."""
+    _add_passin(parser)
+    _add_force(parser)
+    parser.set_defaults(func=func)
+
+
 def _add_message_options(parser: argparse.ArgumentParser) -> None:
     from pqkit.prehash import PREHASHES
 
@@ -86,24 +94,24 @@ def _register_key_files(subparsers: Any) -> None:
     p.add_argument("--der", action="store_true", help="write DER instead of PEM")
     p.add_argument("--passout", metavar="SOURCE", help=_PASSOUT_HELP)
     p.add_argument("--password-file", metavar="FILE", help="same as --passout file:FILE")
-    p.add_argument(
-        "--count",
-        type=positive_int("--count"),
-        metavar="N",
-        help="write N key pairs through the batch path: -o names a directory that gets "
-        "public_keys.npy and secret_keys.npy (one row per key, raw bytes)",
-    )
+    for flag, metavar, text in (
+        (
+            "--count",
+            "N",
+            "write N key pairs through the batch path: -o names a directory that gets "
+            "public_keys.npy and secret_keys.npy (one row per key, raw bytes)",
+        ),
+        (
+            "--workers",
+            "W",
+            "with --count: threads (default: PQKIT_WORKERS, else one per CPU this process may use)",
+        ),
+    ):
+        p.add_argument(flag, type=positive_int(flag), metavar=metavar, help=text)
     p.add_argument(
         "--seeds", action="store_true", help="with --count: also write seeds.npy (keygen seeds)"
     )
     p.add_argument("--arith", metavar="BACKEND", help="with --count: arithmetic backend")
-    p.add_argument(
-        "--workers",
-        type=positive_int("--workers"),
-        metavar="W",
-        help="with --count: threads "
-        "(default: PQKIT_WORKERS, else one per CPU this process may use)",
-    )
     p.add_argument("-q", "--quiet", action="store_true", help="with --count: no progress bar")
     _add_force(p)
     p.set_defaults(func=cmd_keygen)
@@ -112,9 +120,7 @@ def _register_key_files(subparsers: Any) -> None:
     p.add_argument("key", metavar="KEY", help="private (or public) key file ('-': stdin)")
     p.add_argument("-o", "--out", default="-", metavar="PUB", help="output file (default: stdout)")
     p.add_argument("--der", action="store_true", help="write DER instead of PEM")
-    _add_passin(p)
-    _add_force(p)
-    p.set_defaults(func=cmd_pub)
+    _reads_key_writes_files(p, cmd_pub)
 
     p = _parser(
         subparsers,
@@ -134,9 +140,7 @@ def _register_key_files(subparsers: Any) -> None:
     p.add_argument(
         "--no-password", action="store_true", help="write an encrypted input key in clear"
     )
-    _add_passin(p)
-    _add_force(p)
-    p.set_defaults(func=cmd_show)
+    _reads_key_writes_files(p, cmd_show)
 
     p = _parser(subparsers, "list", "algorithms, their OIDs, sizes and the extras they need")
     p.set_defaults(func=cmd_list)
@@ -152,17 +156,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("pub", metavar="KEY", help="public (or private) key file")
     p.add_argument("--ct", required=True, metavar="CT", help="ciphertext output ('-': stdout)")
     p.add_argument("--secret", required=True, metavar="SS", help="shared secret output file")
-    _add_passin(p)
-    _add_force(p)
-    p.set_defaults(func=cmd_encaps)
+    _reads_key_writes_files(p, cmd_encaps)
 
     p = _parser(subparsers, "decaps", "ML-KEM, HQC, hybrid KEMs: the shared secret in a ciphertext")
     p.add_argument("key", metavar="KEY", help="private key file")
     p.add_argument("ciphertext", metavar="CT", help="ciphertext file ('-': stdin)")
     p.add_argument("--secret", required=True, metavar="SS", help="shared secret output file")
-    _add_passin(p)
-    _add_force(p)
-    p.set_defaults(func=cmd_decaps)
+    _reads_key_writes_files(p, cmd_decaps)
 
     p = _parser(subparsers, "sign", "ML-DSA, SLH-DSA (pure or pre-hash): sign a file")
     p.add_argument("key", metavar="KEY", help="private key file")
@@ -172,9 +172,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--deterministic", action="store_true", help="deterministic signing (no fresh randomness)"
     )
-    _add_passin(p)
-    _add_force(p)
-    p.set_defaults(func=cmd_sign)
+    _reads_key_writes_files(p, cmd_sign)
 
     p = _parser(subparsers, "verify", "ML-DSA, SLH-DSA (pure or pre-hash): check a signature")
     p.add_argument("pub", metavar="KEY", help="public (or private) key file")

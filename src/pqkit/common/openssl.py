@@ -134,40 +134,24 @@ class _BufferedXof(_AbsorbingXof):
         return twin
 
 
-class _PrefixedShake:
-    """SHAKE with a prefix absorbed once; each input continues from a copy."""
+class _Prefixed:
+    """A hash with a prefix absorbed once (for SHA-2, the midstate after a full prefix
+    block is computed once); each input continues from a copy. SHAKE squeezes n
+    bytes, a SHA-2 function's digest is cut to n."""
 
-    __slots__ = ("_copy",)
+    __slots__ = ("_copy", "_xof")
 
-    def __init__(self, bits: int, prefix: bytes) -> None:
-        self._copy = _SHAKE[bits](prefix).copy
+    def __init__(self, state: Any, xof: bool) -> None:
+        self._copy = state.copy
+        self._xof = xof
 
     def many(self, inputs: Sequence[bytes], n: int) -> list[bytes]:
-        copy = self._copy
+        copy, xof = self._copy, self._xof
         out = []
         for x in inputs:
             state = copy()
             state.update(x)
-            out.append(state.digest(n))
-        return out
-
-
-class _PrefixedSha2:
-    """A SHA-2 function with a prefix absorbed once (the midstate after a full
-    prefix block is computed once); each input continues from a copy."""
-
-    __slots__ = ("_copy",)
-
-    def __init__(self, name: str, prefix: bytes) -> None:
-        self._copy = hashlib.new(name, prefix).copy
-
-    def many(self, inputs: Sequence[bytes], n: int) -> list[bytes]:
-        copy = self._copy
-        out = []
-        for x in inputs:
-            state = copy()
-            state.update(x)
-            out.append(state.digest()[:n])
+            out.append(state.digest(n) if xof else state.digest()[:n])
         return out
 
 
@@ -199,8 +183,8 @@ class _Sha3:
 
         return turboshake(bits, data, domain)
 
-    def shake_prefixed(self, bits: int, prefix: bytes) -> _PrefixedShake:
-        return _PrefixedShake(bits, prefix)
+    def shake_prefixed(self, bits: int, prefix: bytes) -> _Prefixed:
+        return _Prefixed(_SHAKE[bits](prefix), True)
 
 
 class _Sha2:
@@ -209,8 +193,8 @@ class _Sha2:
     def sha2(self, name: str, data: bytes) -> bytes:
         return hashlib.new(name, data).digest()
 
-    def sha2_prefixed(self, name: str, prefix: bytes) -> _PrefixedSha2:
-        return _PrefixedSha2(name, prefix)
+    def sha2_prefixed(self, name: str, prefix: bytes) -> _Prefixed:
+        return _Prefixed(hashlib.new(name, prefix), False)
 
 
 class _Ecb:

@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 from pqkit._checks import as_bytes
 from pqkit.composite.params import KeyParts
 from pqkit.composite.traditional import TradKey, pyca
-from pqkit.schemes import RNG, KeyPair, draw
+from pqkit.schemes import RNG, Kem, KeyPair, Signature, draw
 
 __all__ = ["Halves"]
 
@@ -30,14 +30,17 @@ class _NoBatch:
 
 class Halves:
     """The split and the key generation of a composite scheme object; the scheme says
-    which ML-x (``mlx_name``, the lengths) and how a seed expands (:meth:`expand`)."""
+    which ML-x (:attr:`mlx`, whose name and sizes are the first half's) and how a
+    seed expands (:meth:`expand`)."""
 
     name: str
     key: TradKey
-    mlx_name: str
-    """``"ML-DSA-65"``, ``"ML-KEM-768"``."""
-    mlx_public_length: int
-    mlx_seed_length: int
+
+    @property
+    def mlx(self) -> Kem | Signature:
+        """The ML-x half's scheme object (``pqkit.sig("ML-DSA-65")``,
+        ``pqkit.kem("ML-KEM-768")``), bound as the composite is."""
+        raise NotImplementedError
 
     def expand(self, seed: bytes, trad: Any) -> KeyParts:
         """The ML-x key pair of ``seed`` next to the parsed traditional key ``trad``."""
@@ -55,25 +58,25 @@ class Halves:
         its checked pyca key); ``ValueError`` naming the half that is wrong."""
         pk = as_bytes(public_key, "public key")
         pyca()  # MissingExtra first: without pyca nothing is checked (nor "invalid")
-        n = self.mlx_public_length
+        n = self.mlx.length_public_key
         if len(pk) <= n:
             raise ValueError(
                 f"{self.name} public key: {len(pk)} bytes leave no traditional key after "
-                f"the {n}-byte {self.mlx_name} public key"
+                f"the {n}-byte {self.mlx.name} public key"
             )
         return pk[:n], pk[n:], self.key.public(pk[n:], f"{self.name} traditional public key")
 
     def _no_traditional(self, length: int) -> ValueError:
         return ValueError(
             f"{self.name} secret key: {length} bytes leave no traditional key after the "
-            f"{self.mlx_seed_length}-byte {self.mlx_name} seed"
+            f"{self.mlx.length_seed}-byte {self.mlx.name} seed"
         )
 
     def split_secret_key(self, secret_key: bytes) -> tuple[bytes, Any]:
         """DeserializePrivateKey (§4.2): (ML-x seed, checked pyca traditional key)."""
         sk = as_bytes(secret_key, "secret key")
         pyca()
-        n = self.mlx_seed_length
+        n = self.mlx.length_seed
         if len(sk) <= n:
             raise self._no_traditional(len(sk))
         return sk[:n], self.key.private(sk[n:], f"{self.name} traditional private key")
@@ -81,7 +84,7 @@ class Halves:
     def keygen(self, *, rng: RNG | None = None) -> KeyPair:
         """A fresh key pair (§3.1): the ML-x seed from ``rng`` (os.urandom), the
         traditional key from pyca's generator."""
-        return self.keygen_derand(draw(rng, self.mlx_seed_length), self.key.generate())
+        return self.keygen_derand(draw(rng, self.mlx.length_seed), self.key.generate())
 
     def keygen_derand(self, seed: bytes, traditional: bytes | None = None) -> KeyPair:
         """The key pair of the ML-x seed (ML-DSA xi, 32 bytes, FIPS 204 Algorithm 6;

@@ -48,15 +48,17 @@ class CompositeKem(Halves, KemBase):
         self.key = KEYS[self.params.key]
         self.trad = KEMS[self.params.key]
         self.label = self.params.label
-        self.mlx_name = self.params.mlkem
-        self.mlx_public_length = self.params.length_mlkem_public_key
-        self.mlx_seed_length = 64
         self.length_randomness = 32 + self.trad.length_randomness
         from pqkit.registry import kem
 
         self.mlkem: Kem = kem(self.params.mlkem)
         if arith is not None:
             self.mlkem = self.mlkem.using(arith=arith)
+
+    @property
+    def mlx(self) -> Kem:
+        """The ML-KEM half (:class:`pqkit.composite.halves.Halves`)."""
+        return self.mlkem
 
     def using(self, *, arith: str | None = None) -> CompositeKem:
         """A copy whose ML-KEM half runs on the arithmetic backend ``arith``."""

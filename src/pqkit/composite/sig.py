@@ -11,7 +11,8 @@ key, signature = ML-DSA signature || traditional signature. Signing (§3.2):
 Verification (§3.3) is valid only if both halves are: a malformed key or signature
 half, or either half failing, gives False (no exception).
 
-The ``sign`` / ``verify`` signatures repeat :class:`pqkit.schemes.Signature`'s on purpose.
+``sign`` / ``verify`` are :class:`pqkit.schemes.SignatureBase`'s, on this module's hooks
+(``_m_prime``, ``_sign_m_prime``, ``_verify_m_prime``).
 """
 
 from __future__ import annotations
@@ -45,14 +46,16 @@ class CompositeSignature(Halves, SignatureBase):
         self.key = KEYS[self.params.key]
         self.signer = SIGNERS[self.params.trad]
         self.label = self.params.label
-        self.mlx_name = self.params.mldsa
-        self.mlx_public_length = self.params.length_mldsa_public_key
-        self.mlx_seed_length = 32
         from pqkit.registry import sig
 
         self.mldsa: Signature = sig(self.params.mldsa)
         if arith is not None:
             self.mldsa = self.mldsa.using(arith=arith)
+
+    @property
+    def mlx(self) -> Signature:
+        """The ML-DSA half (:class:`pqkit.composite.halves.Halves`)."""
+        return self.mldsa
 
     def using(self, *, arith: str | None = None) -> CompositeSignature:
         """A copy whose ML-DSA half runs on the arithmetic backend ``arith``."""
@@ -118,22 +121,17 @@ class CompositeSignature(Halves, SignatureBase):
         )
         return first + self.signer.sign(parts.trad, m_prime)
 
-    def sign(
-        self,
-        secret_key: bytes,
-        message: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
-        deterministic: bool = False,
-        rnd: bytes | None = None,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """Composite-ML-DSA.Sign(sk, M, ctx) (§3.2). ``deterministic`` / ``rnd`` /
-        ``rng`` are the ML-DSA half's (the traditional half draws from OpenSSL).
-        ``prehash`` may only name the algorithm's own PH."""
+    def _m_prime(self, message: Any, ctx: Any, prehash: str | None) -> bytes:
+        """M' of :meth:`sign` / :meth:`verify` (§3.2 steps 1-2, §3.3 step 1): PH(M) with
+        the algorithm's pre-hash; ``prehash`` may only name that PH."""
         self._own_prehash(prehash)
-        m_prime = self.message_representative(self.prehash(message), ctx)
+        return self.message_representative(self.prehash(message), ctx)
+
+    def _sign_m_prime(
+        self, secret_key: Any, m_prime: bytes, deterministic: bool, rnd: Any, rng: RNG | None
+    ) -> bytes:
+        """Composite-ML-DSA.Sign (§3.2) through ``SignatureBase.sign``: ``deterministic`` /
+        ``rnd`` / ``rng`` are the ML-DSA half's (the traditional half draws from OpenSSL)."""
         return self.sign_internal(
             secret_key, m_prime, deterministic=deterministic, rnd=rnd, rng=rng
         )
@@ -164,20 +162,11 @@ class CompositeSignature(Halves, SignatureBase):
             return False
         return self.signer.verify(trad, m, s[n:])
 
-    def verify(
-        self,
-        public_key: bytes,
-        message: bytes,
-        signature: bytes,
-        ctx: bytes = b"",
-        *,
-        prehash: str | None = None,
+    def _verify_m_prime(
+        self, public_key: Any, m_prime: bytes, message: Any, signature: Any
     ) -> bool:
-        """Composite-ML-DSA.Verify(pk, M, s, ctx) (§3.3): True only if both halves verify.
-        Raises only for wrong types and a context over 255 bytes."""
-        self._own_prehash(prehash)
-        as_bytes(signature, "signature")
-        m_prime = self.message_representative(self.prehash(message), ctx)
+        """Composite-ML-DSA.Verify (§3.3) through ``SignatureBase.verify``: True only if
+        both halves verify; raises only for wrong types and a context over 255 bytes."""
         return self.verify_internal(public_key, m_prime, signature)
 
 

@@ -70,39 +70,13 @@ class HybridParams:
         return 32 + self.length_group_seed
 
 
-XWING = HybridParams(
-    mlkem="ML-KEM-768",
-    group="X25519",
-    label=b"\\.//^\\",  # draft-connolly-cfrg-xwing-kem, XWingLabel = 5c2e2f2f5e5c
-    nist_level=3,
-    length_mlkem_public_key=1184,
-    length_mlkem_ciphertext=1088,
-    length_group_element=32,
-    length_scalar=32,
-    length_group_seed=32,
-)
-MLKEM768_P256 = HybridParams(
-    mlkem="ML-KEM-768",
-    group="P-256",
-    label=b"MLKEM768-P256",
-    nist_level=3,
-    length_mlkem_public_key=1184,
-    length_mlkem_ciphertext=1088,
-    length_group_element=65,
-    length_scalar=32,
-    length_group_seed=128,
-)
-MLKEM1024_P384 = HybridParams(
-    mlkem="ML-KEM-1024",
-    group="P-384",
-    label=b"MLKEM1024-P384",
-    nist_level=5,
-    length_mlkem_public_key=1568,
-    length_mlkem_ciphertext=1568,
-    length_group_element=97,
-    length_scalar=48,
-    length_group_seed=48,
-)
+_XWING_LABEL = b"\\.//^\\"  # draft-connolly-cfrg-xwing-kem, XWingLabel = 5c2e2f2f5e5c
+
+# The fields in order: mlkem, group, label, nist_level, length_mlkem_public_key,
+# length_mlkem_ciphertext, length_group_element, length_scalar, length_group_seed.
+XWING = HybridParams("ML-KEM-768", "X25519", _XWING_LABEL, 3, 1184, 1088, 32, 32, 32)
+MLKEM768_P256 = HybridParams("ML-KEM-768", "P-256", b"MLKEM768-P256", 3, 1184, 1088, 65, 32, 128)
+MLKEM1024_P384 = HybridParams("ML-KEM-1024", "P-384", b"MLKEM1024-P384", 5, 1568, 1568, 97, 48, 48)
 
 _MODULE = "pqkit.hybrid.scheme"
 

@@ -36,7 +36,7 @@ from pqkit.serialization.structures import (
     encode_spki,
 )
 
-__all__ = ["PrivateKey", "PublicKey", "SchemeSigner"]
+__all__ = ["PrivateKey", "PublicKey", "SchemeSigner", "Signer"]
 
 PublicT = TypeVar("PublicT", bound="PublicKey")
 PrivateT = TypeVar("PrivateT", bound="PrivateKey")
@@ -114,7 +114,54 @@ class BoundPrehashVerifier:
         super().verify_prehashed(signature, digest, prehash, context)  # type: ignore[misc]
 
 
-class SchemeSigner:
+class Signer:
+    """The public signing of a private key (pyca's ``sign(data, context)`` and
+    ``sign_prehashed``), written once for every signature family: a family gives
+    :meth:`_sign_data` and :meth:`_sign_digest` (:class:`SchemeSigner` for the
+    families on :class:`pqkit.schemes.SignatureBase`'s key layout, the composites
+    their own)."""
+
+    __slots__ = ()
+
+    def sign(
+        self,
+        data: Any,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A signature over ``data`` (pure; under a pre-hash OID, ``data`` hashed with
+        the OID's pre-hash), hedged unless ``deterministic``."""
+        return self._sign_data(data, context, deterministic, rng)
+
+    def _sign_data(self, data: Any, context: Any, deterministic: bool, rng: RNG | None) -> bytes:
+        raise NotImplementedError
+
+    def sign_prehashed(
+        self,
+        digest: Any,
+        algorithm: str | None = None,
+        context: Any = None,
+        *,
+        deterministic: bool = False,
+        rng: RNG | None = None,
+    ) -> bytes:
+        """A pre-hash signature (HashML-DSA, FIPS 204 Algorithm 4; HashSLH-DSA, FIPS 205
+        Algorithm 23) over ``digest`` = PH(M): the caller hashes M (in pieces, for a
+        large file) with the pre-hash ``algorithm``, named as ACVP does ("SHA2-512",
+        "SHAKE-128" (32 bytes), "SHAKE-256" (64 bytes), ...). A key under a pre-hash
+        OID may leave ``algorithm`` out; given, it must be the OID's pre-hash
+        (``ValueError`` otherwise); other keys need it (``TypeError``)."""
+        return self._sign_digest(digest, algorithm, context, deterministic, rng)
+
+    def _sign_digest(
+        self, digest: Any, algorithm: str | None, context: Any, deterministic: bool, rng: RNG | None
+    ) -> bytes:
+        raise NotImplementedError
+
+
+class SchemeSigner(Signer):
     """The signing of a signature family's private key (ML-DSA, SLH-DSA), written
     once: pure signing (FIPS 204 Algorithm 2, FIPS 205 Algorithm 22) and pre-hash
     signing (FIPS 204 Algorithm 4, FIPS 205 Algorithm 23) through the family's
@@ -136,18 +183,6 @@ class SchemeSigner:
 
         def _holding(self) -> contextlib.AbstractContextManager[None]: ...
 
-    def sign(
-        self,
-        data: Any,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A signature over ``data`` (pure; under a pre-hash OID, ``data`` hashed with
-        the OID's pre-hash), hedged unless ``deterministic``."""
-        return self._sign_data(data, context, deterministic, rng)
-
     def _sign_data(self, data: Any, context: Any, deterministic: bool, rng: RNG | None) -> bytes:
         from pqkit._checks import as_bytes
 
@@ -158,23 +193,6 @@ class SchemeSigner:
                 self._expanded, msg, ctx, deterministic=deterministic, rng=rng
             )
         return signature
-
-    def sign_prehashed(
-        self,
-        digest: Any,
-        algorithm: str | None = None,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A pre-hash signature (HashML-DSA, FIPS 204 Algorithm 4; HashSLH-DSA, FIPS 205
-        Algorithm 23) over ``digest`` = PH(M): the caller hashes M (in pieces, for a
-        large file) with the pre-hash ``algorithm``, named as ACVP does ("SHA2-512",
-        "SHAKE-128" (32 bytes), "SHAKE-256" (64 bytes), ...). A key under a pre-hash
-        OID may leave ``algorithm`` out; given, it must be the OID's pre-hash
-        (``ValueError`` otherwise); other keys need it (``TypeError``)."""
-        return self._sign_digest(digest, algorithm, context, deterministic, rng)
 
     def _sign_digest(
         self, digest: Any, algorithm: str | None, context: Any, deterministic: bool, rng: RNG | None

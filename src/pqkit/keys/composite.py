@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from pqkit._checks import as_bytes
 from pqkit.errors import InvalidSignature
-from pqkit.keys._base import PrivateKey, PublicKey, _concrete, as_context
+from pqkit.keys._base import PrivateKey, PublicKey, Signer, _concrete, as_context
 from pqkit.schemes import RNG, Encapsulation
 
 __all__ = [
@@ -204,7 +204,7 @@ class CompositeSigPublicKey(CompositePublicKey):
             raise InvalidSignature(f"{self.algorithm.name} signature does not verify")
 
 
-class CompositeSigPrivateKey(CompositePrivateKey):
+class CompositeSigPrivateKey(Signer, CompositePrivateKey):
     """A composite ML-DSA signing key; base of the OID classes."""
 
     __slots__ = ()
@@ -213,30 +213,14 @@ class CompositeSigPrivateKey(CompositePrivateKey):
         """The matching verification key."""
         return cast(CompositeSigPublicKey, super().public_key())
 
-    def sign(
-        self,
-        data: Any,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
-    ) -> bytes:
-        """A composite signature over ``data`` (draft §3.2); the ML-DSA half is hedged
-        unless ``deterministic``."""
-        msg = as_bytes(data, "data")
-        scheme = _scheme(self.algorithm.name)
-        return self.sign_prehashed(
-            scheme.prehash(msg), None, context, deterministic=deterministic, rng=rng
-        )
+    def _sign_data(self, data: Any, context: Any, deterministic: bool, rng: RNG | None) -> bytes:
+        """A composite signature over ``data`` (draft §3.2), hashed with the OID's PH;
+        the ML-DSA half is hedged unless ``deterministic``."""
+        digest = _scheme(self.algorithm.name).prehash(as_bytes(data, "data"))
+        return self._sign_digest(digest, None, context, deterministic, rng)
 
-    def sign_prehashed(
-        self,
-        digest: Any,
-        algorithm: str | None = None,
-        context: Any = None,
-        *,
-        deterministic: bool = False,
-        rng: RNG | None = None,
+    def _sign_digest(
+        self, digest: Any, algorithm: str | None, context: Any, deterministic: bool, rng: RNG | None
     ) -> bytes:
         """A composite signature over ``digest`` = PH(M), the OID's pre-hash of the
         message (a caller hashing a large file in pieces); ``algorithm``, if given,

@@ -5,12 +5,21 @@ The shared rules of every contract are in :mod:`pqkit.arith.api`.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["HashKernels"]
+from pqkit.common.kernels._hash import (
+    as_prefix,
+    check_bits,
+    check_out_len,
+    check_rounds,
+    rows_u8,
+    states_u64,
+)
+
+__all__ = ["HashKernels", "keccak_args", "sha2_args", "shake_args"]
 
 
 class HashKernels(Protocol):
@@ -91,3 +100,32 @@ class HashKernels(Protocol):
         of ``prefix`` are compressed once per call (FIPS 205 §11.2.2: PK.seed ||
         toByte(0, 128 - n))."""
         ...
+
+
+# --- the argument checks of the contract, one place for every backend ---------------
+
+
+def keccak_args(states: Any, rounds: Any) -> tuple[int, npt.NDArray[Any], tuple[int, ...]]:
+    """``keccak_f1600``'s arguments checked: nr, the states as (rows, 25) and their
+    leading shape."""
+    nr = check_rounds(rounds)
+    rows, lead = states_u64(states)
+    return nr, rows, lead
+
+
+def shake_args(
+    bits: Any, inputs: Any, out_len: Any, prefix: Any
+) -> tuple[int, int, npt.NDArray[np.uint8], tuple[int, ...], bytes]:
+    """``shake_many``'s arguments checked: bits, out_len, the inputs as (rows, L), their
+    leading shape and the prefix."""
+    checked = check_bits(bits)
+    n = check_out_len(out_len)
+    rows, lead = rows_u8(inputs, "inputs")
+    return checked, n, rows, lead, as_prefix(prefix)
+
+
+def sha2_args(inputs: Any, prefix: Any) -> tuple[npt.NDArray[np.uint8], tuple[int, ...], bytes]:
+    """``sha256_many`` / ``sha512_many``'s arguments checked: the inputs as (rows, L),
+    their leading shape and the prefix."""
+    rows, lead = rows_u8(inputs, "inputs")
+    return rows, lead, as_prefix(prefix)

@@ -70,16 +70,10 @@ from pqkit.common.kernels._hash import (
     K512,
     ROUND_CONSTANTS,
     SHAKE_PAD,
-    as_prefix,
-    check_bits,
-    check_out_len,
-    check_rounds,
     compress_args,
     rate_bytes,
-    rows_u8,
-    states_u64,
 )
-from pqkit.common.kernels.contract import HashKernels
+from pqkit.common.kernels.contract import HashKernels, keccak_args, sha2_args, shake_args
 
 __all__ = ["HASHLIB_MAX_ROWS", "KERNELS", "PARALLEL_MIN_ROWS", "set_workers", "workers"]
 
@@ -325,8 +319,7 @@ def _permute_rows(states: Any, first_round: int, lo: int, hi: int) -> None:
 
 
 def keccak_f1600(states: npt.NDArray[np.uint64], rounds: int = 24) -> npt.NDArray[np.uint64]:
-    nr = check_rounds(rounds)
-    rows, lead = states_u64(states)
+    nr, rows, lead = keccak_args(states, rounds)
     out: npt.NDArray[np.uint64] = rows.copy()
     _run(_permute_rows, out.shape[0], out, 24 - nr)
     return out.reshape(*lead, 25)
@@ -398,11 +391,8 @@ def _absorb_blocks(s: Any, words: Any, rate: int) -> None:
 def shake_many(
     bits: int, inputs: npt.NDArray[np.uint8], out_len: int, prefix: bytes = b""
 ) -> npt.NDArray[np.uint8]:
-    checked = check_bits(bits)
+    checked, n, rows, lead, data = shake_args(bits, inputs, out_len, prefix)
     rate = rate_bytes(checked)
-    n = check_out_len(out_len)
-    rows, lead = rows_u8(inputs, "inputs")
-    data = as_prefix(prefix)
     if rows.shape[0] <= HASHLIB_MAX_ROWS:
         return numpy_hash.shake_rows(checked, rows, lead, n, data)
     rows = kernel_array(rows)
@@ -590,8 +580,7 @@ def _sha2_rows(
 
 
 def _sha2_many(inputs: npt.NDArray[np.uint8], prefix: bytes, wide: bool) -> npt.NDArray[np.uint8]:
-    rows, lead = rows_u8(inputs, "inputs")
-    data = as_prefix(prefix)
+    rows, lead, data = sha2_args(inputs, prefix)
     if rows.shape[0] <= HASHLIB_MAX_ROWS:
         return numpy_hash.sha2_rows("sha512" if wide else "sha256", rows, lead, data)
     rows = kernel_array(rows)

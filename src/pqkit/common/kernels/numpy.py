@@ -31,15 +31,9 @@ from pqkit.common.kernels._hash import (
     K512,
     RHO_OFFSETS,
     ROUND_CONSTANTS,
-    as_prefix,
-    check_bits,
-    check_out_len,
-    check_rounds,
     compress_args,
-    rows_u8,
-    states_u64,
 )
-from pqkit.common.kernels.contract import HashKernels
+from pqkit.common.kernels.contract import HashKernels, keccak_args, sha2_args, shake_args
 
 __all__ = ["KERNELS"]
 
@@ -84,8 +78,7 @@ def _keccak_lanes(a: npt.NDArray[np.uint64], rounds: int) -> npt.NDArray[np.uint
 
 
 def keccak_f1600(states: npt.NDArray[np.uint64], rounds: int = 24) -> npt.NDArray[np.uint64]:
-    nr = check_rounds(rounds)
-    rows, lead = states_u64(states)
+    nr, rows, lead = keccak_args(states, rounds)
     lanes = np.ascontiguousarray(rows.T)
     return np.ascontiguousarray(_keccak_lanes(lanes, nr).T).reshape(*lead, 25)
 
@@ -111,10 +104,8 @@ def shake_rows(
 def shake_many(
     bits: int, inputs: npt.NDArray[np.uint8], out_len: int, prefix: bytes = b""
 ) -> npt.NDArray[np.uint8]:
-    checked = check_bits(bits)
-    n = check_out_len(out_len)
-    rows, lead = rows_u8(inputs, "inputs")
-    return shake_rows(checked, rows, lead, n, as_prefix(prefix))
+    checked, n, rows, lead, data = shake_args(bits, inputs, out_len, prefix)
+    return shake_rows(checked, rows, lead, n, data)
 
 
 def sha2_rows(
@@ -131,13 +122,11 @@ def sha2_rows(
 
 
 def sha256_many(inputs: npt.NDArray[np.uint8], prefix: bytes = b"") -> npt.NDArray[np.uint8]:
-    rows, lead = rows_u8(inputs, "inputs")
-    return sha2_rows("sha256", rows, lead, as_prefix(prefix))
+    return sha2_rows("sha256", *sha2_args(inputs, prefix))
 
 
 def sha512_many(inputs: npt.NDArray[np.uint8], prefix: bytes = b"") -> npt.NDArray[np.uint8]:
-    rows, lead = rows_u8(inputs, "inputs")
-    return sha2_rows("sha512", rows, lead, as_prefix(prefix))
+    return sha2_rows("sha512", *sha2_args(inputs, prefix))
 
 
 # --- FIPS 180-4 §6.2.2 and §6.4.2, vectorised over rows ---------------------------

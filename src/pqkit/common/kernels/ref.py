@@ -24,16 +24,10 @@ from pqkit.common.kernels._hash import (
     RHO_OFFSETS,
     ROUND_CONSTANTS,
     SHAKE_PAD,
-    as_prefix,
-    check_bits,
-    check_out_len,
-    check_rounds,
     compress_args,
     rate_bytes,
-    rows_u8,
-    states_u64,
 )
-from pqkit.common.kernels.contract import HashKernels
+from pqkit.common.kernels.contract import HashKernels, keccak_args, sha2_args, shake_args
 from pqkit.common.python.keccak import keccak_f1600 as _keccak_f1600_unrolled
 from pqkit.common.python.sha2 import _compress256, _compress512
 
@@ -101,8 +95,7 @@ def _permute(state: list[int], rounds: int = 24) -> list[int]:
 
 
 def keccak_f1600(states: npt.NDArray[np.uint64], rounds: int = 24) -> npt.NDArray[np.uint64]:
-    nr = check_rounds(rounds)
-    rows, lead = states_u64(states)
+    nr, rows, lead = keccak_args(states, rounds)
     out = [_permute([int(v) for v in row], nr) for row in rows]
     return np.array(out, dtype=np.uint64).reshape(*lead, 25)
 
@@ -145,10 +138,9 @@ def _prefix_state(prefix: bytes, rate: int) -> tuple[list[int], bytes]:
 def shake_many(
     bits: int, inputs: npt.NDArray[np.uint8], out_len: int, prefix: bytes = b""
 ) -> npt.NDArray[np.uint8]:
-    rate = rate_bytes(check_bits(bits))
-    n = check_out_len(out_len)
-    rows, lead = rows_u8(inputs, "inputs")
-    state, rest = _prefix_state(as_prefix(prefix), rate)
+    checked, n, rows, lead, data = shake_args(bits, inputs, out_len, prefix)
+    rate = rate_bytes(checked)
+    state, rest = _prefix_state(data, rate)
     out = b"".join(_shake_row(list(state), rest + row.tobytes(), rate, n) for row in rows)
     digests: npt.NDArray[np.uint8] = np.frombuffer(out, dtype=np.uint8)
     result: npt.NDArray[np.uint8] = digests.reshape(*lead, n).copy()
@@ -193,8 +185,7 @@ def _sha2_many(
     block: int,
     word: str,
 ) -> npt.NDArray[np.uint8]:
-    rows, lead = rows_u8(inputs, "inputs")
-    data = as_prefix(prefix)
+    rows, lead, data = sha2_args(inputs, prefix)
     full = len(data) - len(data) % block
     h0 = list(iv)
     for offset in range(0, full, block):  # the prefix's whole blocks, once

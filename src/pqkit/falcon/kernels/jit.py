@@ -1,10 +1,12 @@
 """Falcon's ``jit`` kernels: the ``ref`` arithmetic compiled with Numba.
 
-Each loop performs the binary64 operations of :mod:`pqkit.falcon.kernels.scalar`
-in the same order. Numba compiles without ``fastmath``, so LLVM neither
-reassociates nor contracts a multiply and an add into an FMA: the bits are the
-reference's (tests/test_falcon_kernels.py compares every kernel and whole
-signatures with ``ref``).
+The FFT, splitfft / mergefft, LDL* and NTT loops are
+:mod:`pqkit.falcon.kernels.scalar`'s own ``*_into`` functions, compiled here; the
+other loops perform the binary64 operations of the scalar code in the same order.
+Numba compiles without ``fastmath``, so LLVM neither reassociates nor contracts a
+multiply and an add into an FMA: the bits are the reference's
+(tests/test_falcon_kernels.py compares every kernel and whole signatures with
+``ref``).
 
 ffSampling runs whole in compiled code, with SamplerZ and the sampler's
 ChaCha20 generator (the Python :class:`~pqkit.falcon.prng.ChaChaPrng` hands its
@@ -14,8 +16,6 @@ does; the number of rejections (and so the time) depends on secret data, as in
 every Falcon implementation (README, Security).
 """
 
-# On purpose: these loops repeat kernels/scalar.py line for line (the compiled twin
-# of the readable oracle; the bits must be the same).
 from __future__ import annotations
 
 import math
@@ -24,11 +24,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit
+from pqkit.arith._jit import jit, jit_inline
 from pqkit.arith.api import kernel_table
+from pqkit.falcon.kernels import scalar
 from pqkit.falcon.kernels.contract import FalconKernels, FloatPoly, Gram, IntPoly, Target
 from pqkit.falcon.kernels.scalar import ntt_roots
-from pqkit.falcon.kernels.tables import GM, INV_2SQRSIGMA0, INV_LOG2, LOG2, RCDT, Q, inv_sigma
+from pqkit.falcon.kernels.tables import (
+    EXPM_C,
+    GM,
+    INV_2SQRSIGMA0,
+    INV_LOG2,
+    LOG2,
+    RCDT,
+    Q,
+    inv_sigma,
+)
 from pqkit.falcon.prng import ChaChaPrng
 
 __all__ = ["KERNELS"]
@@ -38,24 +48,7 @@ _GM_IM = np.array([i for _, i in GM], dtype=np.float64)
 _RCDT_LIMBS = np.array(
     [[(r >> 48) & 0xFFFFFF, (r >> 24) & 0xFFFFFF, r & 0xFFFFFF] for r in RCDT], dtype=np.int64
 )
-_EXPM_C = np.array(
-    [
-        0x00000004741183A3,
-        0x00000036548CFC06,
-        0x0000024FDCBF140A,
-        0x0000171D939DE045,
-        0x0000D00CF58F6F84,
-        0x000680681CF796E3,
-        0x002D82D8305B0FEA,
-        0x011111110E066FD0,
-        0x0555555555070F00,
-        0x155555555581FF00,
-        0x400000000002B400,
-        0x7FFFFFFFFFFF4800,
-        0x8000000000000000,
-    ],
-    dtype=np.uint64,
-)
+_EXPM_C = np.array(EXPM_C, dtype=np.uint64)
 _CW = np.array([0x61707865, 0x3320646E, 0x79622D32, 0x6B206574], dtype=np.uint64)
 _M32 = np.uint64(0xFFFFFFFF)
 
@@ -63,67 +56,10 @@ _M32 = np.uint64(0xFFFFFFFF)
 # --- the FFT -------------------------------------------------------------------------
 
 
-@jit
-def _fft(f: Any, gm_re: Any, gm_im: Any) -> None:
-    n = f.shape[0]
-    hn = n >> 1
-    t = hn
-    m = 2
-    while m < n:
-        ht = t >> 1
-        hm = m >> 1
-        j1 = 0
-        for i1 in range(hm):
-            s_re = gm_re[m + i1]
-            s_im = gm_im[m + i1]
-            for j in range(j1, j1 + ht):
-                x_re = f[j]
-                x_im = f[j + hn]
-                y_re = f[j + ht]
-                y_im = f[j + ht + hn]
-                z_re = y_re * s_re - y_im * s_im
-                z_im = y_re * s_im + y_im * s_re
-                f[j] = x_re + z_re
-                f[j + hn] = x_im + z_im
-                f[j + ht] = x_re - z_re
-                f[j + ht + hn] = x_im - z_im
-            j1 += t
-        t = ht
-        m <<= 1
+_fft = jit(scalar.fft_into)
 
 
-@jit
-def _ifft(f: Any, gm_re: Any, gm_im: Any) -> None:
-    n = f.shape[0]
-    hn = n >> 1
-    t = 1
-    m = n
-    while m > 2:
-        hm = m >> 1
-        dt = t << 1
-        j1 = 0
-        i1 = 0
-        while j1 < hn:
-            s_re = gm_re[hm + i1]
-            s_im = -gm_im[hm + i1]
-            for j in range(j1, j1 + t):
-                x_re = f[j]
-                x_im = f[j + hn]
-                y_re = f[j + t]
-                y_im = f[j + t + hn]
-                f[j] = x_re + y_re
-                f[j + hn] = x_im + y_im
-                x_re = x_re - y_re
-                x_im = x_im - y_im
-                f[j + t] = x_re * s_re - x_im * s_im
-                f[j + t + hn] = x_re * s_im + x_im * s_re
-            i1 += 1
-            j1 += dt
-        t = dt
-        m = hm
-    ni = 2.0 / n
-    for u in range(n):
-        f[u] = f[u] * ni
+_ifft = jit(scalar.ifft_into)
 
 
 @jit
@@ -212,22 +148,13 @@ def _refill(key: Any, st: Any, buf: Any) -> None:
             x[v] = s[v]
         for _ in range(10):
             for q in range(8):
-                if q == 0:
-                    a, b, c, d = 0, 4, 8, 12
-                elif q == 1:
-                    a, b, c, d = 1, 5, 9, 13
-                elif q == 2:
-                    a, b, c, d = 2, 6, 10, 14
-                elif q == 3:
-                    a, b, c, d = 3, 7, 11, 15
-                elif q == 4:
-                    a, b, c, d = 0, 5, 10, 15
-                elif q == 5:
-                    a, b, c, d = 1, 6, 11, 12
-                elif q == 6:
-                    a, b, c, d = 2, 7, 8, 13
-                else:
-                    a, b, c, d = 3, 4, 9, 14
+                # the four column rounds, then the four diagonal ones (RFC 8439 §2.3):
+                # (0, 4, 8, 12) .. (3, 7, 11, 15), (0, 5, 10, 15) .. (3, 4, 9, 14)
+                a = q & 3
+                diagonal = q >> 2
+                b = 4 + ((a + diagonal) & 3)
+                c = 8 + ((a + 2 * diagonal) & 3)
+                d = 12 + ((a + 3 * diagonal) & 3)
                 x[a] = (x[a] + x[b]) & m32
                 y = x[d] ^ x[a]
                 x[d] = ((y << np.uint64(16)) | (y >> np.uint64(16))) & m32
@@ -352,50 +279,16 @@ def _sample_z(
             return s + z
 
 
+_ldl = jit_inline(scalar.ldl_into)
+
+
 # --- ffSampling -------------------------------------------------------------------------
 
 
-@jit
-def _split(f: Any, f0: Any, f1: Any, gm_re: Any, gm_im: Any) -> None:
-    n = f.shape[0]
-    hn = n >> 1
-    qn = hn >> 1
-    f0[0] = f[0]
-    f1[0] = f[hn]
-    for u in range(qn):
-        a_re = f[2 * u]
-        a_im = f[2 * u + hn]
-        b_re = f[2 * u + 1]
-        b_im = f[2 * u + 1 + hn]
-        f0[u] = (a_re + b_re) * 0.5
-        f0[u + qn] = (a_im + b_im) * 0.5
-        t_re = a_re - b_re
-        t_im = a_im - b_im
-        s_re = gm_re[u + hn]
-        s_im = -gm_im[u + hn]
-        f1[u] = (t_re * s_re - t_im * s_im) * 0.5
-        f1[u + qn] = (t_re * s_im + t_im * s_re) * 0.5
+_split = jit(scalar.split_into)
 
 
-@jit
-def _merge(f0: Any, f1: Any, f: Any, gm_re: Any, gm_im: Any) -> None:
-    hn = f0.shape[0]
-    qn = hn >> 1
-    f[0] = f0[0]
-    f[hn] = f1[0]
-    for u in range(qn):
-        a_re = f0[u]
-        a_im = f0[u + qn]
-        s_re = gm_re[u + hn]
-        s_im = gm_im[u + hn]
-        x_re = f1[u]
-        x_im = f1[u + qn]
-        b_re = x_re * s_re - x_im * s_im
-        b_im = x_re * s_im + x_im * s_re
-        f[2 * u] = a_re + b_re
-        f[2 * u + hn] = a_im + b_im
-        f[2 * u + 1] = a_re - b_re
-        f[2 * u + 1 + hn] = a_im - b_im
+_merge = jit(scalar.merge_into)
 
 
 @jit
@@ -440,22 +333,7 @@ def _ff(
     zb = tmp[5 * n + hn : 6 * n]
     tb0 = tmp[6 * n : 7 * n]
     rest = tmp[7 * n :]
-    for u in range(hn):
-        g00_re = g00[u]
-        g00_im = g00[u + hn]
-        g01_re = g01[u]
-        g01_im = g01[u + hn]
-        m = 1.0 / (g00_re * g00_re + g00_im * g00_im)
-        b_re = g00_re * m
-        b_im = -g00_im * m
-        mu_re = g01_re * b_re - g01_im * b_im
-        mu_im = g01_re * b_im + g01_im * b_re
-        c_re = mu_re * g01_re - mu_im * -g01_im
-        c_im = mu_re * -g01_im + mu_im * g01_re
-        d11[u] = g11[u] - c_re
-        d11[u + hn] = g11[u + hn] - c_im
-        l10[u] = mu_re
-        l10[u + hn] = -mu_im
+    _ldl(g00, g01, g11, l10, d11)
     _split(g00, g00_0, g00_1, gm_re, gm_im)
     _split(d11, g11_0, g11_1, gm_re, gm_im)
     _split(t1, ta, tb, gm_re, gm_im)
@@ -515,44 +393,10 @@ def _tables(n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
     return _NTT_TABLES[n]
 
 
-@jit
-def _ntt_fwd(f: Any, zetas: Any) -> None:
-    """Negacyclic NTT modulo q in place (the scalar code's loop)."""
-    n = f.shape[0]
-    k = 1
-    length = n >> 1
-    while length >= 1:
-        start = 0
-        while start < n:
-            z = zetas[k]
-            k += 1
-            for j in range(start, start + length):
-                t = z * f[j + length] % 12289
-                f[j + length] = (f[j] - t) % 12289
-                f[j] = (f[j] + t) % 12289
-            start += 2 * length
-        length >>= 1
+_ntt_fwd = jit(scalar.ntt_into)
 
 
-@jit
-def _ntt_inv(f: Any, izetas: Any, ninv: int) -> None:
-    """The inverse of :func:`_ntt_fwd` in place, with the factor 1/n."""
-    n = f.shape[0]
-    k = n - 1
-    length = 1
-    while length < n:
-        start = n - 2 * length
-        while start >= 0:
-            z = izetas[k]
-            k -= 1
-            for j in range(start, start + length):
-                t = f[j]
-                f[j] = (t + f[j + length]) % 12289
-                f[j + length] = z * (t - f[j + length]) % 12289
-            start -= 2 * length
-        length <<= 1
-    for i in range(n):
-        f[i] = f[i] * ninv % 12289
+_ntt_inv = jit(scalar.intt_into)
 
 
 @jit

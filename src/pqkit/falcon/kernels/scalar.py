@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from pqkit.falcon.kernels.tables import (
+    EXPM_C,
     GM,
     INV_2SQRSIGMA0,
     INV_LOG2,
@@ -55,14 +57,22 @@ __all__ = [
 
 Poly = list[float]
 
+GM_RE = [r for r, _ in GM]
+GM_IM = [i for _, i in GM]
+"""The FFT's roots (``GM``) as two lists, as the ``*_into`` loops read them."""
+
+# NOTE: the ``*_into`` loops (FFT, splitfft / mergefft, LDL*, NTT) work in place on
+# anything indexable; the ``jit`` backend compiles these very functions with Numba
+# (on float64 / int64 arrays), so both backends run the same binary64 operations in
+# the same order from one source.
+
 
 # --- the FFT over Q[x]/(x^n + 1) (§3.7.1) ------------------------------------------
 
 
-def fft(a: Sequence[float]) -> Poly:
-    """FFT of a real polynomial of n = 2^logn coefficients (n >= 2), in place of the
-    reference's ``FFT``: Cooley-Tukey butterflies, the roots of ``GM``."""
-    f = list(a)
+def fft_into(f: Any, gm_re: Any, gm_im: Any) -> None:
+    """FFT of a real polynomial of n = 2^logn coefficients (n >= 2) in place: the
+    reference's ``FFT``, Cooley-Tukey butterflies on the roots ``gm_re`` / ``gm_im``."""
     n = len(f)
     hn = n >> 1
     t = hn
@@ -72,26 +82,34 @@ def fft(a: Sequence[float]) -> Poly:
         hm = m >> 1
         j1 = 0
         for i1 in range(hm):
-            s_re, s_im = GM[m + i1]
+            s_re = gm_re[m + i1]
+            s_im = gm_im[m + i1]
             for j in range(j1, j1 + ht):
                 x_re = f[j]
                 x_im = f[j + hn]
                 y_re = f[j + ht]
                 y_im = f[j + ht + hn]
-                y_re, y_im = y_re * s_re - y_im * s_im, y_re * s_im + y_im * s_re
-                f[j] = x_re + y_re
-                f[j + hn] = x_im + y_im
-                f[j + ht] = x_re - y_re
-                f[j + ht + hn] = x_im - y_im
+                z_re = y_re * s_re - y_im * s_im
+                z_im = y_re * s_im + y_im * s_re
+                f[j] = x_re + z_re
+                f[j + hn] = x_im + z_im
+                f[j + ht] = x_re - z_re
+                f[j + ht + hn] = x_im - z_im
             j1 += t
         t = ht
         m <<= 1
+
+
+def fft(a: Sequence[float]) -> Poly:
+    """FFT of a real polynomial (:func:`fft_into` on a copy)."""
+    f = list(a)
+    fft_into(f, GM_RE, GM_IM)
     return f
 
 
-def ifft(a: Sequence[float]) -> Poly:
-    """Inverse FFT (Gentleman-Sande butterflies, then a multiplication by 2/n)."""
-    f = list(a)
+def ifft_into(f: Any, gm_re: Any, gm_im: Any) -> None:
+    """Inverse FFT in place (Gentleman-Sande butterflies, then a multiplication
+    by 2/n)."""
     n = len(f)
     hn = n >> 1
     t = 1
@@ -102,8 +120,8 @@ def ifft(a: Sequence[float]) -> Poly:
         j1 = 0
         i1 = 0
         while j1 < hn:
-            s_re, s_im = GM[hm + i1]
-            s_im = -s_im
+            s_re = gm_re[hm + i1]
+            s_im = -gm_im[hm + i1]
             for j in range(j1, j1 + t):
                 x_re = f[j]
                 x_im = f[j + hn]
@@ -120,7 +138,15 @@ def ifft(a: Sequence[float]) -> Poly:
         t = dt
         m = hm
     ni = 2.0 / n
-    return [x * ni for x in f]
+    for u in range(n):
+        f[u] = f[u] * ni
+
+
+def ifft(a: Sequence[float]) -> Poly:
+    """Inverse FFT (:func:`ifft_into` on a copy)."""
+    f = list(a)
+    ifft_into(f, GM_RE, GM_IM)
+    return f
 
 
 def poly_add(a: Sequence[float], b: Sequence[float]) -> Poly:
@@ -197,18 +223,15 @@ def poly_invnorm2(a: Sequence[float], b: Sequence[float]) -> Poly:
     ]
 
 
-def _ldl(g00: Sequence[float], g01: Sequence[float], g11: Sequence[float]) -> tuple[Poly, Poly]:
-    """LDL* of the self-adjoint 2x2 Gram matrix in FFT form (§3.8.1, Algorithm 8):
-    (l10, d11), with mu = g01 / g00 computed as g01 * (1 / |g00|^2) adj(g00)."""
+def ldl_into(g00: Any, g01: Any, g11: Any, l10: Any, d11: Any) -> None:
+    """LDL* of the self-adjoint 2x2 Gram matrix in FFT form (§3.8.1, Algorithm 8),
+    into ``l10`` and ``d11``: mu = g01 / g00 computed as g01 * (1 / |g00|^2) adj(g00)."""
     hn = len(g00) >> 1
-    l_re = [0.0] * hn
-    l_im = [0.0] * hn
-    d_re = [0.0] * hn
-    d_im = [0.0] * hn
     for u in range(hn):
-        g00_re, g00_im = g00[u], g00[u + hn]
-        g01_re, g01_im = g01[u], g01[u + hn]
-        g11_re, g11_im = g11[u], g11[u + hn]
+        g00_re = g00[u]
+        g00_im = g00[u + hn]
+        g01_re = g01[u]
+        g01_im = g01[u + hn]
         m = 1.0 / (g00_re * g00_re + g00_im * g00_im)
         b_re = g00_re * m
         b_im = -g00_im * m
@@ -216,76 +239,83 @@ def _ldl(g00: Sequence[float], g01: Sequence[float], g11: Sequence[float]) -> tu
         mu_im = g01_re * b_im + g01_im * b_re
         c_re = mu_re * g01_re - mu_im * -g01_im
         c_im = mu_re * -g01_im + mu_im * g01_re
-        d_re[u] = g11_re - c_re
-        d_im[u] = g11_im - c_im
-        l_re[u] = mu_re
-        l_im[u] = -mu_im
-    return l_re + l_im, d_re + d_im
+        d11[u] = g11[u] - c_re
+        d11[u + hn] = g11[u + hn] - c_im
+        l10[u] = mu_re
+        l10[u + hn] = -mu_im
 
 
-def poly_split(f: Sequence[float]) -> tuple[Poly, Poly]:
-    """splitfft (§3.7.2, Algorithm 1): f(x) = f0(x^2) + x f1(x^2), in FFT form."""
+def _ldl(g00: Sequence[float], g01: Sequence[float], g11: Sequence[float]) -> tuple[Poly, Poly]:
+    """(l10, d11) of :func:`ldl_into`."""
+    n = len(g00)
+    l10 = [0.0] * n
+    d11 = [0.0] * n
+    ldl_into(g00, g01, g11, l10, d11)
+    return l10, d11
+
+
+def split_into(f: Any, f0: Any, f1: Any, gm_re: Any, gm_im: Any) -> None:
+    """splitfft (§3.7.2, Algorithm 1): f(x) = f0(x^2) + x f1(x^2), in FFT form,
+    into ``f0`` and ``f1``."""
     n = len(f)
     hn = n >> 1
     qn = hn >> 1
-    f0 = [0.0] * max(hn, 1)
-    f1 = [0.0] * max(hn, 1)
     f0[0] = f[0]
     f1[0] = f[hn]
     for u in range(qn):
-        a_re, a_im = f[2 * u], f[2 * u + hn]
-        b_re, b_im = f[2 * u + 1], f[2 * u + 1 + hn]
+        a_re = f[2 * u]
+        a_im = f[2 * u + hn]
+        b_re = f[2 * u + 1]
+        b_im = f[2 * u + 1 + hn]
         f0[u] = (a_re + b_re) * 0.5
         f0[u + qn] = (a_im + b_im) * 0.5
         t_re = a_re - b_re
         t_im = a_im - b_im
-        s_re, s_im = GM[u + hn]
-        s_im = -s_im
+        s_re = gm_re[u + hn]
+        s_im = -gm_im[u + hn]
         f1[u] = (t_re * s_re - t_im * s_im) * 0.5
         f1[u + qn] = (t_re * s_im + t_im * s_re) * 0.5
+
+
+def poly_split(f: Sequence[float]) -> tuple[Poly, Poly]:
+    """(f0, f1) of :func:`split_into`."""
+    hn = len(f) >> 1
+    f0 = [0.0] * max(hn, 1)
+    f1 = [0.0] * max(hn, 1)
+    split_into(f, f0, f1, GM_RE, GM_IM)
     return f0, f1
 
 
-def poly_merge(f0: Sequence[float], f1: Sequence[float]) -> Poly:
-    """mergefft (§3.7.2, Algorithm 2), the inverse of :func:`poly_split`."""
+def merge_into(f0: Any, f1: Any, f: Any, gm_re: Any, gm_im: Any) -> None:
+    """mergefft (§3.7.2, Algorithm 2), the inverse of :func:`split_into`, into ``f``."""
     hn = len(f0)
-    n = hn << 1
     qn = hn >> 1
-    f = [0.0] * n
     f[0] = f0[0]
     f[hn] = f1[0]
     for u in range(qn):
-        a_re, a_im = f0[u], f0[u + qn]
-        s_re, s_im = GM[u + hn]
-        x_re, x_im = f1[u], f1[u + qn]
+        a_re = f0[u]
+        a_im = f0[u + qn]
+        s_re = gm_re[u + hn]
+        s_im = gm_im[u + hn]
+        x_re = f1[u]
+        x_im = f1[u + qn]
         b_re = x_re * s_re - x_im * s_im
         b_im = x_re * s_im + x_im * s_re
         f[2 * u] = a_re + b_re
         f[2 * u + hn] = a_im + b_im
         f[2 * u + 1] = a_re - b_re
         f[2 * u + 1 + hn] = a_im - b_im
+
+
+def poly_merge(f0: Sequence[float], f1: Sequence[float]) -> Poly:
+    """f of :func:`merge_into`."""
+    f = [0.0] * (len(f0) << 1)
+    merge_into(f0, f1, f, GM_RE, GM_IM)
     return f
 
 
 # --- the sampler (§3.9) ------------------------------------------------------------
 
-_EXPM_C = (
-    0x00000004741183A3,
-    0x00000036548CFC06,
-    0x0000024FDCBF140A,
-    0x0000171D939DE045,
-    0x0000D00CF58F6F84,
-    0x000680681CF796E3,
-    0x002D82D8305B0FEA,
-    0x011111110E066FD0,
-    0x0555555555070F00,
-    0x155555555581FF00,
-    0x400000000002B400,
-    0x7FFFFFFFFFFF4800,
-    0x8000000000000000,
-)
-"""The fixed-point polynomial approximation of exp(-x) on [0, ln 2] (§3.9.4,
-Algorithm 13 ApproxExp, the reference's 63-bit coefficients)."""
 
 _M64 = (1 << 64) - 1
 _TWO63 = float(1 << 63)
@@ -294,9 +324,9 @@ _TWO63 = float(1 << 63)
 def expm_p63(x: float, ccs: float) -> int:
     """ApproxExp (§3.9.4, Algorithm 13): 2^63 ccs exp(-x), for 0 <= x < ln 2, as a
     64-bit integer (Horner's rule in 64-bit fixed point, each product the high half)."""
-    y = _EXPM_C[0]
+    y = EXPM_C[0]
     z = (int(x * _TWO63) << 1) & _M64
-    for c in _EXPM_C[1:]:
+    for c in EXPM_C[1:]:
         y = (c - ((z * y) >> 64)) & _M64
     z = (int(ccs * _TWO63) << 1) & _M64
     return (z * y) >> 64
@@ -396,43 +426,57 @@ def _roots(n: int) -> tuple[list[int], list[int]]:
     return _ROOTS[n]
 
 
-def ntt(a: Sequence[int]) -> list[int]:
-    """Negacyclic NTT modulo q (inputs in [0, q)), bit-reversed output."""
-    f = list(a)
+def ntt_into(f: Any, zetas: Any) -> None:
+    """Negacyclic NTT modulo q in place (inputs in [0, q)), bit-reversed output."""
     n = len(f)
-    zetas, _ = _roots(n)
     k = 1
     length = n >> 1
     while length >= 1:
-        for start in range(0, n, 2 * length):
+        start = 0
+        while start < n:
             z = zetas[k]
             k += 1
             for j in range(start, start + length):
                 t = z * f[j + length] % Q
                 f[j + length] = (f[j] - t) % Q
                 f[j] = (f[j] + t) % Q
+            start += 2 * length
         length >>= 1
+
+
+def ntt(a: Sequence[int]) -> list[int]:
+    """Negacyclic NTT modulo q (:func:`ntt_into` on a copy)."""
+    f = list(a)
+    ntt_into(f, _roots(len(f))[0])
     return f
 
 
-def intt(a: Sequence[int]) -> list[int]:
-    """Inverse of :func:`ntt`."""
-    f = list(a)
+def intt_into(f: Any, izetas: Any, ninv: int) -> None:
+    """The inverse of :func:`ntt_into` in place, with the factor ``ninv`` = 1/n."""
     n = len(f)
-    _, izetas = _roots(n)
     k = n - 1
     length = 1
     while length < n:
-        for start in range(n - 2 * length, -1, -2 * length):
+        start = n - 2 * length
+        while start >= 0:
             z = izetas[k]
             k -= 1
             for j in range(start, start + length):
                 t = f[j]
                 f[j] = (t + f[j + length]) % Q
                 f[j + length] = z * (t - f[j + length]) % Q
+            start -= 2 * length
         length <<= 1
-    ninv = pow(n, Q - 2, Q)
-    return [x * ninv % Q for x in f]
+    for i in range(n):
+        f[i] = f[i] * ninv % Q
+
+
+def intt(a: Sequence[int]) -> list[int]:
+    """Inverse of :func:`ntt`."""
+    f = list(a)
+    n = len(f)
+    intt_into(f, _roots(n)[1], pow(n, Q - 2, Q))
+    return f
 
 
 def ntt_div(a: Sequence[int], b: Sequence[int]) -> tuple[list[int], bool]:

@@ -157,3 +157,21 @@ RCDT: tuple[int, ...] = (
     1,
 )
 """The base sampler's reverse cumulative table, 72-bit values (§3.9.3, Table 3.1)."""
+
+EXPM_C = (
+    0x00000004741183A3,
+    0x00000036548CFC06,
+    0x0000024FDCBF140A,
+    0x0000171D939DE045,
+    0x0000D00CF58F6F84,
+    0x000680681CF796E3,
+    0x002D82D8305B0FEA,
+    0x011111110E066FD0,
+    0x0555555555070F00,
+    0x155555555581FF00,
+    0x400000000002B400,
+    0x7FFFFFFFFFFF4800,
+    0x8000000000000000,
+)
+"""The fixed-point polynomial approximation of exp(-x) on [0, ln 2] (§3.9.4,
+Algorithm 13 ApproxExp, the reference's 63-bit coefficients)."""

@@ -15,6 +15,7 @@ branches, indices or divisions in a constant-time backend; the failure verdicts
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
@@ -22,7 +23,7 @@ import numpy.typing as npt
 
 from pqkit.mceliece.params import Params
 
-__all__ = ["McElieceKernels", "words"]
+__all__ = ["McElieceKernels", "reduce_rows", "words"]
 
 _U8 = npt.NDArray[np.uint8]
 _U16 = npt.NDArray[np.uint16]
@@ -31,6 +32,25 @@ _U16 = npt.NDArray[np.uint16]
 def words(nbits: int) -> int:
     """64-bit words holding ``nbits`` bits."""
     return (nbits + 63) // 64
+
+
+def reduce_rows(
+    p: Params, move_columns: Callable[[int], int | None], pivot: Callable[[int], bool]
+) -> int | None:
+    """Spec §2.2.1's loop, which every backend's ``systematic`` runs on its own rows:
+    ``pivot(r)`` makes column r the pivot of row r (False where no row has it), and
+    the ``f`` sets first call ``move_columns(r0)`` at row r0 = m t - 32. Returns c
+    (2^32 - 1 for the plain sets), or None where the reduction fails."""
+    pivots = 0xFFFFFFFF
+    for r in range(p.mt):
+        if p.semi and r == p.mt - 32:
+            moved = move_columns(r)
+            if moved is None:
+                return None
+            pivots = moved
+        if not pivot(r):
+            return None
+    return pivots
 
 
 class McElieceKernels(Protocol):

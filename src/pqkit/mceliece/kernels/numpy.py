@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from pqkit.arith.api import kernel_table
 from pqkit.mceliece.kernels.benes import controlbits_by_sorting
-from pqkit.mceliece.kernels.contract import McElieceKernels, words
+from pqkit.mceliece.kernels.contract import McElieceKernels, reduce_rows, words
 from pqkit.mceliece.params import Params
 
 _U8 = npt.NDArray[np.uint8]
@@ -242,7 +242,6 @@ def _move_columns(mat: npt.NDArray[np.uint64], perm: _I64, r0: int) -> int | Non
     return sum(1 << s for s in ctz)
 
 
-# On purpose the twin of ref.systematic's loop (the oracle pivots by row swaps).
 def systematic(p: Params, mat: Any, pi: Any) -> tuple[_U8, _I64, int] | None:
     """Spec §2.2.1 on uint64 words: per pivot, a masked addition of the first row
     below that has the pivot bit (if the pivot row lacks it), then every other row
@@ -250,13 +249,8 @@ def systematic(p: Params, mat: Any, pi: Any) -> tuple[_U8, _I64, int] | None:
     m = np.array(mat, dtype=np.uint64)
     perm = np.array(pi, dtype=np.int64)
     mt = p.mt
-    pivots = 0xFFFFFFFF
-    for r in range(mt):
-        if p.semi and r == mt - 32:
-            moved = _move_columns(m, perm, r)
-            if moved is None:
-                return None
-            pivots = moved
+
+    def pivot_row(r: int) -> bool:
         w, b = divmod(r, 64)
         sub = m[:, w:]
         col = (sub[:, 0] >> np.uint64(b)) & _ONE
@@ -264,10 +258,15 @@ def systematic(p: Params, mat: Any, pi: Any) -> tuple[_U8, _I64, int] | None:
         first = below * (np.cumsum(below) == 1) * (_ONE - col[r])
         sub[r] ^= np.bitwise_xor.reduce(sub[r + 1 :] & (np.uint64(0) - first)[:, None], axis=0)
         if not int((sub[r, 0] >> np.uint64(b)) & _ONE):  # declassified: not systematic
-            return None
+            return False
         col = (sub[:, 0] >> np.uint64(b)) & _ONE
         col[r] = 0
         sub ^= sub[r][None, :] & (np.uint64(0) - col)[:, None]
+        return True
+
+    pivots = reduce_rows(p, lambda r0: _move_columns(m, perm, r0), pivot_row)
+    if pivots is None:
+        return None
     bits = np.unpackbits(m.astype("<u8").view(np.uint8), axis=1, bitorder="little")
     t_bits = np.zeros((mt, 8 * p.row_bytes), dtype=np.uint8)
     t_bits[:, : p.k] = bits[:, mt : p.n]

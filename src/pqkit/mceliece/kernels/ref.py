@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith.api import kernel_table
-from pqkit.mceliece.kernels.contract import McElieceKernels, words
+from pqkit.mceliece.kernels.contract import McElieceKernels, reduce_rows, words
 from pqkit.mceliece.kernels.tables import bitrev, exp_log
 from pqkit.mceliece.params import Params
 
@@ -157,20 +157,20 @@ def systematic(
     mt = p.mt
     rows = _unpack_rows(mat)
     perm = [int(v) for v in np.asarray(pi).tolist()]
-    pivots = 0xFFFFFFFF
-    for r in range(mt):
-        if p.semi and r == mt - 32:
-            moved = _move_columns(rows, perm, r)
-            if moved is None:
-                return None
-            pivots = moved
+
+    def pivot_row(r: int) -> bool:
         pivot = next((k for k in range(r, mt) if (rows[k] >> r) & 1), None)
         if pivot is None:
-            return None
+            return False
         rows[r], rows[pivot] = rows[pivot], rows[r]
         for k in range(mt):
             if k != r and (rows[k] >> r) & 1:
                 rows[k] ^= rows[r]
+        return True
+
+    pivots = reduce_rows(p, lambda r0: _move_columns(rows, perm, r0), pivot_row)
+    if pivots is None:
+        return None
     nbytes = p.row_bytes
     pk = b"".join(((row >> mt) & ((1 << p.k) - 1)).to_bytes(nbytes, "little") for row in rows)
     return np.frombuffer(pk, dtype=np.uint8).copy(), np.array(perm, dtype=np.int64), pivots

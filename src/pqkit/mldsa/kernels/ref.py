@@ -239,72 +239,79 @@ def _rows_u8(buf: Any) -> tuple[tuple[int, ...], list[bytes]]:
     return arr.shape[:-1], [bytes(row) for row in flat]
 
 
-def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
-    # FIPS 204, Algorithm 30 (RejNTTPoly), reading from a finite stream prefix
+def _per_row(
+    buf: Any, sample: Callable[[bytes], tuple[list[int], int | bool]], dtype: type[Any]
+) -> tuple[Poly, npt.NDArray[Any]]:
+    """``sample`` on every row of ``buf``: the polynomials, and each row's count (or
+    success flag) as an array of ``dtype``, both shaped as the rows."""
     shape, rows = _rows_u8(buf)
-    polys, counts = [], []
-    for s in rows:
-        a_hat = [0] * N
-        j = 0
-        pos = 0
-        while j < 256 and pos + 3 <= len(s):
-            coeff = _coeff_from_three_bytes(s[pos], s[pos + 1], s[pos + 2])
-            pos += 3
-            if coeff is not None:
-                a_hat[j] = coeff
-                j += 1
-        polys.append(a_hat)
-        counts.append(j)
-    return _array(shape, polys), np.array(counts, dtype=np.int64).reshape(shape)
+    results = [sample(s) for s in rows]
+    flags = np.array([flag for _, flag in results], dtype=dtype).reshape(shape)
+    return _array(shape, [poly for poly, _ in results]), flags
+
+
+def _rej_ntt_poly(s: bytes) -> tuple[list[int], int]:
+    # FIPS 204, Algorithm 30 (RejNTTPoly), reading from a finite stream prefix
+    a_hat = [0] * N
+    j = 0
+    pos = 0
+    while j < 256 and pos + 3 <= len(s):
+        coeff = _coeff_from_three_bytes(s[pos], s[pos + 1], s[pos + 2])
+        pos += 3
+        if coeff is not None:
+            a_hat[j] = coeff
+            j += 1
+    return a_hat, j
+
+
+def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
+    return _per_row(buf, _rej_ntt_poly, np.int64)
+
+
+def _rej_bounded_poly(s: bytes, eta: int) -> tuple[list[int], int]:
+    # FIPS 204, Algorithm 31 (RejBoundedPoly), reading from a finite stream prefix
+    a = [0] * N
+    j = 0
+    pos = 0
+    while j < 256 and pos < len(s):
+        z = s[pos]
+        z0 = _coeff_from_half_byte(z % 16, eta)
+        z1 = _coeff_from_half_byte(z // 16, eta)
+        if z0 is not None:
+            a[j] = z0
+            j += 1
+        if z1 is not None and j < 256:
+            a[j] = z1
+            j += 1
+        pos += 1
+    return a, j
 
 
 def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray[np.int64]]:
-    # FIPS 204, Algorithm 31 (RejBoundedPoly), reading from a finite stream prefix
-    shape, rows = _rows_u8(buf)
-    polys, counts = [], []
-    for s in rows:
-        a = [0] * N
-        j = 0
-        pos = 0
-        while j < 256 and pos < len(s):
-            z = s[pos]
-            z0 = _coeff_from_half_byte(z % 16, eta)
-            z1 = _coeff_from_half_byte(z // 16, eta)
-            if z0 is not None:
-                a[j] = z0
-                j += 1
-            if z1 is not None and j < 256:
-                a[j] = z1
-                j += 1
+    return _per_row(buf, lambda s: _rej_bounded_poly(s, eta), np.int64)
+
+
+def _sample_in_ball(s: bytes, tau: int) -> tuple[list[int], bool]:
+    # FIPS 204, Algorithm 29 (SampleInBall), given the first bytes of H(rho)
+    c = [0] * N
+    if len(s) < 8:
+        return c, False
+    h = [(s[i // 8] >> (i % 8)) & 1 for i in range(64)]
+    pos = 8
+    for i in range(256 - tau, 256):
+        while pos < len(s) and s[pos] > i:
             pos += 1
-        polys.append(a)
-        counts.append(j)
-    return _array(shape, polys), np.array(counts, dtype=np.int64).reshape(shape)
+        if pos >= len(s):
+            return c, False
+        j = s[pos]
+        pos += 1
+        c[i] = c[j]
+        c[j] = (-1) ** h[i + tau - 256]
+    return c, True
 
 
 def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.NDArray[np.bool_]]:
-    # FIPS 204, Algorithm 29 (SampleInBall), given the first bytes of H(rho)
-    shape, rows = _rows_u8(stream)
-    polys, oks = [], []
-    for s in rows:
-        c = [0] * N
-        ok = len(s) >= 8
-        if ok:
-            h = [(s[i // 8] >> (i % 8)) & 1 for i in range(64)]
-            pos = 8
-            for i in range(256 - tau, 256):
-                while pos < len(s) and s[pos] > i:
-                    pos += 1
-                if pos >= len(s):
-                    ok = False
-                    break
-                j = s[pos]
-                pos += 1
-                c[i] = c[j]
-                c[j] = (-1) ** h[i + tau - 256]
-        polys.append(c)
-        oks.append(ok)
-    return _array(shape, polys), np.array(oks, dtype=np.bool_).reshape(shape)
+    return _per_row(stream, lambda s: _sample_in_ball(s, tau), np.bool_)
 
 
 # --- FIPS 204, Algorithms 16 and 18 (bit packing) ---------------------------------

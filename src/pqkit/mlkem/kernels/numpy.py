@@ -70,21 +70,26 @@ def _barrett(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return x - t * Q
 
 
-# fl(1/q) nudged up by a relative 2^-46: for exact integers 0 <= x < 2^43 the product
-# x * _QINV is then never below x / q (the nudge exceeds the two roundings, about
-# 2^-52 relative each) and above it by less than x / q * 2^-45 < 2^-13.6, while x / q
-# is either an integer or at least 1/q > 2^-12 below the next one: so its floor is
-# exactly floor(x / q).
-_QINV = (1.0 / Q) * (1.0 + 2.0**-46)
+_Q_F = float(Q)
+# fl(1/q) nudged up by a relative 2^-50: the three roundings (of 1/q, of the nudge
+# product, of x times it) move it by at most 3 2^-53 < 2^-50, so x * _QINV_WIDE is
+# never below x / q, and above it by less than x / q 2^-49 < 1/q for x < 2^49:
+# floor(x * _QINV_WIDE) = floor(x / q) exactly for integers 0 <= x < 2^49.
+_QINV_WIDE = (1.0 / Q) * (1.0 + 2.0**-50)
+
+
+def _mod_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """x mod q as float64, for float64 holding exact integers 0 <= x < 2^49."""
+    t = x * _QINV_WIDE
+    np.floor(t, out=t)
+    t *= -_Q_F
+    t += x
+    return t
 
 
 def _reduce_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
-    """x mod q for float64 holding exact integers 0 <= x < 2^43, as int64 in [0, q)."""
-    t = x * _QINV
-    np.floor(t, out=t)
-    t *= -Q
-    t += x
-    return t.astype(I64)
+    """x mod q for float64 holding exact integers 0 <= x < 2^49, as int64 in [0, q)."""
+    return _mod_f64(x).astype(I64)
 
 
 def _csub(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -413,22 +418,6 @@ def add(a: Poly, b: Poly) -> Poly:
 # (the high-bit stage one plain product, the low-bit stage one per h) and the pair
 # sums of Algorithm 12 fold into the first stage of NTT^-1 (32 inputs per block).
 # Decode and decompress of the whole ciphertext are one gather.
-
-_Q_F = float(Q)
-# fl(1/q) nudged up by a relative 2^-50: the three roundings (of 1/q, of the nudge
-# product, of x times it) move it by at most 3 2^-53 < 2^-50, so x * _QINV_WIDE is
-# never below x / q, and above it by less than x / q 2^-49 < 1/q for x < 2^49:
-# floor(x * _QINV_WIDE) = floor(x / q) exactly for integers 0 <= x < 2^49.
-_QINV_WIDE = (1.0 / Q) * (1.0 + 2.0**-50)
-
-
-def _mod_f64(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """x mod q as float64, for float64 holding exact integers 0 <= x < 2^49."""
-    t = x * _QINV_WIDE
-    np.floor(t, out=t)
-    t *= -_Q_F
-    t += x
-    return t
 
 
 def _pairs_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
