@@ -9,13 +9,14 @@ import struct
 
 import numpy as np
 import pytest
-from helpers import load_lines
+from helpers import certificate_parts, load_lines
 
 import pqkit
 from pqkit import arith
 from pqkit.lms.hss import verify_hss
 from pqkit.lms.lms import LmsTree, lms_hash, verify_lms
 from pqkit.lms.params import HSS_PARAMS, LMOTS_TYPES, LMS_TYPES
+from pqkit.stateful import files
 from pqkit.stateful.hashing import RowHash, reference_rows
 
 LIBOQS = [
@@ -58,6 +59,23 @@ def test_rfc8554_test_case_2_is_in_the_shared_file() -> None:
     v = _rsp("LMS_SHA256_H10_W4_H5_W8")
     assert v["pk"][:8] == struct.pack(">II", 2, 6)  # L = 2, LMS_SHA256_M32_H10
     assert v["pk"][12:28].hex() == "d08fabd4a2091ff0a8cb4ed834e74534"
+
+
+def test_rfc9802_certificate_example_verifies() -> None:
+    """The self-signed HSS certificate of the RFC 9802 draft's example section
+    (tests/vectors/lms/README.md): its SubjectPublicKeyInfo holds the raw HSS public
+    key (no OCTET STRING), and its signature over tbsCertificate verifies."""
+    import base64
+
+    lines = load_lines("lms/rfc9802-hss-certificate.pem.gz")
+    cert = base64.b64decode("".join(line for line in lines if not line.startswith("-----")))
+    tbs, spki, sig_oid, signature = certificate_parts(cert)
+    oid, pk = files.decode_spki(spki)
+    assert oid == sig_oid == files.OID_HSS
+    scheme = pqkit.sig("LMS_SHA256_H5_W8")  # L = 1, LMS_SHA256_M32_H5, LMOTS_SHA256_N32_W8
+    assert scheme.public_key_spki(pk) == spki  # type: ignore[attr-defined]
+    assert scheme.verify(pk, tbs, signature)
+    assert not scheme.verify(pk, tbs + b"\x00", signature)
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,10 @@ family's catalogue entries.
 Each set is (hash function, n, padding length, h, d) with w = 16. RFC 8391 §5.3
 gives the XMSS OIDs 0x01-0x0c and §5.4 the XMSS^MT OIDs 0x01-0x20; SP 800-208
 §5 adds SHA-256/192 (SHA-256 truncated to 24 bytes, 4-byte padding) and SHAKE256
-with n = 32 or 24 (XMSS 0x0d-0x15, Table 10; XMSS^MT 0x21-0x38, Table 11). Names are liboqs's (``XMSS-SHA2_10_256``,
-``XMSSMT-SHA2_20/2_256``). As for LMS, no OID is given to the catalogue: the RFC
-9802 key files name XMSS / XMSS^MT, the 4-byte OID in the key names the set.
+with n = 32 or 24 (XMSS 0x0d-0x15, Table 10; XMSS^MT 0x21-0x38, Table 11). Names
+are liboqs's (``XMSS-SHA2_10_256``, ``XMSSMT-SHA2_20/2_256``). As for LMS, no OID
+is given to the catalogue: the RFC 9802 key files name XMSS / XMSS^MT, the 4-byte
+OID in the key names the set.
 """
 
 from __future__ import annotations
