@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
+import numpy as np
 import pytest
 from helpers import load_lines
 
@@ -141,6 +142,24 @@ def test_hash_kernels_match_the_reference() -> None:
     for backend in arith.available("hash"):
         got = core.Xmss(p, seed, arith.kernels("hash", backend)).leaves(seed, 0, 0, 0, 2)
         assert (got == ref).all(), backend
+
+
+@pytest.mark.parametrize("name", ["XMSS-SHA2_10_256", "XMSS-SHA2_10_192"])
+def test_compiled_chains_match_the_reference(name: str) -> None:
+    """The ``jit`` whole-chain kernel (pqkit.xmss.kernels.jit_ops) against the
+    hashlib reference, with every begin / end step pair a signer or verifier uses."""
+    if "jit" not in arith.available("hash"):
+        pytest.skip("the jit backend is not available (Numba not installed)")
+    p = PARAMS[name]
+    seed = bytes(range(p.n))
+    fast, ref = core.Xmss(p, seed, arith.kernels("hash", "jit")), core.Xmss(p, seed, None)
+    assert fast._compiled is not None and ref._compiled is None
+    begin, end = (a.ravel().astype(np.int64) for a in np.triu_indices(16))
+    count = len(begin)  # 136 pairs, 0 <= begin <= end <= 15
+    ints = np.arange(count, dtype=np.int64)
+    x = np.frombuffer(hashlib.shake_256(b"x").digest(count * p.n), np.uint8).reshape(count, -1)
+    args = (ints % 3, ints * 977, ints % 1024, ints % p.len, x, begin, end)
+    assert (fast.chains(*args) == ref.chains(*args)).all()
 
 
 def test_malformed_signatures_are_false() -> None:
