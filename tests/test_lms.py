@@ -1,7 +1,7 @@
 """LMS / HSS (RFC 8554, RFC 9858): the shared liboqs files (RFC 8554 Appendix F Test
-Cases 1 and 2 among them), NIST ACVP key generation, round trips of every hash
-family (the RFC 9858 SHA-256/192 and SHAKE sets have no signature vectors here:
-round trip only), the kernels against the hashlib reference, bad input."""
+Cases 1 and 2 among them), round trips of every hash family, the kernels against the
+hashlib reference, bad input. The NIST ACVP files (every single-level set, the RFC
+9858 ones included): tests/test_lms_acvp.py."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ import struct
 
 import numpy as np
 import pytest
-from helpers import load_json, load_lines
+from helpers import certificate_parts, load_lines
 
 import pqkit
 from pqkit import arith
 from pqkit.lms.hss import verify_hss
 from pqkit.lms.lms import LmsTree, lms_hash, verify_lms
 from pqkit.lms.params import HSS_PARAMS, LMOTS_TYPES, LMS_TYPES
+from pqkit.stateful import files
 from pqkit.stateful.hashing import RowHash, reference_rows
 
 LIBOQS = [
@@ -60,20 +61,21 @@ def test_rfc8554_test_case_2_is_in_the_shared_file() -> None:
     assert v["pk"][12:28].hex() == "d08fabd4a2091ff0a8cb4ed834e74534"
 
 
-def test_acvp_keygen_reproduces_the_public_keys() -> None:
-    data = load_json("lms/acvp-keygen.json")
-    kernels = arith.kernels("hash", "numpy")
-    count = 0
-    for group in data["testGroups"]:
-        for case in group["tests"]:
-            pk = bytes.fromhex(case["publicKey"])
-            lms = LMS_TYPES[int.from_bytes(pk[:4], "big")]
-            ots = LMOTS_TYPES[int.from_bytes(pk[4:8], "big")]
-            h = lms_hash(lms.hash, lms.m, kernels)
-            tree = LmsTree(lms, ots, bytes.fromhex(case["i"]), bytes.fromhex(case["seed"]), h)
-            assert tree.public_key() == pk, case["tcId"]
-            count += 1
-    assert count == 9
+def test_rfc9802_certificate_example_verifies() -> None:
+    """The self-signed HSS certificate of the RFC 9802 draft's example section
+    (tests/vectors/lms/README.md): its SubjectPublicKeyInfo holds the raw HSS public
+    key (no OCTET STRING), and its signature over tbsCertificate verifies."""
+    import base64
+
+    lines = load_lines("lms/rfc9802-hss-certificate.pem.gz")
+    cert = base64.b64decode("".join(line for line in lines if not line.startswith("-----")))
+    tbs, spki, sig_oid, signature = certificate_parts(cert)
+    oid, pk = files.decode_spki(spki)
+    assert oid == sig_oid == files.OID_HSS
+    scheme = pqkit.sig("LMS_SHA256_H5_W8")  # L = 1, LMS_SHA256_M32_H5, LMOTS_SHA256_N32_W8
+    assert scheme.public_key_spki(pk) == spki  # type: ignore[attr-defined]
+    assert scheme.verify(pk, tbs, signature)
+    assert not scheme.verify(pk, tbs + b"\x00", signature)
 
 
 @pytest.mark.parametrize(

@@ -54,9 +54,9 @@ MAX_NAME = 64
 MAX_MATERIAL = 4096
 MAX_FILE_BYTES = len(MAGIC) + 1 + MAX_NAME + 8 + 8 + 2 + MAX_MATERIAL + 32
 
-OID_HSS = "1.2.840.113549.1.9.16.3.17"  # RFC 9802 §4 (id-alg-hss-lms-hashsig)
-OID_XMSS = "1.3.6.1.5.5.7.6.34"  # RFC 9802 §5 (id-alg-xmss-hashsig)
-OID_XMSSMT = "1.3.6.1.5.5.7.6.35"  # RFC 9802 §5 (id-alg-xmssmt-hashsig)
+OID_HSS = "1.2.840.113549.1.9.16.3.17"  # RFC 9802 / RFC 9708: id-alg-hss-lms-hashsig
+OID_XMSS = "1.3.6.1.5.5.7.6.34"  # RFC 9802: id-alg-xmss-hashsig
+OID_XMSSMT = "1.3.6.1.5.5.7.6.35"  # RFC 9802: id-alg-xmssmt-hashsig
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,10 @@ def decode_record(data: bytes, what: str = "stateful key file") -> KeyRecord:
 
 def encode_spki(oid: str, public_key: bytes) -> bytes:
     """RFC 9802 SubjectPublicKeyInfo: AlgorithmIdentifier (parameters absent) and
-    the raw public key as the BIT STRING."""
+    the raw public key as the BIT STRING ("Public Key Identifiers": the
+    subjectPublicKey BIT STRING contains the raw octet string encoding, no OCTET
+    STRING inside; the OCTET STRING types are for use outside a
+    SubjectPublicKeyInfo)."""
     algorithm = der.encode_sequence(der.encode_oid(oid))
     return der.encode_sequence(algorithm, der.encode_bit_string(public_key))
 

@@ -25,11 +25,12 @@ Function = Literal["sha256", "sha512", "shake128", "shake256"]
 Rows = npt.NDArray[np.uint8]
 
 
-def reference_rows(function: Function, rows: Rows, n: int) -> Rows:
-    """The first ``n`` bytes of ``function`` over each row, one hashlib call a row."""
+def reference_rows(function: Function, rows: Rows, n: int, prefix: bytes = b"") -> Rows:
+    """The first ``n`` bytes of ``function`` over ``prefix`` || each row, one hashlib
+    call a row."""
     out = np.empty((rows.shape[0], n), dtype=np.uint8)
     for i, row in enumerate(rows):
-        data = row.tobytes()
+        data = prefix + row.tobytes()
         if function.startswith("shake"):
             digest = hashlib.new(function, data).digest(n)  # type: ignore[call-arg]
         else:
@@ -52,18 +53,20 @@ class RowHash:
         self.n = n
         self.kernels = kernels
 
-    def __call__(self, rows: Rows) -> Rows:
+    def __call__(self, rows: Rows, prefix: bytes = b"") -> Rows:
+        """``prefix`` || each row, hashed: a prefix common to every row (a key, a
+        seed) has its whole blocks compressed once per call by the SHA-2 kernels."""
         n, k = self.n, self.kernels
         if rows.shape[0] == 0:
             return np.empty((0, n), dtype=np.uint8)
         rows = np.ascontiguousarray(rows, dtype=np.uint8)
         if k is None:
-            return reference_rows(self.function, rows, n)
+            return reference_rows(self.function, rows, n, prefix)
         if self.function == "shake256":
-            out: Rows = k.shake_many(256, rows, n)
+            out: Rows = k.shake_many(256, rows, n, prefix)
             return out
         if self.function == "shake128":
-            out = k.shake_many(128, rows, n)
+            out = k.shake_many(128, rows, n, prefix)
             return out
-        full: Rows = getattr(k, f"{self.function}_many")(rows)
+        full: Rows = getattr(k, f"{self.function}_many")(rows, prefix)
         return np.ascontiguousarray(full[:, :n])

@@ -15,6 +15,7 @@ of 2^(h-16)... leaves recomputed when the index leaves it (as LMS, pqkit.lms.lms
 from __future__ import annotations
 
 import hmac
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -60,6 +61,18 @@ def addresses(
     return words.view(np.uint8).reshape(count, 32)
 
 
+def _compiled_chains(params: XmssParams, kernels: object | None) -> Any | None:
+    """The ``jit`` backend's whole-chain kernel for the SHA-256 sets (every step of
+    every chain in one compiled call, :mod:`pqkit.xmss.kernels.jit_ops`), or None
+    (then a batched hash call per step runs, the reference twin)."""
+    if params.func != "sha256" or getattr(kernels, "backend", None) != "jit":
+        return None
+    from pqkit.arith.ops import operations
+
+    ops = operations("xmss", "jit")
+    return None if ops is None else ops.xmss_chains_sha256
+
+
 class Xmss:
     """The hash functions of one parameter set (RFC 8391 §5.1) bound to PUB_SEED."""
 
@@ -67,6 +80,7 @@ class Xmss:
         self.p = params
         self.pub_seed = np.frombuffer(pub_seed, dtype=np.uint8)
         self.hash = RowHash(params.func, params.n, kernels)
+        self._compiled = _compiled_chains(params, kernels)
 
     def _h(self, pad: int, key: Rows, message: Rows) -> Rows:
         count = key.shape[0]
@@ -74,12 +88,16 @@ class Xmss:
         head[:, -1] = pad
         return self.hash(np.concatenate([head, key, message], axis=1))
 
+    def _tobyte(self, pad: int) -> bytes:
+        return bytes(self.p.padding - 1) + bytes([pad])
+
     def _seed_rows(self, count: int) -> Rows:
         return np.broadcast_to(self.pub_seed, (count, self.p.n))
 
     def prf(self, addr: Rows) -> Rows:
-        """PRF(PUB_SEED, ADRS) (§5.1): the keys and bitmasks of F and H."""
-        return self._h(PRF_PAD, self._seed_rows(addr.shape[0]), addr)
+        """PRF(PUB_SEED, ADRS) (§5.1): the keys and bitmasks of F and H; the common
+        toByte(3) || PUB_SEED goes to the kernel as a prefix (compressed once)."""
+        return self.hash(addr, self._tobyte(PRF_PAD) + self.pub_seed.tobytes())
 
     def _with_mask(self, addr: Rows, km: int) -> Rows:
         out: Rows = addr.copy()
@@ -101,9 +119,8 @@ class Xmss:
 
     def prf_keygen(self, sk_seed: bytes, addr: Rows) -> Rows:
         """The WOTS+ private elements: H(toByte(4, pad) || SK_SEED || PUB_SEED || ADRS)."""
-        count = addr.shape[0]
-        key = np.broadcast_to(np.frombuffer(sk_seed, dtype=np.uint8), (count, self.p.n))
-        return self._h(PRF_KEYGEN_PAD, key, np.concatenate([self._seed_rows(count), addr], 1))
+        rows = np.concatenate([self._seed_rows(addr.shape[0]), addr], 1)
+        return self.hash(rows, self._tobyte(PRF_KEYGEN_PAD) + sk_seed)
 
     def prf_bytes(self, key: bytes, message: bytes) -> bytes:
         """PRF(KEY, M) on one input (the randomizer r, §4.1.9)."""
@@ -126,6 +143,10 @@ class Xmss:
         tmp: Rows = x.copy()
         if len(chain) == 0:
             return tmp
+        if self._compiled is not None:
+            addr = addresses(len(chain), layer, tree, OTS, leaf, chain, 0, 0)
+            out: Rows = self._compiled(self.pub_seed.tobytes(), self.p.padding, addr, x, begin, end)
+            return out
         lo, hi = int(begin.min()), int(end.max())
         for j in range(lo, hi):
             active = np.flatnonzero((begin <= j) & (j < end))

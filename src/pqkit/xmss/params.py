@@ -4,9 +4,10 @@ family's catalogue entries.
 Each set is (hash function, n, padding length, h, d) with w = 16. RFC 8391 §5.3
 gives the XMSS OIDs 0x01-0x0c and §5.4 the XMSS^MT OIDs 0x01-0x20; SP 800-208
 §5 adds SHA-256/192 (SHA-256 truncated to 24 bytes, 4-byte padding) and SHAKE256
-with n = 32 or 24 (XMSS 0x0d-0x15). Names are liboqs's (``XMSS-SHA2_10_256``,
-``XMSSMT-SHA2_20/2_256``). As for LMS, no OID is given to the catalogue: the RFC
-9802 key files name XMSS / XMSS^MT, the 4-byte OID in the key names the set.
+with n = 32 or 24 (XMSS 0x0d-0x15, Table 10; XMSS^MT 0x21-0x38, Table 11). Names
+are liboqs's (``XMSS-SHA2_10_256``, ``XMSSMT-SHA2_20/2_256``). As for LMS, no OID
+is given to the catalogue: the RFC 9802 key files name XMSS / XMSS^MT, the 4-byte
+OID in the key names the set.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class XmssParams:
 
 
 # (function, name part, n, padding length), in OID order: RFC 8391 §5.3 / §5.4,
-# then SP 800-208 §5 (XMSS only)
+# then SP 800-208 §5 (Tables 10 and 11)
 _RFC8391 = (
     ("sha256", "SHA2", 32, 32),
     ("sha512", "SHA2", 64, 64),
@@ -113,12 +114,15 @@ def _xmss() -> list[XmssParams]:
 
 
 def _xmssmt() -> list[XmssParams]:
+    """RFC 8391 §5.4 (OIDs 0x01-0x20), then SP 800-208 §5 Table 11 (0x21-0x38:
+    SHA2_*_192, SHAKE256_*_256, SHAKE256_*_192)."""
     out = []
     code = 1
-    for func, family, n, _ in _RFC8391:
+    for func, family, n, pad in _RFC8391 + _SP800_208:
         for h, d in ((20, 2), (20, 4), (40, 2), (40, 4), (40, 8), (60, 3), (60, 6), (60, 12)):
             name = f"XMSSMT-{family}_{h}/{d}_{8 * n}"
-            out.append(XmssParams(name, code, func, n, n, h, d))  # type: ignore[arg-type]
+            level = 3 if n == 24 else 5
+            out.append(XmssParams(name, code, func, n, pad, h, d, 16, level))  # type: ignore[arg-type]
             code += 1
     return out
 

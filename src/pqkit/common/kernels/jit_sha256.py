@@ -2,7 +2,8 @@
 rounds (:func:`_sha256_1_words`) and the x86 SHA extensions (:func:`_sha256_1_ni`),
 chosen once by :data:`SHA_NI`. Shared by the compiled hash-based signature code:
 the SLH-DSA engine (:mod:`pqkit.slhdsa.kernels.jit_ops`, its T_l, H and
-single-lane hashes) and the LM-OTS chains (:mod:`pqkit.lms.kernels.jit_ops`).
+single-lane hashes), the LM-OTS chains (:mod:`pqkit.lms.kernels.jit_ops`) and the
+XMSS WOTS+ chains (:mod:`pqkit.xmss.kernels.jit_ops`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""XMSS's compiled operations (``jit``): :mod:`.jit_ops`."""
