@@ -286,6 +286,7 @@ print(json.dumps(sorted(built() - before)))
 
 
 @needs_numba
+@pytest.mark.slow  # the warm-up of every family: about 90 s of CPU with a cold cache
 def test_warm_up_covers_the_calls_users_make() -> None:
     """After the warm-up of every family, the operations users call (other
     parameter sets, batches of many rows, broadcast keys, hedged signing,
