@@ -80,6 +80,7 @@ def test_the_prelude_blocks_the_extras(tmp_path: Path) -> None:
     assert done.stdout.strip() == "[True, True, True]"
 
 
+@pytest.mark.slow  # every scheme in a fresh process (minutes; the README's demo runs by default)
 def test_demo_runs_every_row_it_can_and_names_what_it_skipped(tmp_path: Path) -> None:
     out = ok(tmp_path, "demo")
     rows = {line.split()[0]: line for line in out.splitlines() if line.endswith(" yes")}
