@@ -199,14 +199,22 @@ def test_compile_command_in_processes(cli: Cli) -> None:
     assert "hash kernels" in out and "ML-KEM-768 keygen" in out  # the children's steps
     # The cache now holds both families (pqkit.cli.compile.cached reads Numba's index),
     # so a fresh `pqkit demo` waits for them to load and runs its rows on jit (issue 25
-    # item 8); the environment of the test processes turns the background off.
+    # item 8); the environment of the test processes turns the background off. The
+    # demo waits at most demo.WAIT (5 s) for the cache to load, which a loaded machine
+    # can exceed (Numba's import alone takes seconds there): the child waits as long
+    # as it takes, so what is checked is that the cached code is found and used, not
+    # how fast it loads (tests/test_cli_demo.py checks the wait and its bound).
     from pqkit.cli.compile import cached
 
     assert cached("mlkem") and cached("hash")
     env = {k: v for k, v in os.environ.items() if k not in ("PQKIT_ARITH", "PQKIT_JIT_BACKGROUND")}
+    demo = (
+        "import sys\nfrom pqkit.cli import demo, main\ndemo.WAIT = 600.0\n"
+        "sys.exit(main(['demo', 'ML-KEM-512', 'SLH-DSA-SHAKE-128f']))\n"
+    )
     done = subprocess.run(
-        [sys.executable, "-m", "pqkit", "demo", "ML-KEM-512", "SLH-DSA-SHAKE-128f"],
-        capture_output=True, text=True, env=env, timeout=600, check=False,
+        [sys.executable, "-c", demo],
+        capture_output=True, text=True, env=env, timeout=900, check=False,
     )  # fmt: skip
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert "arithmetic backend: jit for mlkem, hash (loaded from the cache in" in done.stdout
@@ -278,6 +286,7 @@ print(json.dumps(sorted(built() - before)))
 
 
 @needs_numba
+@pytest.mark.slow  # the warm-up of every family: about 90 s of CPU with a cold cache
 def test_warm_up_covers_the_calls_users_make() -> None:
     """After the warm-up of every family, the operations users call (other
     parameter sets, batches of many rows, broadcast keys, hedged signing,

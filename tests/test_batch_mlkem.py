@@ -359,7 +359,16 @@ def _every_scheme() -> list[Any]:
     # composites have no batch view
     sigs = [n for n in pqkit.sigs() if not registry.algorithm(n).stateful and not _composite(n)]
     names += [("sig", n) for n in sigs if "SLH" not in n or n.endswith("128f")]
-    return [pytest.param(kind, n, id=n) for kind, n in names]
+    # Classic McEliece: the smallest set (plain and f) by default, the larger ones
+    # (a key pair takes tens of seconds of CPU each) under -m slow
+    return [
+        pytest.param(kind, n, id=n, marks=[pytest.mark.slow] if _large_mceliece(n) else [])
+        for kind, n in names
+    ]
+
+
+def _large_mceliece(name: str) -> bool:
+    return name.startswith("Classic-McEliece-") and "-348864" not in name
 
 
 def test_composites_have_no_batch_view() -> None:

@@ -22,6 +22,7 @@ def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "usage: pqkit" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # every scheme, the large Classic McEliece sets too (minutes of CPU)
 def test_demo_round_trips_every_scheme(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["demo"])
     out = capsys.readouterr().out

@@ -202,6 +202,7 @@ def test_cli_list_has_no_note_when_the_extras_are_installed(cli: Cli) -> None:
     assert "not installed here" not in cli.ok("list").decode()
 
 
+@pytest.mark.slow  # every KEM timed (minutes): tests/test_cli_no_extras.py checks the line
 def test_cli_speed_leaves_out_and_names_what_needs_the_extra(
     cli: Cli, no_cryptography: None
 ) -> None:

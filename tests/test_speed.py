@@ -187,6 +187,7 @@ def test_real_scheme_json_info_fullcycle(capsys: pytest.CaptureFixture[str], kin
     assert info["length_public_key"] == scheme.length_public_key
 
 
+@pytest.mark.slow  # every real KEM, a key ring each (minutes); the fakes stand in by default
 @pytest.mark.usefixtures("fakes")
 def test_all_schemes_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(capsys, "kem", *FAST, "--duration", "0")
