@@ -104,19 +104,35 @@ class CertificateSigningRequest(Signed):
             self._public_key = public_key_from_spki(self._spki)
         return self._public_key
 
-    @property
-    def possession_statement(self) -> tuple[Name, int] | None:
-        """(issuer, serial number) of the signer certificate named by an RFC 9883
-        statementOfPossession, or None."""
+    def _statement(self) -> Any:
         values = self._attributes.get(STATEMENT_OF_POSSESSION)
         if values is None:
             return None
         if len(values) != 1:
             raise ValueError("statementOfPossession with other than one value (RFC 9883 §4)")
         spec = pyasn1_modules().rfc9883.PrivateKeyPossessionStatement()
-        statement = decode(values[0], spec, "statementOfPossession")
+        return decode(values[0], spec, "statementOfPossession")
+
+    @property
+    def possession_statement(self) -> tuple[Name, int] | None:
+        """(issuer, serial number) of the signer certificate named by an RFC 9883
+        statementOfPossession, or None."""
+        statement = self._statement()
+        if statement is None:
+            return None
         signer = statement["signer"]
         return Name._from_asn1(signer["issuer"]), int(signer["serialNumber"])
+
+    @property
+    def possession_certificate(self) -> Any:
+        """The signer certificate carried in the statementOfPossession (its
+        optional ``cert``), or None."""
+        from pqkit.x509.certificate import Certificate
+
+        statement = self._statement()
+        if statement is None or not statement["cert"].isValue:
+            return None
+        return Certificate._load_der(encode(statement["cert"]))
 
     @property
     def is_signature_valid(self) -> bool:
