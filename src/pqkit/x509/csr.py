@@ -16,8 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pqkit.x509._asn1 import decode, encode, pyasn1_modules
-from pqkit.x509._keys import public_key_from_spki
-from pqkit.x509._signed import Signed
+from pqkit.x509._signed import Signed, SubjectKey
 from pqkit.x509.extensions import Extensions
 from pqkit.x509.name import Name
 
@@ -39,7 +38,7 @@ MAX_ATTRIBUTES = 16
 """The most attributes read in one request."""
 
 
-class CertificateSigningRequest(Signed):
+class CertificateSigningRequest(SubjectKey, Signed):
     """A parsed PKCS#10 request."""
 
     _LABEL = "CERTIFICATE REQUEST"
@@ -72,7 +71,6 @@ class CertificateSigningRequest(Signed):
             self._extensions = Extensions._from_asn1(
                 decode(values[0], spec, "extensionRequest"), "certificate request"
             )
-        self._public_key: Any = None
 
     @property
     def subject(self) -> Name:
@@ -90,19 +88,6 @@ class CertificateSigningRequest(Signed):
     @property
     def tbs_certrequest_bytes(self) -> bytes:
         return self._tbs
-
-    @property
-    def public_key_algorithm_oid(self) -> str:
-        return self._spki_oid
-
-    @property
-    def public_key_bytes(self) -> bytes:
-        return self._spki
-
-    def public_key(self) -> Any:
-        if self._public_key is None:
-            self._public_key = public_key_from_spki(self._spki)
-        return self._public_key
 
     def _statement(self) -> Any:
         values = self._attributes.get(STATEMENT_OF_POSSESSION)
