@@ -172,8 +172,8 @@ def _validity(args: argparse.Namespace) -> tuple[dt.datetime, dt.datetime]:
 
 def cmd_req(args: argparse.Namespace) -> int:
     """``pqkit req``: a PKCS#10 request for -key or a new -newkey ALG key."""
-    from pqkit.cli.keyfile import _private_bytes
     from pqkit.keys import private_key_class
+    from pqkit.serialization import Encoding, NoEncryption, PrivateFormat
 
     x509 = _x509()
     if (args.key is None) == (args.newkey is None):
@@ -200,7 +200,7 @@ def cmd_req(args: argparse.Namespace) -> int:
         )
     request = builder.sign(signer)
     if args.newkey:
-        pem = _private_bytes(key, False, "seed", None)
+        pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
         write_output(args.keyout, pem, secret=True, force=args.force, binary=False)
     _write(args, request)
     return OK
