@@ -1,0 +1,141 @@
+"""Bounded decoding of CMS input (BER as producers write it) and strict DER output.
+
+Every CMS structure comes from pyasn1-alt-modules (RFC 5652, 5083, 5084, 8619,
+9629); nothing here encodes a CMS structure by hand. What is here keeps hostile
+input away from pyasn1: the size is bounded first, then a small iterative scan of
+the BER tag-length-value frames bounds the nesting depth and the number of
+elements (pyasn1 decodes recursively and has no limit of its own on either), and
+every pyasn1 exception becomes a ``ValueError`` naming what failed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pqkit._checks import as_bytes
+from pqkit._extras import require
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_ELEMENTS",
+    "MAX_INPUT",
+    "decode",
+    "encode",
+    "modules",
+    "oid",
+    "scan",
+]
+
+MAX_INPUT = 64 << 20
+"""Largest CMS message decoded in memory (64 MiB); large contents go detached."""
+MAX_DEPTH = 32
+"""Deepest nesting of constructed BER elements (CMS needs about a dozen levels)."""
+MAX_ELEMENTS = 200_000
+"""Most BER elements in one message (a counter of everything the scan walks)."""
+
+
+def modules() -> Any:
+    """The pyasn1 / pyasn1-alt-modules namespace (``MissingExtra`` without the extra)."""
+    require("cms", "pqkit.cms (CMS messages)", "pyasn1_alt_modules")
+    require("openssl", "pqkit.cms (CMS messages)", "cryptography")
+    from pqkit.cms import _mods
+
+    return _mods
+
+
+def scan(data: bytes, what: str, *, max_depth: int = MAX_DEPTH) -> None:
+    """Walk the BER frames of ``data`` (X.690 §8.1) without building anything:
+    ``ValueError`` if the nesting is deeper than ``max_depth``, if there are more
+    than :data:`MAX_ELEMENTS` elements, or if a length runs past its parent."""
+    n = len(data)
+    # Stack of ends of the open constructed elements; -1 for an indefinite length.
+    stack: list[int] = []
+    pos = 0
+    count = 0
+    while True:
+        while stack and stack[-1] >= 0 and pos == stack[-1]:
+            stack.pop()
+        if not stack and pos > 0:
+            break
+        if pos >= n:
+            raise ValueError(f"{what}: truncated BER (an element runs past the end)")
+        if stack and stack[-1] < 0 and data[pos : pos + 2] == b"\x00\x00":
+            stack.pop()
+            pos += 2
+            if not stack:
+                break
+            continue
+        count += 1
+        if count > MAX_ELEMENTS:
+            raise ValueError(f"{what}: more than {MAX_ELEMENTS} BER elements")
+        first = data[pos]
+        pos += 1
+        if first & 0x1F == 0x1F:  # high tag number form
+            for _ in range(5):
+                if pos >= n:
+                    raise ValueError(f"{what}: truncated BER tag")
+                pos += 1
+                if not data[pos - 1] & 0x80:
+                    break
+            else:
+                raise ValueError(f"{what}: BER tag number too large")
+        if pos >= n:
+            raise ValueError(f"{what}: truncated BER length")
+        octet = data[pos]
+        pos += 1
+        constructed = bool(first & 0x20)
+        if octet == 0x80:
+            if not constructed:
+                raise ValueError(f"{what}: indefinite length on a primitive element")
+            length = -1
+        elif octet & 0x80:
+            size = octet & 0x7F
+            if size > 8 or pos + size > n:
+                raise ValueError(f"{what}: bad BER length")
+            length = int.from_bytes(data[pos : pos + size], "big")
+            pos += size
+        else:
+            length = octet
+        limit = next((end for end in reversed(stack) if end >= 0), n)
+        if length >= 0 and pos + length > limit:
+            raise ValueError(f"{what}: a BER length runs past its container")
+        if constructed:
+            if len(stack) >= max_depth:
+                raise ValueError(f"{what}: BER nesting deeper than {max_depth}")
+            if length == 0:
+                continue
+            stack.append(pos + length if length >= 0 else -1)
+            continue
+        pos += length
+    if pos != n:
+        raise ValueError(f"{what}: {n - pos} trailing bytes after the message")
+
+
+def decode(data: Any, spec: Any, what: str) -> Any:
+    """``data`` (BER or DER) decoded as ``spec`` after the size and frame checks;
+    a ``ValueError`` naming ``what`` for anything pyasn1 refuses."""
+    raw = as_bytes(data, what)
+    if len(raw) > MAX_INPUT:
+        raise ValueError(f"{what} of {len(raw)} bytes is too large (at most {MAX_INPUT})")
+    if not raw:
+        raise ValueError(f"{what} is empty")
+    scan(raw, what)
+    mods = modules()
+    try:
+        value, rest = mods.ber_decoder.decode(raw, asn1Spec=spec)
+    except mods.PyAsn1Error as exc:
+        raise ValueError(f"{what}: malformed ASN.1 ({' '.join(str(exc).split())[:200]})") from None
+    if rest:
+        raise ValueError(f"{what}: {len(rest)} trailing bytes")
+    return value
+
+
+def encode(value: Any) -> bytes:
+    """Strict DER of a pyasn1 value (SET OF sorted, definite lengths)."""
+    out: bytes = modules().der_encoder.encode(value)
+    return out
+
+
+def oid(value: Any) -> str:
+    """The dotted text of a pyasn1 OBJECT IDENTIFIER."""
+    return ".".join(str(arc) for arc in tuple(value))
