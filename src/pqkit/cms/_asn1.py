@@ -20,6 +20,7 @@ __all__ = [
     "MAX_ELEMENTS",
     "MAX_INPUT",
     "decode",
+    "definite",
     "encode",
     "modules",
     "oid",
@@ -43,11 +44,13 @@ def modules() -> Any:
     return _mods
 
 
-def scan(data: bytes, what: str, *, max_depth: int = MAX_DEPTH) -> None:
+def scan(data: bytes, what: str, *, max_depth: int = MAX_DEPTH) -> bool:
     """Walk the BER frames of ``data`` (X.690 §8.1) without building anything:
     ``ValueError`` if the nesting is deeper than ``max_depth``, if there are more
-    than :data:`MAX_ELEMENTS` elements, or if a length runs past its parent."""
+    than :data:`MAX_ELEMENTS` elements, or if a length runs past its parent.
+    Returns whether an indefinite length was seen."""
     n = len(data)
+    indefinite = False
     # Stack of ends of the open constructed elements; -1 for an indefinite length.
     stack: list[int] = []
     pos = 0
@@ -88,6 +91,7 @@ def scan(data: bytes, what: str, *, max_depth: int = MAX_DEPTH) -> None:
             if not constructed:
                 raise ValueError(f"{what}: indefinite length on a primitive element")
             length = -1
+            indefinite = True
         elif octet & 0x80:
             size = octet & 0x7F
             if size > 8 or pos + size > n:
@@ -109,6 +113,59 @@ def scan(data: bytes, what: str, *, max_depth: int = MAX_DEPTH) -> None:
         pos += length
     if pos != n:
         raise ValueError(f"{what}: {n - pos} trailing bytes after the message")
+    return indefinite
+
+
+def _header(data: bytes, pos: int) -> tuple[int, int, int]:
+    """(end of the identifier octets, length or -1, start of the contents) of the
+    element at ``pos`` (already checked by :func:`scan`)."""
+    start = pos
+    pos += 1
+    if data[start] & 0x1F == 0x1F:
+        while data[pos] & 0x80:
+            pos += 1
+        pos += 1
+    tag_end = pos
+    octet = data[pos]
+    pos += 1
+    if octet == 0x80:
+        return tag_end, -1, pos
+    if octet & 0x80:
+        size = octet & 0x7F
+        return tag_end, int.from_bytes(data[pos : pos + size], "big"), pos + size
+    return tag_end, octet, pos
+
+
+def _length(n: int) -> bytes:
+    """X.690 §10.1: the definite length octets of ``n``, shortest form."""
+    if n < 0x80:
+        return bytes([n])
+    body = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(body)]) + body
+
+
+def _definite(data: bytes, pos: int, end: int) -> tuple[bytes, int]:
+    """The elements from ``pos`` to ``end`` (-1: to an end-of-contents) with every
+    indefinite length made definite; nothing else changes (X.690 §8.1.3)."""
+    out: list[bytes] = []
+    while True:
+        if end < 0 and data[pos : pos + 2] == b"\x00\x00":
+            return b"".join(out), pos + 2
+        if end >= 0 and pos >= end:
+            return b"".join(out), pos
+        tag_end, length, body = _header(data, pos)
+        if data[pos] & 0x20:
+            inner, after = _definite(data, body, -1 if length < 0 else body + length)
+        else:
+            inner, after = data[body : body + length], body + length
+        out.append(data[pos:tag_end] + _length(len(inner)) + inner)
+        pos = after
+
+
+def definite(data: bytes) -> bytes:
+    """``data`` (BER that :func:`scan` accepted) with definite lengths only: pyasn1
+    loses end-of-contents octets inside an open type (ANY) of indefinite length."""
+    return _definite(data, 0, len(data))[0]
 
 
 def decode(data: Any, spec: Any, what: str) -> Any:
@@ -119,7 +176,8 @@ def decode(data: Any, spec: Any, what: str) -> Any:
         raise ValueError(f"{what} of {len(raw)} bytes is too large (at most {MAX_INPUT})")
     if not raw:
         raise ValueError(f"{what} is empty")
-    scan(raw, what)
+    if scan(raw, what):
+        raw = definite(raw)
     mods = modules()
     try:
         value, rest = mods.ber_decoder.decode(raw, asn1Spec=spec)

@@ -161,8 +161,9 @@ def _decrypt_content(eci: Any, cek: bytes, mac: bytes | None, aad: bytes) -> byt
 def decrypt(data: Any, private_key: Any, certificate: Any = None) -> bytes:
     """The content of an EnvelopedData or AuthEnvelopedData ContentInfo (BER or
     DER) for ``private_key`` (a KEM private key of ``pqkit.keys``). With
-    ``certificate`` (its ``pqkit.x509.Certificate``) only the KEMRecipientInfos
-    naming it are tried, else every one for the key's algorithm.
+    ``certificate`` (its ``pqkit.x509.Certificate``, or a :class:`Recipient`) only
+    the KEMRecipientInfos naming it are tried, else every one for the key's
+    algorithm (the recipient identifier is then not checked).
 
     Raises :class:`DecryptionError` (one message) for any failure after parsing,
     ``ValueError`` for a message that is not an enveloped CMS structure."""
@@ -174,11 +175,16 @@ def decrypt(data: Any, private_key: Any, certificate: Any = None) -> bytes:
     content_type = _asn1.oid(ci["contentType"])
     if content_type == _ID_ENVELOPED:
         env = _asn1.decode(bytes(ci["content"]), m.rfc5652.EnvelopedData(), "EnvelopedData")
+        # RFC 5652 §6.1: version 3 when a RecipientInfo is an ori (all KEM ones are).
+        if int(env["version"]) != 3:
+            raise ValueError(f"EnvelopedData version {int(env['version'])} (3 with ori)")
         eci = env["encryptedContentInfo"]
         mac = None
         aad = b""
     elif content_type == _ID_AUTH_ENVELOPED:
         env = _asn1.decode(bytes(ci["content"]), m.rfc5083.AuthEnvelopedData(), "AuthEnvelopedData")
+        if int(env["version"]) != 0:  # RFC 5083 §2.1
+            raise ValueError(f"AuthEnvelopedData version {int(env['version'])} (must be 0)")
         eci = env["authEncryptedContentInfo"]
         mac = bytes(env["mac"])
         # RFC 5083 §2.1: the AAD is the DER of authAttrs with the SET OF tag.
@@ -192,10 +198,15 @@ def decrypt(data: Any, private_key: Any, certificate: Any = None) -> bytes:
         raise ValueError(
             f"CMS content type {content_type} is not EnvelopedData or AuthEnvelopedData"
         )
+    if _asn1.oid(eci["contentType"]) != _ID_DATA:
+        raise ValueError(f"encrypted content type {_asn1.oid(eci['contentType'])} is not id-data")
     infos = env["recipientInfos"]
     if len(infos) > MAX_RECIPIENTS:
         raise ValueError(f"more than {MAX_RECIPIENTS} recipients in the message")
-    wanted = None if certificate is None else Recipient.from_certificate(certificate)
+    if certificate is None or isinstance(certificate, Recipient):
+        wanted = certificate
+    else:
+        wanted = Recipient.from_certificate(certificate)
     tried = 0
     for ri in infos:
         if ri.getName() != "ori" or _asn1.oid(ri["ori"]["oriType"]) != "1.2.840.113549.1.9.16.13.3":
