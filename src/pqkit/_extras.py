@@ -22,7 +22,7 @@ EXTRAS: dict[str, str] = {
     "jit": "numba",
     "dask": "dask",
     "progress": "tqdm",
-    "cms": "pyasn1_alt_modules",
+    "x509": "pyasn1",
 }
 """Each extra of pyproject.toml that a feature may need -> the top-level package it
 installs (the import name)."""
