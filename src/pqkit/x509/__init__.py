@@ -14,12 +14,26 @@ through pyca/cryptography; subject keys may be any pqkit key, KEM keys included
 
 from __future__ import annotations
 
+from pqkit.x509.builder import (
+    CertificateBuilder,
+    CertificateRevocationListBuilder,
+    CertificateSigningRequestBuilder,
+    RevokedCertificateBuilder,
+    random_serial_number,
+)
 from pqkit.x509.certificate import (
     Certificate,
     load_der_x509_certificate,
     load_pem_x509_certificate,
     load_pem_x509_certificates,
 )
+from pqkit.x509.crl import (
+    CertificateRevocationList,
+    RevokedCertificate,
+    load_der_x509_crl,
+    load_pem_x509_crl,
+)
+from pqkit.x509.csr import CertificateSigningRequest, load_der_x509_csr, load_pem_x509_csr
 from pqkit.x509.extensions import (
     AuthorityKeyIdentifier,
     BasicConstraints,
@@ -44,6 +58,11 @@ __all__ = [
     "BasicConstraints",
     "CRLNumber",
     "Certificate",
+    "CertificateBuilder",
+    "CertificateRevocationList",
+    "CertificateRevocationListBuilder",
+    "CertificateSigningRequest",
+    "CertificateSigningRequestBuilder",
     "DNSName",
     "ExtendedKeyUsage",
     "ExtendedKeyUsageOID",
@@ -55,11 +74,18 @@ __all__ = [
     "NameAttribute",
     "NameOID",
     "RFC822Name",
+    "RevokedCertificate",
+    "RevokedCertificateBuilder",
     "SubjectAlternativeName",
     "SubjectKeyIdentifier",
     "UniformResourceIdentifier",
     "UnrecognizedExtension",
     "load_der_x509_certificate",
+    "load_der_x509_crl",
+    "load_der_x509_csr",
     "load_pem_x509_certificate",
     "load_pem_x509_certificates",
+    "load_pem_x509_crl",
+    "load_pem_x509_csr",
+    "random_serial_number",
 ]

@@ -81,19 +81,15 @@ def _pss_parameters(hash_name: str) -> bytes:
     """RSASSA-PSS-params (RFC 4055 §3.1): the hash, MGF1 with it, salt = its length."""
     rfc4055 = pyasn1_modules().rfc4055
     rfc5280 = pyasn1_modules().rfc5280
-    from pyasn1.type import univ
 
     oids = {"sha256": rfc4055.id_sha256, "sha384": rfc4055.id_sha384, "sha512": rfc4055.id_sha512}
     hash_ai = rfc5280.AlgorithmIdentifier()
     hash_ai["algorithm"] = oids[hash_name]
-    mgf_ai = rfc5280.AlgorithmIdentifier()
-    mgf_ai["algorithm"] = rfc4055.id_mgf1
-    mgf_ai["parameters"] = encode(hash_ai)
     params = rfc4055.RSASSA_PSS_params()
     params["hashAlgorithm"]["algorithm"] = oids[hash_name]
     params["maskGenAlgorithm"]["algorithm"] = rfc4055.id_mgf1
     params["maskGenAlgorithm"]["parameters"] = encode(hash_ai)
-    params["saltLength"] = univ.Integer(_hash(hash_name).digest_size)
+    params["saltLength"] = _hash(hash_name).digest_size
     return encode(params, "RSASSA-PSS-params")
 
 
