@@ -8,7 +8,7 @@ import functools
 
 import pytest
 
-pytest.importorskip("pyasn1_alt_modules", reason="the cms extra is not installed")
+pytest.importorskip("pyasn1_alt_modules.rfc9629", reason="the cms extra is not installed")
 pytest.importorskip("cryptography", reason="the cms extra is not installed")
 
 from pqkit import cms

@@ -11,7 +11,7 @@ import tarfile
 
 import pytest
 
-pytest.importorskip("pyasn1_alt_modules", reason="the cms extra is not installed")
+pytest.importorskip("pyasn1_alt_modules.rfc9629", reason="the cms extra is not installed")
 pytest.importorskip("cryptography", reason="the cms extra is not installed")
 
 from helpers import VECTORS

@@ -39,6 +39,7 @@ _COMMANDS: dict[str, str] = {
         ("keygen", "pub", "show", "list", "encaps", "decaps", "sign", "verify"), "pqkit.cli.keys"
     ),
     "hpke": "pqkit.cli.hpke",
+    "cms": "pqkit.cli.cms",
     "speed": "pqkit.bench.cli",
     "compile": "pqkit.cli.compile",
 }

@@ -11,6 +11,14 @@ from __future__ import annotations
 
 from pqkit.cms.enveloped import CIPHERS, DecryptionError, decrypt, encrypt
 from pqkit.cms.kemri import KDFS, WRAPS, Recipient
+from pqkit.cms.signed import (
+    SignedDataError,
+    Signer,
+    SignerInfo,
+    VerifiedData,
+    sign,
+    verify,
+)
 
 __all__ = [
     "CIPHERS",
@@ -18,6 +26,12 @@ __all__ = [
     "WRAPS",
     "DecryptionError",
     "Recipient",
+    "SignedDataError",
+    "Signer",
+    "SignerInfo",
+    "VerifiedData",
     "decrypt",
     "encrypt",
+    "sign",
+    "verify",
 ]

@@ -37,7 +37,9 @@ MAX_ELEMENTS = 200_000
 
 def modules() -> Any:
     """The pyasn1 / pyasn1-alt-modules namespace (``MissingExtra`` without the extra)."""
-    require("cms", "pqkit.cms (CMS messages)", "pyasn1_alt_modules")
+    from pqkit.x509._asn1 import pyasn1_modules
+
+    pyasn1_modules()  # the x509 extra's check: pyasn1 and pyasn1-alt-modules
     require("openssl", "pqkit.cms (CMS messages)", "cryptography")
     from pqkit.cms import _mods
 

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from pyasn1.codec.ber import decoder as ber_decoder  # type: ignore[import-untyped]
-from pyasn1.codec.der import encoder as der_encoder  # type: ignore[import-untyped]
-from pyasn1.error import PyAsn1Error  # type: ignore[import-untyped]
-from pyasn1.type import char, namedtype, tag, univ, useful  # type: ignore[import-untyped]
-from pyasn1_alt_modules import (  # type: ignore[import-untyped]
+from pyasn1.codec.ber import decoder as ber_decoder
+from pyasn1.codec.der import encoder as der_encoder
+from pyasn1.error import PyAsn1Error
+from pyasn1.type import char, namedtype, tag, univ, useful
+from pyasn1_alt_modules import (
     rfc3565,
     rfc5083,
     rfc5084,

@@ -122,9 +122,9 @@ def split_multipart_signed(data: bytes) -> MultipartSigned:
     if not ctype.lower().startswith(b"multipart/signed") or match is None:
         raise ValueError("S/MIME: not a multipart/signed entity with a boundary")
     delimiter = b"--" + match.group(1)
-    parts = re.split(rb"(?:\r?\n)?" + re.escape(delimiter) + rb"(--)?[ \t]*\r?\n?", body)
-    # parts: preamble, part1, None, part2, '--', epilogue
-    pieces = [p for p in parts[1::2] if p is not None]
+    # RFC 2046 §5.1.1: the CRLF before a delimiter belongs to the delimiter.
+    parts = re.split(rb"(?:\r?\n)?" + re.escape(delimiter) + rb"(?:--)?[ \t]*\r?\n?", body)
+    pieces = parts[1:-1]  # between the preamble and the epilogue
     if len(pieces) < 2:
         raise ValueError("S/MIME: multipart/signed needs two parts")
     sig_headers, sig_body = _headers(pieces[1])
