@@ -182,3 +182,33 @@ def test_signer_and_certificate_counts_bounded(monkeypatch: pytest.MonkeyPatch) 
             certificates=[s.certificate],
             trust=[ta()],
         )
+
+
+def _self_signed(key: object) -> x509.Certificate:
+    name = x509.Name([x509.NameAttribute(x509.NameOID.COMMON_NAME, "classical signer")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    public = key.public_key()  # type: ignore[attr-defined]
+    return (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(public)
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(True, None), True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), False)
+        .sign(key)
+    )
+
+
+def test_classical_signers_through_pyca_beside_a_pq_one() -> None:
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+
+    pq = signer(FAMILIES[0])
+    classical = [ec.generate_private_key(ec.SECP384R1()), ed25519.Ed25519PrivateKey.generate()]
+    signers = [pq, *(cms.Signer(k, _self_signed(k), key_identifier=True) for k in classical)]
+    der = cms.sign(MESSAGE, signers)
+    anchors = [ta(), *(s.certificate for s in signers[1:])]
+    found = cms.verify(der, trust=anchors)
+    assert [s.digest_algorithm for s in found.signers] == ["SHA2-512", "SHA2-384", "SHA2-512"]
