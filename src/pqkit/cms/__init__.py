@@ -14,8 +14,8 @@ from pqkit.cms.kemri import KDFS, WRAPS, Recipient
 from pqkit.cms.signed import (
     SignedDataError,
     Signer,
-    SignerInfo,
     VerifiedData,
+    VerifiedSigner,
     sign,
     verify,
 )
@@ -28,8 +28,8 @@ __all__ = [
     "Recipient",
     "SignedDataError",
     "Signer",
-    "SignerInfo",
     "VerifiedData",
+    "VerifiedSigner",
     "decrypt",
     "encrypt",
     "sign",

@@ -27,8 +27,8 @@ __all__ = [
     "MAX_SIGNERS",
     "SignedDataError",
     "Signer",
-    "SignerInfo",
     "VerifiedData",
+    "VerifiedSigner",
     "sign",
     "verify",
 ]
@@ -38,7 +38,7 @@ MAX_SIGNERS = 16
 MAX_CERTIFICATES = 64
 """Most certificates read from one message."""
 MAX_ATTRIBUTES = 64
-"""Most signed or unsigned attributes of one SignerInfo."""
+"""Most signed attributes of one SignerInfo (each is checked)."""
 
 _ID_DATA = "1.2.840.113549.1.7.1"
 _ID_SIGNED = "1.2.840.113549.1.7.2"
@@ -71,7 +71,7 @@ class Signer:
 
 
 @dataclass(frozen=True)
-class SignerInfo:
+class VerifiedSigner:
     """A verified signer: its certificate, the chain to the trust anchor (leaf
     first; empty when no trust was asked for), the digest algorithm's name and the
     signing time when the signed attributes hold one."""
@@ -88,7 +88,7 @@ class VerifiedData:
 
     content: bytes | None
     content_type: str
-    signers: list[SignerInfo] = field(default_factory=list)
+    signers: list[VerifiedSigner] = field(default_factory=list)
 
 
 def _x509() -> Any:
@@ -291,14 +291,14 @@ def _signing_time(m: Any, der: bytes) -> datetime.datetime:
     return moment.astimezone(datetime.timezone.utc)
 
 
-def _same_algorithm(m: Any, a: Any, b: Any) -> bool:
+def _same_algorithm(a: Any, b: Any) -> bool:
     return _asn1.encode(a) == _asn1.encode(b)
 
 
 def _check_protection(m: Any, der: bytes, si: Any) -> None:
     """RFC 6211 §3: the protected algorithms are those of the SignerInfo."""
     p = _asn1.decode(der, m.rfc6211.CMSAlgorithmProtection(), "CMSAlgorithmProtection")
-    if not _same_algorithm(m, p["digestAlgorithm"], si["digestAlgorithm"]):
+    if not _same_algorithm(p["digestAlgorithm"], si["digestAlgorithm"]):
         raise ValueError("CMSAlgorithmProtection names another digest algorithm")
     if p["macAlgorithm"].isValue or not p["signatureAlgorithm"].isValue:
         raise ValueError("CMSAlgorithmProtection of a SignerInfo needs a signatureAlgorithm only")
@@ -306,7 +306,7 @@ def _check_protection(m: Any, der: bytes, si: Any) -> None:
     sig["algorithm"] = p["signatureAlgorithm"]["algorithm"]
     if p["signatureAlgorithm"]["parameters"].isValue:
         sig["parameters"] = p["signatureAlgorithm"]["parameters"]
-    if not _same_algorithm(m, sig, si["signatureAlgorithm"]):
+    if not _same_algorithm(sig, si["signatureAlgorithm"]):
         raise ValueError("CMSAlgorithmProtection names another signature algorithm")
 
 
@@ -391,7 +391,7 @@ def verify(
         raise ValueError("the content is detached: give it (content=...)")
     source = attached if attached is not None else content
     digests: dict[str, bytes] = {}
-    results: list[SignerInfo] = []
+    results: list[VerifiedSigner] = []
     for si in infos:
         sid_text = _sid_text(si["sid"])
         cert = _find_signer(m, si["sid"], pool)
@@ -452,7 +452,7 @@ def verify(
         except (ValueError, TypeError) as exc:
             raise SignedDataError(who, f"signature check refused: {exc}") from None
         chain = [] if trust is None else _chain(cert, pool, trust, time, who)
-        results.append(SignerInfo(cert, chain, hash_alg.name, when))
+        results.append(VerifiedSigner(cert, chain, hash_alg.name, when))
     return VerifiedData(attached, content_type, results)
 
 
