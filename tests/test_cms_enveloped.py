@@ -215,3 +215,14 @@ def test_ber_indefinite_lengths_and_constructed_octet_strings_accepted() -> None
     ber = ber_encoder.encode(ci, defMode=False, maxChunkSize=16)
     assert ber.startswith(b"\x30\x80") and len(ber) > len(der)  # indefinite, chunked
     assert cms.decrypt(ber, key("ML-KEM-512")) == MESSAGE
+
+
+def test_without_rfc9629_the_cms_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyasn1-alt-modules before 0.4.5 has no KEMRecipientInfo module."""
+    import sys
+
+    from pqkit.errors import MissingExtra
+
+    monkeypatch.setitem(sys.modules, "pyasn1_alt_modules.rfc9629", None)
+    with pytest.raises(MissingExtra, match=r"pqkit\[cms\]"):
+        cms.decrypt(b"0\x00", key("ML-KEM-512"))

@@ -37,10 +37,9 @@ MAX_ELEMENTS = 200_000
 
 def modules() -> Any:
     """The pyasn1 / pyasn1-alt-modules namespace (``MissingExtra`` without the extra)."""
-    from pqkit.x509._asn1 import pyasn1_modules
-
-    pyasn1_modules()  # the x509 extra's check: pyasn1 and pyasn1-alt-modules
-    require("openssl", "pqkit.cms (CMS messages)", "cryptography")
+    # pyasn1-alt-modules with RFC 9629 (0.4.5 on; it brings pyasn1), then pyca.
+    require("cms", "CMS messages (pqkit.cms)", "pyasn1_alt_modules.rfc9629")
+    require("openssl", "CMS messages (pqkit.cms)", "cryptography.hazmat.primitives.keywrap")
     from pqkit.cms import _mods
 
     return _mods

@@ -77,10 +77,10 @@ def encrypt(
     :class:`~pqkit.cms.Recipient` or a certificate (``pqkit.x509.Certificate``)
     whose key is a KEM key; ``kdf`` is ``HKDF-SHA256/384/512``, ``wrap``
     ``AES-128/192/256-WRAP``, ``ukm`` optional user keying material (RFC 9629 §3)."""
+    m = _asn1.modules()  # MissingExtra before any import of the extras' packages
     from cryptography.hazmat.primitives import padding
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-    m = _asn1.modules()
     plain = as_bytes(data, "data")
     if cipher not in CIPHERS:
         raise ValueError(f"unknown cipher {cipher!r}; known: {', '.join(CIPHERS)}")
