@@ -226,3 +226,16 @@ def test_without_rfc9629_the_cms_extra_is_named(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setitem(sys.modules, "pyasn1_alt_modules.rfc9629", None)
     with pytest.raises(MissingExtra, match=r"pqkit\[cms\]"):
         cms.decrypt(b"0\x00", key("ML-KEM-512"))
+
+
+@pytest.mark.parametrize("form", ["seed", "expanded", "both"])
+def test_recipient_key_in_each_pkcs8_form(form: str) -> None:
+    from pqkit.keys import load_der_private_key
+    from pqkit.serialization import Encoding, NoEncryption, PrivateFormat
+
+    original = key("ML-KEM-512")
+    der = original.private_bytes(  # type: ignore[attr-defined]
+        Encoding.DER, PrivateFormat.PKCS8, NoEncryption(), form=form
+    )
+    message = cms.encrypt(MESSAGE, [recipient("ML-KEM-512")])
+    assert cms.decrypt(message, load_der_private_key(der, None)) == MESSAGE
