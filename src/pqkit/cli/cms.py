@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 from typing import Any
 
 from pqkit.cli.files import check_outputs, open_input, read_input, write_output
@@ -77,11 +78,29 @@ def _sign(args: argparse.Namespace) -> int:
     if args.detached:
         with open_input(args.input, "content") as source:
             der = cms.sign(source, signers, detached=True, **options)
+        if args.outform == "SMIME":
+            # RFC 8551 §3.5.3: a detached signature travels in multipart/signed with
+            # its content, so the content is read (bounded) once more here.
+            content = read_input(args.input, "content", _message_limit() // 2)
+            _write_multipart(args, content, der, [s.private_key for s in signers])
+            return OK
     else:
         content = read_input(args.input, "content", _message_limit() // 2)
         der = cms.sign(content, signers, **options)
     _write(args, der, "signed-data")
     return OK
+
+
+def _write_multipart(args: argparse.Namespace, content: bytes, der: bytes, keys: list[Any]) -> None:
+    """``multipart/signed`` with ``micalg`` the signers' digests (RFC 8551 §3.4.3.2)."""
+    from pqkit.cms import smime
+    from pqkit.cms.digests import for_key
+
+    names = {"SHA2-256": "sha-256", "SHA2-384": "sha-384", "SHA2-512": "sha-512"}
+    micalg = ",".join(dict.fromkeys(names.get(for_key(k).name, "unknown") for k in keys))
+    boundary = os.urandom(12).hex().encode()
+    out = smime.to_smime_multipart(content, der, micalg, boundary)
+    write_output(args.output, out, secret=False, force=args.force, binary=False)
 
 
 def _verify(args: argparse.Namespace) -> int:
