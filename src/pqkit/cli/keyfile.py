@@ -266,6 +266,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     if stateful.is_key_file(args.key):
         return stateful.show(args)
+    from pqkit.cli import x509
+
+    if x509.is_x509_file(args.key):
+        if args.out is not None:
+            raise ValueError("pqkit show -o converts key files; certificates are shown only")
+        return x509.show(args.key)
     converting = args.out is not None
     if converting:
         check_outputs([args.out], args.force, inputs=[args.key])

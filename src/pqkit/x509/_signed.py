@@ -14,7 +14,7 @@ from pqkit.serialization.pem import pem_decode, pem_encode
 from pqkit.x509 import algorithms
 from pqkit.x509._asn1 import _header, decode, encode, pyasn1_modules
 
-__all__ = ["MAX_PEM_BLOCKS", "Signed", "from_time", "to_time"]
+__all__ = ["MAX_PEM_BLOCKS", "Signed", "SubjectKey", "from_time", "to_time"]
 
 MAX_PEM_BLOCKS = 64
 """The most PEM blocks read by the loaders of several certificates."""
@@ -111,6 +111,33 @@ class Signed:
 
     def __hash__(self) -> int:
         return hash(self._der)
+
+
+class SubjectKey:
+    """The subject public key of a certificate or a request: ``_spki`` (its DER
+    SubjectPublicKeyInfo) and ``_spki_oid`` are set by the class."""
+
+    _spki: bytes
+    _spki_oid: str
+    _public_key: Any = None
+
+    @property
+    def public_key_algorithm_oid(self) -> str:
+        return self._spki_oid
+
+    @property
+    def public_key_bytes(self) -> bytes:
+        """The DER SubjectPublicKeyInfo."""
+        return self._spki
+
+    def public_key(self) -> Any:
+        """The subject's public key: a :mod:`pqkit.keys` object, or a pyca key for a
+        classical algorithm. ``ValueError`` for a key that does not load."""
+        if self._public_key is None:
+            from pqkit.x509._keys import public_key_from_spki
+
+            self._public_key = public_key_from_spki(self._spki)
+        return self._public_key
 
 
 def to_time(value: Any) -> datetime.datetime:

@@ -24,7 +24,6 @@ from pqkit.x509.crl import CertificateRevocationList
 from pqkit.x509.csr import EXTENSION_REQUEST, STATEMENT_OF_POSSESSION, CertificateSigningRequest
 from pqkit.x509.extensions import (
     MAX_EXTENSIONS,
-    Extension,
     Extensions,
     KeyUsage,
     extension_of,
@@ -90,6 +89,20 @@ def _bits(signature: bytes) -> Any:
     from pyasn1.type import univ
 
     return univ.BitString.fromOctetString(signature)
+
+
+def _signed(
+    outer: Any, field: str, tbs: Any, private_key: Any, algorithm: Any, rsa_padding: str
+) -> bytes:
+    """The DER of ``outer`` (Certificate, CertificateList): ``tbs`` in ``field``, then
+    its signature by ``private_key`` (RFC 5280 §4.1, §5.1)."""
+    identifier, signature = algorithms.sign(
+        private_key, encode(tbs, field), hash_algorithm=algorithm, rsa_padding=rsa_padding
+    )
+    outer[field] = tbs
+    outer["signatureAlgorithm"] = _algorithm_identifier(identifier)
+    outer["signature"] = _bits(signature)
+    return encode(outer, field)
 
 
 def _time(value: Any, what: str) -> datetime.datetime:
@@ -176,15 +189,10 @@ class CertificateBuilder(_Builder):
         )
         if len(extensions):
             extensions._to_asn1(tbs["extensions"])
-        tbs_der = encode(tbs, "TBSCertificate")
-        identifier, signature = algorithms.sign(
-            private_key, tbs_der, hash_algorithm=algorithm, rsa_padding=rsa_padding
+        signed = _signed(
+            rfc5280.Certificate(), "tbsCertificate", tbs, private_key, algorithm, rsa_padding
         )
-        certificate = rfc5280.Certificate()
-        certificate["tbsCertificate"] = tbs
-        certificate["signatureAlgorithm"] = _algorithm_identifier(identifier)
-        certificate["signature"] = _bits(signature)
-        return Certificate._load_der(encode(certificate, "certificate"))
+        return Certificate._load_der(signed)
 
 
 class CertificateSigningRequestBuilder(_Builder):
@@ -350,15 +358,7 @@ class CertificateRevocationListBuilder(_Builder):
             tbs["revokedCertificates"].append(entry)
         if f["extensions"]:
             Extensions(f["extensions"])._to_asn1(tbs["crlExtensions"])
-        tbs_der = encode(tbs, "TBSCertList")
-        identifier, signature = algorithms.sign(
-            private_key, tbs_der, hash_algorithm=algorithm, rsa_padding=rsa_padding
+        signed = _signed(
+            rfc5280.CertificateList(), "tbsCertList", tbs, private_key, algorithm, rsa_padding
         )
-        crl = rfc5280.CertificateList()
-        crl["tbsCertList"] = tbs
-        crl["signatureAlgorithm"] = _algorithm_identifier(identifier)
-        crl["signature"] = _bits(signature)
-        return CertificateRevocationList._load_der(encode(crl, "CRL"))
-
-
-_ = Extension  # re-exported through pqkit.x509
+        return CertificateRevocationList._load_der(signed)

@@ -9,8 +9,7 @@ import datetime
 from typing import Any
 
 from pqkit.x509._asn1 import encode
-from pqkit.x509._keys import public_key_from_spki
-from pqkit.x509._signed import Signed, to_time
+from pqkit.x509._signed import Signed, SubjectKey, to_time
 from pqkit.x509.extensions import (
     AuthorityKeyIdentifier,
     BasicConstraints,
@@ -28,7 +27,7 @@ __all__ = [
 ]
 
 
-class Certificate(Signed):
+class Certificate(SubjectKey, Signed):
     """A parsed certificate. Equal certificates are equal byte strings."""
 
     _LABEL = "CERTIFICATE"
@@ -64,7 +63,6 @@ class Certificate(Signed):
             if extensions.isValue
             else Extensions([])
         )
-        self._public_key: Any = None
 
     @property
     def version(self) -> int:
@@ -95,22 +93,6 @@ class Certificate(Signed):
     def tbs_certificate_bytes(self) -> bytes:
         """The DER TBSCertificate as it stands in the input (what the signature covers)."""
         return self._tbs
-
-    @property
-    def public_key_algorithm_oid(self) -> str:
-        return self._spki_oid
-
-    @property
-    def public_key_bytes(self) -> bytes:
-        """The DER SubjectPublicKeyInfo."""
-        return self._spki
-
-    def public_key(self) -> Any:
-        """The subject's public key: a :mod:`pqkit.keys` object, or a pyca key for a
-        classical algorithm. ``ValueError`` for a key that does not load."""
-        if self._public_key is None:
-            self._public_key = public_key_from_spki(self._spki)
-        return self._public_key
 
     @property
     def extensions(self) -> Extensions:

@@ -16,8 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pqkit.x509._asn1 import decode, encode, pyasn1_modules
-from pqkit.x509._keys import public_key_from_spki
-from pqkit.x509._signed import Signed
+from pqkit.x509._signed import Signed, SubjectKey
 from pqkit.x509.extensions import Extensions
 from pqkit.x509.name import Name
 
@@ -39,7 +38,7 @@ MAX_ATTRIBUTES = 16
 """The most attributes read in one request."""
 
 
-class CertificateSigningRequest(Signed):
+class CertificateSigningRequest(SubjectKey, Signed):
     """A parsed PKCS#10 request."""
 
     _LABEL = "CERTIFICATE REQUEST"
@@ -72,7 +71,6 @@ class CertificateSigningRequest(Signed):
             self._extensions = Extensions._from_asn1(
                 decode(values[0], spec, "extensionRequest"), "certificate request"
             )
-        self._public_key: Any = None
 
     @property
     def subject(self) -> Name:
@@ -91,32 +89,35 @@ class CertificateSigningRequest(Signed):
     def tbs_certrequest_bytes(self) -> bytes:
         return self._tbs
 
-    @property
-    def public_key_algorithm_oid(self) -> str:
-        return self._spki_oid
-
-    @property
-    def public_key_bytes(self) -> bytes:
-        return self._spki
-
-    def public_key(self) -> Any:
-        if self._public_key is None:
-            self._public_key = public_key_from_spki(self._spki)
-        return self._public_key
-
-    @property
-    def possession_statement(self) -> tuple[Name, int] | None:
-        """(issuer, serial number) of the signer certificate named by an RFC 9883
-        statementOfPossession, or None."""
+    def _statement(self) -> Any:
         values = self._attributes.get(STATEMENT_OF_POSSESSION)
         if values is None:
             return None
         if len(values) != 1:
             raise ValueError("statementOfPossession with other than one value (RFC 9883 §4)")
         spec = pyasn1_modules().rfc9883.PrivateKeyPossessionStatement()
-        statement = decode(values[0], spec, "statementOfPossession")
+        return decode(values[0], spec, "statementOfPossession")
+
+    @property
+    def possession_statement(self) -> tuple[Name, int] | None:
+        """(issuer, serial number) of the signer certificate named by an RFC 9883
+        statementOfPossession, or None."""
+        statement = self._statement()
+        if statement is None:
+            return None
         signer = statement["signer"]
         return Name._from_asn1(signer["issuer"]), int(signer["serialNumber"])
+
+    @property
+    def possession_certificate(self) -> Any:
+        """The signer certificate carried in the statementOfPossession (its
+        optional ``cert``), or None."""
+        from pqkit.x509.certificate import Certificate
+
+        statement = self._statement()
+        if statement is None or not statement["cert"].isValue:
+            return None
+        return Certificate._load_der(encode(statement["cert"]))
 
     @property
     def is_signature_valid(self) -> bool:
