@@ -23,6 +23,7 @@ EXTRAS: dict[str, str] = {
     "dask": "dask",
     "progress": "tqdm",
     "x509": "pyasn1",
+    "cms": "pyasn1_alt_modules",
 }
 """Each extra of pyproject.toml that a feature may need -> the top-level package it
 installs (the import name)."""

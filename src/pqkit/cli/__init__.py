@@ -39,6 +39,7 @@ _COMMANDS: dict[str, str] = {
         ("keygen", "pub", "show", "list", "encaps", "decaps", "sign", "verify"), "pqkit.cli.keys"
     ),
     "hpke": "pqkit.cli.hpke",
+    "cms": "pqkit.cli.cms",
     **dict.fromkeys(("req", "x509", "crl", "verify-cert"), "pqkit.cli.x509"),
     "speed": "pqkit.bench.cli",
     "compile": "pqkit.cli.compile",

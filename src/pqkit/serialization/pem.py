@@ -32,13 +32,16 @@ def pem_encode(der: bytes, label: str) -> bytes:
     return head + b"".join(line + b"\n" for line in lines) + tail
 
 
-def pem_decode(data: bytes, labels: tuple[str, ...]) -> tuple[str, bytes]:
-    """``(label, der)`` of the first PEM block in ``data``; its label must be in ``labels``."""
+def pem_decode(
+    data: bytes, labels: tuple[str, ...], *, limit: int = MAX_PEM_BYTES
+) -> tuple[str, bytes]:
+    """``(label, der)`` of the first PEM block in ``data``; its label must be in ``labels``.
+    ``limit`` bounds the input (default :data:`MAX_PEM_BYTES`, for key files)."""
     wanted = " or ".join(repr(label) for label in labels)
-    if len(data) > MAX_PEM_BYTES:
+    if len(data) > limit:
         raise ValueError(
-            f"PEM input of {len(data)} bytes is too large (at most {MAX_PEM_BYTES}; "
-            "key files are a few kilobytes)"
+            f"PEM input of {len(data)} bytes is too large (at most {limit}"
+            + ("; key files are a few kilobytes)" if limit == MAX_PEM_BYTES else ")")
         )
     match = _BEGIN.search(data)
     if match is None:
