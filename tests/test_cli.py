@@ -33,6 +33,7 @@ def test_demo_round_trips_every_scheme(capsys: pytest.CaptureFixture[str]) -> No
     assert status == 0
     slow = [n for n in pqkit.sigs() if n.startswith("SLH-DSA-") and n.endswith("s")]
     slow += [n for n in pqkit.sigs() if pqkit.registry.algorithm(n).stateful]
+    slow += [n for n in pqkit.kems() if pqkit.registry.algorithm(n).length_public_key > 300_000]
     # a scheme whose extra is not installed (the hybrids without pyca/cryptography) is
     # named on the "skipped" line instead of a row of its own
     from pqkit._extras import installed
@@ -47,6 +48,15 @@ def test_demo_round_trips_every_scheme(capsys: pytest.CaptureFixture[str]) -> No
         assert f"{name} " in out or (name in slow and name in out)
     assert "not run by default" in out and all(n in out for n in slow)
     assert " NO" not in out
+
+
+def test_demo_leaves_out_the_large_key_kems_unless_named() -> None:
+    from pqkit.cli.demo import _default_kems
+
+    run, left_out = _default_kems()
+    assert "Classic-McEliece-348864" in run and "ML-KEM-768" in run
+    assert "Classic-McEliece-8192128f" in left_out and "Classic-McEliece-460896" in left_out
+    assert not set(run) & set(left_out) and sorted(run + left_out) == sorted(pqkit.kems())
 
 
 def test_demo_runs_a_named_slow_set(capsys: pytest.CaptureFixture[str]) -> None:

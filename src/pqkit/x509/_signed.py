@@ -30,6 +30,12 @@ class Signed:
     _SPEC: str = ""  # attribute of pyasn1_modules() module "rfcXXXX.Name"
     _SIG_FIELD = "signature"
 
+    def __init_subclass__(cls, *, label: str, what: str, spec: str, **kwargs: Any) -> None:
+        """A structure declares its PEM label, its name in messages and its pyasn1
+        spec in its class line."""
+        super().__init_subclass__(**kwargs)
+        cls._LABEL, cls._WHAT, cls._SPEC = label, what, spec
+
     def __init__(self, der: bytes, value: Any) -> None:
         self._der = der
         self._asn1 = value

@@ -27,12 +27,10 @@ __all__ = [
 ]
 
 
-class Certificate(SubjectKey, Signed):
+class Certificate(
+    SubjectKey, Signed, label="CERTIFICATE", what="certificate", spec="rfc5280.Certificate"
+):
     """A parsed certificate. Equal certificates are equal byte strings."""
-
-    _LABEL = "CERTIFICATE"
-    _WHAT = "certificate"
-    _SPEC = "rfc5280.Certificate"
 
     def __init__(self, der: bytes, value: Any) -> None:
         super().__init__(der, value)

@@ -36,12 +36,10 @@ class RevokedCertificate:
         return f"<RevokedCertificate(serial={self.serial_number})>"
 
 
-class CertificateRevocationList(Signed):
+class CertificateRevocationList(
+    Signed, label="X509 CRL", what="CRL", spec="rfc5280.CertificateList"
+):
     """A parsed CRL."""
-
-    _LABEL = "X509 CRL"
-    _WHAT = "CRL"
-    _SPEC = "rfc5280.CertificateList"
 
     def __init__(self, der: bytes, value: Any) -> None:
         super().__init__(der, value)

@@ -38,12 +38,14 @@ MAX_ATTRIBUTES = 16
 """The most attributes read in one request."""
 
 
-class CertificateSigningRequest(SubjectKey, Signed):
+class CertificateSigningRequest(
+    SubjectKey,
+    Signed,
+    label="CERTIFICATE REQUEST",
+    what="certificate request",
+    spec="rfc2986.CertificationRequest",
+):
     """A parsed PKCS#10 request."""
-
-    _LABEL = "CERTIFICATE REQUEST"
-    _WHAT = "certificate request"
-    _SPEC = "rfc2986.CertificationRequest"
 
     def __init__(self, der: bytes, value: Any) -> None:
         super().__init__(der, value)

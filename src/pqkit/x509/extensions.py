@@ -16,26 +16,6 @@ from typing import Any, ClassVar
 
 from pqkit.x509._asn1 import decode, encode, pyasn1_modules
 
-__all__ = [
-    "MAX_EXTENSIONS",
-    "MAX_EXTENSION_BYTES",
-    "AuthorityKeyIdentifier",
-    "BasicConstraints",
-    "CRLNumber",
-    "DNSName",
-    "ExtendedKeyUsage",
-    "ExtendedKeyUsageOID",
-    "Extension",
-    "ExtensionOID",
-    "Extensions",
-    "KeyUsage",
-    "RFC822Name",
-    "SubjectAlternativeName",
-    "SubjectKeyIdentifier",
-    "UniformResourceIdentifier",
-    "UnrecognizedExtension",
-]
-
 MAX_EXTENSIONS = 64
 """The most extensions in one certificate, request or CRL (real ones have ten or so)."""
 
