@@ -21,6 +21,7 @@ from helpers import Cli
 from pqkit.arith import auto
 from pqkit.cli import compile as compile_cmd
 from pqkit.cli import demo
+from pqkit.registry import kernel_group
 
 
 def _rows(out: str) -> dict[str, list[str]]:
@@ -79,7 +80,7 @@ class _Fake:
 
 def _first_line(monkeypatch: pytest.MonkeyPatch, fake: _Fake, *names: str) -> str:
     fake.install(monkeypatch)
-    families = [demo._family(name) for name in names]
+    families = [kernel_group(name) for name in names]
     return demo._arith_line(list(dict.fromkeys(families)), None)
 
 

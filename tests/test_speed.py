@@ -171,6 +171,36 @@ def test_real_scheme_table(capsys: pytest.CaptureFixture[str], kind: str, ops: l
     assert _rows(out) == {name: ops}
 
 
+def test_kernel_group_of_each_kind_of_scheme() -> None:
+    assert registry.kernel_group("ML-KEM-768") == "mlkem"
+    assert registry.kernel_group("X-Wing") == "mlkem"  # the hybrids run ML-KEM's kernels
+    assert registry.kernel_group("Dilithium2") == "mldsa"
+    assert registry.kernel_group("MLDSA44-Ed25519-SHA512") == "mldsa"  # its ML-DSA half
+    assert registry.kernel_group("MLKEM768-X25519-SHA3-256") == "mlkem"
+    assert registry.kernel_group("SLH-DSA-SHA2-128f") == "hash"
+    assert registry.kernel_group("Falcon-512") == "falcon"
+
+
+def test_speed_waits_only_for_the_kernels_it_times(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pqkit.arith import auto
+
+    waits: list[tuple[float | None, tuple[str, ...] | None]] = []
+
+    def wait(timeout: float | None = None, families: tuple[str, ...] | None = None) -> bool:
+        waits.append((timeout, families))
+        return True
+
+    monkeypatch.delenv("PQKIT_ARITH", raising=False)
+    monkeypatch.setattr(auto, "explicit", lambda: False)
+    monkeypatch.setattr(auto, "status", lambda: {"enabled": True})
+    monkeypatch.setattr(auto, "wait", wait)
+    status, _, _ = _run(capsys, "sig", "MLDSA44-Ed25519-SHA512", "--keys", "one", *FAST)
+    assert status == 0
+    assert waits == [(0, ("mldsa",))]
+
+
 @pytest.mark.parametrize("kind", ["kem", "sig"])
 def test_real_scheme_json_info_fullcycle(capsys: pytest.CaptureFixture[str], kind: str) -> None:
     names = _real(kind)

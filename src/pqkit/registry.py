@@ -223,6 +223,16 @@ def algorithm(name: str, kind: Kind | None = None) -> Algorithm:
     return found
 
 
+def kernel_group(name: str) -> str:
+    """The kernel group (:func:`pqkit.arith.warmup.groups`) whose compiled code a
+    scheme's single operations run on: its scheme's ``KERNELS``; a composite's is its
+    ML-x half's, and a hybrid KEM (no ``KERNELS`` of its own) runs ML-KEM's."""
+    scheme = algorithm(name).scheme()
+    scheme = getattr(scheme, "mlx", scheme)
+    kernels: str | None = getattr(scheme, "KERNELS", None)
+    return kernels or "mlkem"
+
+
 def kems() -> list[str]:
     """The canonical names of every KEM pqkit provides."""
     return [a.name for a in algorithms("kem")]

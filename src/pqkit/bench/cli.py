@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from pqkit import arith, common
+from pqkit import arith, common, registry
 from pqkit.bench import compare as compare_mod
 from pqkit.bench import kernels as kernels_mod
 from pqkit.bench import report as report_mod
@@ -213,18 +213,18 @@ def _emit(args: argparse.Namespace, report: Report) -> int:
     return 0
 
 
-def _settle_backend(args: argparse.Namespace) -> None:
+def _settle_backend(args: argparse.Namespace, groups: tuple[str, ...] | None) -> None:
     """With the automatic backend selection (no ``--arith``, no ``PQKIT_ARITH``),
-    wait until the background jit warm-up is done, so one backend runs every timed
-    call and the configuration block names it."""
+    wait until the background jit warm-up of ``groups`` (None: every kernel group) is
+    done, so one backend runs every timed call and the configuration block names it."""
     from pqkit.arith import auto
 
     if getattr(args, "arith", None) or auto.explicit():
         return
-    if not auto.status()["enabled"] or auto.wait(timeout=0):  # queues every family
+    if not auto.status()["enabled"] or auto.wait(0, groups):  # queues them
         return
     print("pqkit speed: waiting for the jit backend to compile ...", file=sys.stderr)
-    auto.wait()
+    auto.wait(None, groups)
 
 
 def _timed(
@@ -234,9 +234,11 @@ def _timed(
     *,
     algorithms: dict[str, dict[str, Any]] | None = None,
     parameters: dict[str, Any] | None = None,
+    kernels: tuple[str, ...] | None = None,
 ) -> Report:
-    """Run ``groups`` with the chosen providers and wrap the rows in a report."""
-    _settle_backend(args)
+    """Run ``groups`` with the chosen providers and wrap the rows in a report;
+    ``kernels``: the kernel groups they run on (None: every one)."""
+    _settle_backend(args, kernels)
     config = configuration()
     started = datetime.now().astimezone()
     rows = run_groups(groups, args.duration, Progress(sys.stderr, enabled=not args.quiet))
@@ -306,7 +308,11 @@ def _run_schemes(args: argparse.Namespace) -> int:
             parameters.update(keys=args.keys, key_ring=KEY_RING)
         if batch:
             parameters["batch"] = batch
-        report = _timed(args, args.kind, groups, algorithms=infos, parameters=parameters)
+        # single operations wait for their own kernel groups only; a batch run for all
+        kernels = None if batch else tuple({registry.kernel_group(s.name) for s in schemes})
+        report = _timed(
+            args, args.kind, groups, algorithms=infos, parameters=parameters, kernels=kernels
+        )
     if not args.info and args.format == "table":
         report.algorithms = {}
     return _emit(args, report)

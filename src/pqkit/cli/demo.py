@@ -30,6 +30,7 @@ from typing import Any
 
 import pqkit
 from pqkit.errors import MissingExtra
+from pqkit.registry import kernel_group
 
 __all__ = ["RUNS", "WAIT", "providers_lines", "register", "run"]
 
@@ -105,18 +106,6 @@ def providers_lines() -> list[str]:
     return lines
 
 
-def _family(name: str) -> str:
-    """The kernel group (:func:`pqkit.arith.warmup.groups`) a scheme's arithmetic
-    runs on: the hybrid KEMs run ML-KEM's."""
-    from pqkit import registry
-
-    alg = registry.algorithm(name)
-    if alg.family == "hybrid":
-        return "mlkem"
-    kernels: str | None = getattr(alg.scheme(), "KERNELS", None)
-    return kernels or "mlkem"
-
-
 def _arith_line(families: list[str], pinned: str | None) -> str:
     """How the arithmetic backend is chosen here; waits for a warm jit cache first
     (see the module docstring)."""
@@ -175,7 +164,7 @@ class _Rows:
         self.skipped: dict[str, tuple[list[str], MissingExtra]] = {}
 
     def row(self, name: str, measure: Callable[[], tuple[list[str], bool]]) -> None:
-        family = _family(name)
+        family = kernel_group(name)
         before = _backend(family, self.pinned)
         try:
             cells, ok = measure()
@@ -247,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     pinned: str | None = args.arith
     with _arith_scope(pinned):
-        families = list(dict.fromkeys(_family(n) for n in names_kem + names_sig))
+        families = list(dict.fromkeys(kernel_group(n) for n in names_kem + names_sig))
         lines = [_arith_line(families, pinned), *providers_lines()]
         for line in lines:
             print(line)
