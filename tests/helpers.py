@@ -9,6 +9,7 @@ import gzip
 import io
 import json
 import sys
+import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,19 @@ def load_json(name: str) -> Any:
     """Parse ``tests/vectors/<name>.gz`` (gzipped JSON)."""
     with gzip.open(VECTORS / f"{name}.gz", "rt", encoding="utf-8") as f:
         return json.load(f)
+
+
+@functools.cache
+def load_tarball(name: str, strip: str = "") -> dict[str, bytes]:
+    """The files of ``tests/vectors/<name>`` (a gzipped tar), by member name less the
+    prefix ``strip``."""
+    data = gzip.decompress((VECTORS / name).read_bytes())
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        return {
+            m.name.removeprefix(strip): tar.extractfile(m).read()  # type: ignore[union-attr]
+            for m in tar.getmembers()
+            if m.isfile()
+        }
 
 
 def load_lines(name: str) -> list[str]:

@@ -4,17 +4,12 @@ recipient's key (ML-KEM, composite ML-KEM, FrodoKEM)."""
 
 from __future__ import annotations
 
-import functools
-import gzip
-import io
-import tarfile
-
 import pytest
 
 pytest.importorskip("pyasn1_alt_modules.rfc9629", reason="the cms extra is not installed")
 pytest.importorskip("cryptography", reason="the cms extra is not installed")
 
-from helpers import VECTORS
+from helpers import load_tarball
 
 from pqkit import cms
 from pqkit.keys import load_der_private_key
@@ -22,15 +17,8 @@ from pqkit.keys import load_der_private_key
 _FOLDER = "cryptonext/artifacts_cms_v3/"
 
 
-@functools.cache
 def bundle() -> dict[str, bytes]:
-    data = gzip.decompress((VECTORS / "pqc-hackathon" / "cms-v3.tar.gz").read_bytes())
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        return {
-            m.name.removeprefix(_FOLDER): tar.extractfile(m).read()  # type: ignore[union-attr]
-            for m in tar.getmembers()
-            if m.isfile()
-        }
+    return load_tarball("pqc-hackathon/cms-v3.tar.gz", _FOLDER)
 
 
 ENVELOPED = sorted(name for name in bundle() if "_kemri_" in name)

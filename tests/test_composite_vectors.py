@@ -16,16 +16,13 @@
 from __future__ import annotations
 
 import base64
-import functools
 import gzip
-import io
 import json
 import re
-import tarfile
 from typing import Any
 
 import pytest
-from helpers import VECTORS, certificate_parts
+from helpers import VECTORS, certificate_parts, load_tarball
 
 import pqkit
 from pqkit import der
@@ -136,15 +133,8 @@ def test_draft_kem_vector(case: dict[str, str]) -> None:
 # --- the hackathon files -----------------------------------------------------------------
 
 
-@functools.cache
 def _bundle() -> dict[str, bytes]:
-    data = gzip.decompress((VECTORS / "pqc-hackathon" / "composite-keys.tar.gz").read_bytes())
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        return {
-            m.name: tar.extractfile(m).read()  # type: ignore[union-attr]
-            for m in tar.getmembers()
-            if m.isfile()
-        }
+    return load_tarball("pqc-hackathon/composite-keys.tar.gz")
 
 
 FILES = sorted(_bundle())

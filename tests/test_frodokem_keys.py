@@ -6,14 +6,10 @@ command line's keygen / show / encaps / decaps on FrodoKEM key files."""
 
 from __future__ import annotations
 
-import functools
-import gzip
-import io
-import tarfile
 from pathlib import Path
 
 import pytest
-from helpers import VECTORS, Cli, certificate_parts
+from helpers import Cli, certificate_parts, load_tarball
 
 import pqkit
 from pqkit import der
@@ -29,15 +25,8 @@ from pqkit.keys import (
 from pqkit.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
 
-@functools.cache
 def _bundle() -> dict[str, bytes]:
-    data = gzip.decompress((VECTORS / "pqc-hackathon" / "frodokem-keys.tar.gz").read_bytes())
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        return {
-            m.name: tar.extractfile(m).read()  # type: ignore[union-attr]
-            for m in tar.getmembers()
-            if m.isfile()
-        }
+    return load_tarball("pqc-hackathon/frodokem-keys.tar.gz")
 
 
 PREFIXES = sorted(name[: -len("_priv.der")] for name in _bundle() if name.endswith("_priv.der"))

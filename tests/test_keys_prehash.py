@@ -14,17 +14,13 @@ command line.
 from __future__ import annotations
 
 import copy
-import functools
-import gzip
 import hashlib
-import io
 import re
-import tarfile
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import VECTORS, Cli, certificate_parts
+from helpers import Cli, certificate_parts, load_tarball
 
 import pqkit
 from pqkit import der
@@ -55,15 +51,8 @@ from pqkit.serialization.structures import decode_private_key_info
 # --- the hackathon files --------------------------------------------------------------
 
 
-@functools.cache
 def _bundle() -> dict[str, bytes]:
-    data = gzip.decompress((VECTORS / "pqc-hackathon" / "prehash-keys.tar.gz").read_bytes())
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        return {
-            m.name: tar.extractfile(m).read()  # type: ignore[union-attr]
-            for m in tar.getmembers()
-            if m.isfile()
-        }
+    return load_tarball("pqc-hackathon/prehash-keys.tar.gz")
 
 
 FILES = sorted(_bundle())

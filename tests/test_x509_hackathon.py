@@ -8,13 +8,10 @@ that reason."""
 from __future__ import annotations
 
 import functools
-import gzip
-import io
 import re
-import tarfile
 
 import pytest
-from helpers import VECTORS
+from helpers import load_tarball
 
 pytest.importorskip("pyasn1_alt_modules", reason="pqkit.x509 needs the x509 extra")
 
@@ -25,15 +22,8 @@ from pqkit.serialization import Encoding
 from pqkit.serialization.algorithms import by_oid
 
 
-@functools.cache
 def _bundle() -> dict[str, bytes]:
-    data = gzip.decompress((VECTORS / "pqc-hackathon" / "certs-r5.tar.gz").read_bytes())
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        return {
-            m.name: tar.extractfile(m).read()  # type: ignore[union-attr]
-            for m in tar.getmembers()
-            if m.isfile()
-        }
+    return load_tarball("pqc-hackathon/certs-r5.tar.gz")
 
 
 FILES = sorted(_bundle())
