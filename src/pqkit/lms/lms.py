@@ -147,12 +147,11 @@ class LmsTree:
             # steps 4-5 with the private elements in one compiled call
             data = ident + struct.pack(">IH", q, lmots.D_MESG) + c + message
             q_hash = hashlib.sha256(data).digest()[: ots.n]
-            y = self._fast.lmots_sign_sha256(self._key, q, q_hash, ots)
+            y: bytes = self._fast.lmots_sign_sha256(self._key, q, q_hash, ots)
         else:
             y = self._ots_sign(q, message, c)
         ots_sig = struct.pack(">I", ots.code) + c + y
         return struct.pack(">I", q) + ots_sig + struct.pack(">I", self.lms.code) + self.auth_path(q)
-
 
     def _ots_sign(self, q: int, message: bytes, c: bytes) -> bytes:
         """y[0] || ... || y[p-1] on the batched hash kernels (RFC 8554 §4.5 steps

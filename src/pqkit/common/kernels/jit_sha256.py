@@ -186,16 +186,19 @@ _sha256_1 = _sha256_1_ni if SHA_NI else _sha256_1_words
 single-lane hashes of the SHA-2 sets and the PK.seed midstate."""
 
 
+def _emit_vzeroupper(builder: Any) -> None:
+    name = "llvm.x86.avx.vzeroupper"
+    fnty = ir.FunctionType(ir.VoidType(), [])
+    builder.call(builder.module.globals.get(name) or ir.Function(builder.module, fnty, name), [])
+
+
 @intrinsic  # type: ignore[untyped-decorator, unused-ignore]
 def _vzeroupper_intrinsic(typingctx: Any) -> Any:
     """VZEROUPPER: clears the upper halves of the AVX registers."""
     sig = types.void()
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        name = "llvm.x86.avx.vzeroupper"
-        fnty = ir.FunctionType(ir.VoidType(), [])
-        fn = builder.module.globals.get(name) or ir.Function(builder.module, fnty, name)
-        builder.call(fn, [])
+        _emit_vzeroupper(builder)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -226,12 +229,11 @@ _sha256_1_clean = _sha256_1_ni_clean if SHA_NI and AVX else _sha256_1
 :func:`_sha256_1_ni_clean`): the compiled LMS kernels use it."""
 
 
-
 @intrinsic  # type: ignore[untyped-decorator, unused-ignore]
 def _sha256_iv_ni_intrinsic(
-    typingctx: Any, out: Any, row: Any, k: Any, w0: Any, w1: Any, w2: Any, w3: Any, w4: Any, w5: Any,
-    w6: Any, w7: Any, w8: Any, w9: Any, w10: Any, w11: Any, w12: Any, w13: Any, w14: Any,
-    w15: Any,
+    typingctx: Any, out: Any, row: Any, k: Any, w0: Any, w1: Any, w2: Any, w3: Any, w4: Any,
+    w5: Any, w6: Any, w7: Any, w8: Any, w9: Any, w10: Any, w11: Any, w12: Any, w13: Any,
+    w14: Any, w15: Any,
 ) -> Any:  # fmt: skip
     """FIPS 180-4 §6.2.2 on the initial hash value H(0) (§5.3.3) with the block's
     sixteen words given as uint32 values: the words go into vector registers
@@ -246,9 +248,7 @@ def _sha256_iv_ni_intrinsic(
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         if AVX:
-            name = "llvm.x86.avx.vzeroupper"
-            fnty = ir.FunctionType(ir.VoidType(), [])
-            builder.call(builder.module.globals.get(name) or ir.Function(builder.module, fnty, name), [])
+            _emit_vzeroupper(builder)
         op, kp = (
             builder.bitcast(context.make_array(t)(context, builder, a).data, _I32.as_pointer())
             for t, a in ((signature.args[0], args[0]), (signature.args[2], args[2]))

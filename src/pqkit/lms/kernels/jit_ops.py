@@ -17,6 +17,7 @@ signature reveals); the hashed values may be secret and only enter the compressi
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any
 
@@ -116,8 +117,6 @@ def lmots_chains_sha256(
     return out.astype(">u4").view(np.uint8).reshape(rows, n)
 
 
-
-
 # --- whole LM-OTS signatures and LMS leaves ----------------------------------------
 #
 # The kernels below take the key as words: ``key`` uint32 (4 + n / 4,) = I || SEED
@@ -130,14 +129,13 @@ def lmots_chains_sha256(
 
 
 @jit
-def _step(
-    h: Any, r: int, nw: int, w0: Any, w1: Any, w2: Any, w3: Any, w4: Any, x: Any
-) -> None:
+def _step(h: Any, r: int, nw: int, w0: Any, w1: Any, w2: Any, w3: Any, w4: Any, x: Any) -> None:
     """One chain step in place: h[r, 0:nw] = H(I || u32str(q) || x || tmp) with tmp
     = h[r, 0:nw] (words w0..w4 = I || u32str(q), ``x`` = u16str(i) || u8str(j) as
     the top three bytes of a word), the block built in registers
     (:func:`_sha256_iv`)."""
-    t0, t1, t2, t3, t4, t5, t6, t7 = h[r, 0], h[r, 1], h[r, 2], h[r, 3], h[r, 4], h[r, 5], h[r, 6], h[r, 7]
+    t0, t1, t2, t3 = h[r, 0], h[r, 1], h[r, 2], h[r, 3]
+    t4, t5, t6, t7 = h[r, 4], h[r, 5], h[r, 6], h[r, 7]
     e = _U32(8)
     w5 = x | (t0 >> _U32(24))
     w6, w7 = (t0 << e) | (t1 >> _U32(24)), (t1 << e) | (t2 >> _U32(24))
@@ -218,8 +216,6 @@ def _digits(q_hash: Any, w: int, u: int, v: int, ls: int) -> Any:
         byte = (cksm >> 8) & 0xFF if bit < 8 else cksm & 0xFF
         out[u + i] = (byte >> (8 - w - (bit & 7))) & mask
     return out
-
-
 
 
 @jit
@@ -347,8 +343,14 @@ def lmots_sign_sha256(key: npt.NDArray[np.uint32], q: int, q_hash: bytes, ots: A
     checksum, then every chain from x_q[i], the private key of Appendix A), one
     compiled call on the calling thread (two threads measured slower here, on a
     shared 2-core machine: see docs/decisions.md)."""
-    digest = np.frombuffer(q_hash, dtype=np.uint8)
-    return bytes(_ots_sign(key, q, digest, ots.w, ots.u, ots.v, ots.ls).tobytes())
+    w, u, v, ls = _shape(ots)
+    return bytes(_ots_sign(key, q, np.frombuffer(q_hash, dtype=np.uint8), w, u, v, ls).tobytes())
+
+
+@functools.cache
+def _shape(ots: Any) -> tuple[int, int, int, int]:
+    """(w, u, v, ls) of an LM-OTS type (computed properties: kept per type)."""
+    return ots.w, ots.u, ots.v, ots.ls
 
 
 def lms_leaves_sha256(
