@@ -215,7 +215,7 @@ def test_compiled_lmots_signature_matches_the_reference(code: int) -> None:
 @pytest.mark.parametrize("code", [3, 4, 7, 8])
 def test_compiled_leaves_match_the_reference(code: int) -> None:
     """The compiled leaves (chains to the top, D_PBLC public-key hash, leaf hash,
-    LANES leaves side by side, a partial group at the end) against the hashlib
+    GROUP leaves side by side, a partial group at the end) against the hashlib
     path, random I / SEED / first leaf, n = 32 and 24."""
     ops = _jit_ops()
     from pqkit.lms import lms as lms_module
@@ -224,7 +224,7 @@ def test_compiled_leaves_match_the_reference(code: int) -> None:
     lms = next(t for t in LMS_TYPES.values() if t.hash == "SHA256" and t.m == ots.n and t.h == 10)
     rng = np.random.default_rng(100 + code)
     ident, seed = rng.bytes(16), rng.bytes(ots.n)
-    lo, count = int(rng.integers(0, 1000)), ops.LANES + 2
+    lo, count = int(rng.integers(0, 1000)), ops.GROUP + 2
     ref = lms_hash("SHA256", ots.n, None)
     want = lms_module.leaves(ref, lms, ots, ident, seed, lo, count)
     got = ops.lms_leaves_sha256(ops.key_words(ident, seed), lms.h, ots, lo, count)
@@ -275,3 +275,32 @@ def test_lms_tree_uses_the_compiled_operations_on_jit() -> None:
     assert ref._fast is None
     assert fast.public_key() == ref.public_key()
     assert fast.sign(31, b"msg", bytes(32)) == ref.sign(31, b"msg", bytes(32))
+
+
+@pytest.mark.parametrize("n", [32, 24])
+def test_both_chain_engines_match_the_reference(n: int) -> None:
+    """The one-state engine (LANES chains in flight, SHA-NI where the CPU has it)
+    and the sixteen-state engine (one vector register per word), both whichever
+    this CPU selects: random I / q /
+    SEED / end steps / task order, a range of tasks, against x_q[i] and the chains
+    of the hashlib path."""
+    ops = _jit_ops()
+    from pqkit.lms import lmots
+
+    rng = np.random.default_rng(n)
+    ident, seed, p = rng.bytes(16), rng.bytes(n), 7
+    qs = rng.integers(0, 1 << 20, 3).astype(np.int64)
+    ends = rng.integers(0, 256, 3 * p).astype(np.int64)
+    ref = RowHash("sha256", n, None)
+    x = lmots.private_elements(ref, ident, seed, qs, p)
+    q_rows, i_rows = np.repeat(qs, p), np.tile(np.arange(p, dtype=np.int64), 3)
+    want = lmots.chains(ref, ident, q_rows, i_rows, x, np.zeros(3 * p, dtype=np.int64), ends)
+    order = rng.permutation(3 * p).astype(np.int64)
+    key = ops.key_words(ident, seed)
+    for engine in (ops._tasks, ops._tasks16):
+        dst = np.zeros((3, 5 + p * n), dtype=np.uint8)
+        engine(key, qs, p, ends, order, dst, 5, 2, 3 * p)  # tasks order[2:] only
+        got = dst[:, 5:].reshape(3 * p, n)
+        done = order[2:]
+        assert (got[done] == want[done]).all(), engine
+        assert not got[order[:2]].any()

@@ -303,3 +303,79 @@ def _sha256_iv_words(
 _sha256_iv = _sha256_iv_ni if SHA_NI else _sha256_iv_words
 """One compression from H(0) of a block given as sixteen uint32 words, into
 out[row] (``out`` uint32 (rows, 8)): the one-block hashes of the LM-OTS chains."""
+
+
+# --- sixteen states side by side: one <16 x i32> vector per word -------------------
+
+_V16 = ir.VectorType(_I32, 16)
+
+
+def _splat16(x: int) -> Any:
+    return ir.Constant(_V16, [ir.Constant(_I32, x)] * 16)
+
+
+def _rotr16(builder: Any, x: Any, n: int) -> Any:
+    """ROTR^n (FIPS 180-4 §3.2) on each lane: LLVM's funnel shift (one VPRORD
+    with AVX-512)."""
+    name = "llvm.fshr.v16i32"
+    fnty = ir.FunctionType(_V16, [_V16] * 3)
+    fn = builder.module.globals.get(name) or ir.Function(builder.module, fnty, name)
+    return builder.call(fn, [x, x, _splat16(n)])
+
+
+def _xor3(builder: Any, a: Any, b: Any, c: Any) -> Any:
+    return builder.xor(builder.xor(a, b), c)
+
+
+@intrinsic  # type: ignore[untyped-decorator, unused-ignore]
+def _sha256_x16_iv_intrinsic(typingctx: Any, out: Any, w: Any) -> Any:
+    """FIPS 180-4 §6.2.2 from H(0) (§5.3.3) on sixteen blocks side by side: ``w``
+    uint32 (256,) holds word t of block j at w[16 t + j], the digests go to
+    ``out`` uint32 (128,), word k of block j at out[16 k + j]. Every word is one
+    <16 x i32> vector (one AVX-512 register; LLVM splits it where the CPU has
+    narrower vectors): rotations are funnel shifts, the constants splats, no
+    lookups and no branches."""
+    sig = types.void(out, w)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        op, wp = (
+            builder.bitcast(context.make_array(t)(context, builder, a).data, _V16.as_pointer())
+            for t, a in zip(signature.args, args, strict=True)
+        )
+
+        def at(ptr: Any, index: int) -> Any:
+            return builder.gep(ptr, [ir.Constant(_I32, index)])
+
+        sched = [builder.load(at(wp, t), align=4) for t in range(16)]
+        for t in range(16, 64):  # step 1: sigma0 (4.6), sigma1 (4.7)
+            x, y = sched[t - 15], sched[t - 2]
+            s0 = _xor3(builder, _rotr16(builder, x, 7), _rotr16(builder, x, 18),
+                       builder.lshr(x, _splat16(3)))  # fmt: skip
+            s1 = _xor3(builder, _rotr16(builder, y, 17), _rotr16(builder, y, 19),
+                       builder.lshr(y, _splat16(10)))  # fmt: skip
+            sched.append(builder.add(builder.add(s1, sched[t - 7]), builder.add(s0, sched[t - 16])))
+        iv = [_splat16(x) for x in H256]
+        a, b, c, d, e, f, g, hh = iv
+        for t in range(64):  # steps 2-3: Sigma1 (4.5), Ch (4.2), Sigma0 (4.4), Maj (4.3)
+            big1 = _xor3(builder, _rotr16(builder, e, 6), _rotr16(builder, e, 11),
+                         _rotr16(builder, e, 25))  # fmt: skip
+            ch = builder.xor(g, builder.and_(e, builder.xor(f, g)))
+            t1 = builder.add(builder.add(hh, big1), builder.add(ch, sched[t]))
+            t1 = builder.add(t1, _splat16(K256[t]))
+            big0 = _xor3(builder, _rotr16(builder, a, 2), _rotr16(builder, a, 13),
+                         _rotr16(builder, a, 22))  # fmt: skip
+            maj = builder.or_(builder.and_(a, b), builder.and_(c, builder.or_(a, b)))
+            hh, g, f, e = g, f, e, builder.add(d, t1)
+            d, c, b, a = c, b, a, builder.add(t1, builder.add(big0, maj))
+        for k, (x, h0) in enumerate(zip((a, b, c, d, e, f, g, hh), iv, strict=True)):  # step 4
+            builder.store(builder.add(x, h0), at(op, k), align=4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_sha256_x16_iv = cast(Callable[[Any, Any], None], _sha256_x16_iv_intrinsic)
+
+AVX512 = _cpu_feature("avx512f")
+"""Whether the CPU Numba compiles for has 512-bit vectors (then sixteen portable
+compressions side by side outrun SHA-NI's one at a time)."""

@@ -28,7 +28,7 @@ from pqkit.arith._jit import jit, kernel_array
 from pqkit.common.kernels._hash import H256
 from pqkit.common.kernels.jit import _helpers, _run, workers
 from pqkit.common.kernels.jit_sha256 import _sha256_1_clean as _sha256_1
-from pqkit.common.kernels.jit_sha256 import _sha256_iv
+from pqkit.common.kernels.jit_sha256 import AVX512, SHA_NI, _sha256_iv, _sha256_x16_iv
 
 __all__ = [
     "OPERATIONS",
@@ -154,11 +154,14 @@ def _step(h: Any, r: int, nw: int, w0: Any, w1: Any, w2: Any, w3: Any, w4: Any, 
 
 
 @jit
-def _tasks(key: Any, qs: Any, p: int, ends: Any, dst: Any, off: int, lo: int, hi: int) -> None:
-    """Tasks lo..hi-1, task g p + i the chain i < p of one-time key qs[g] from x_q[i]
-    to step ends[g p + i] (RFC 8554 §4.3 step 3 / §4.5 step 5): the chain value, n
-    bytes, goes to dst[g, off + i n ...]. Steps are public; the values only enter
-    the compression."""
+def _tasks(
+    key: Any, qs: Any, p: int, ends: Any, order: Any, dst: Any, off: int, lo: int, hi: int
+) -> None:
+    """Tasks order[lo..hi-1], task g p + i the chain i < p of one-time key qs[g]
+    from x_q[i] to step ends[g p + i] (RFC 8554 §4.3 step 3 / §4.5 step 5): the
+    chain value, n bytes, goes to dst[g, off + i n ...], LANES tasks in flight on
+    SHA-NI's one-at-a-time compression. Steps and order are public; the values
+    only enter the compression."""
     nw = key.shape[0] - 4
     n = 4 * nw
     tasks = hi
@@ -174,8 +177,9 @@ def _tasks(key: Any, qs: Any, p: int, ends: Any, dst: Any, off: int, lo: int, hi
     while True:
         for lane in range(LANES):  # (re)fill idle lanes: task order is public
             if task[lane] < 0 and nxt < tasks:
-                task[lane], step[lane], end[lane] = nxt, -1, ends[nxt]
-                qw[lane], iw[lane] = _U32(qs[nxt // p]), _U32(nxt % p) << _U32(16)
+                tk = order[nxt]
+                task[lane], step[lane], end[lane] = tk, -1, ends[tk]
+                qw[lane], iw[lane] = _U32(qs[tk // p]), _U32(tk % p) << _U32(16)
                 for k in range(nw):
                     h[lane, k] = key[4 + k]  # SEED: the x_q[i] step
                 nxt += 1
@@ -196,6 +200,80 @@ def _tasks(key: Any, qs: Any, p: int, ends: Any, dst: Any, off: int, lo: int, hi
                         dst[g, at + 4 * k + b] = np.uint8((h[lane, k] >> _U32(24 - 8 * b)) & 0xFF)
                 task[lane] = -1
                 busy -= 1
+
+
+WIDE = 16  # states of :func:`_sha256_x16_iv`
+
+
+@jit
+def _tasks16(
+    key: Any, qs: Any, p: int, ends: Any, order: Any, dst: Any, off: int, lo: int, hi: int
+) -> None:
+    """:func:`_tasks` on sixteen states side by side (:func:`_sha256_x16_iv`, one
+    AVX-512 register per word): lane j holds a task with its own step counter, the
+    blocks of all sixteen lanes are built in ``w`` (word t of lane j at
+    w[16 t + j]) and compressed together; a lane whose chain ends takes the next
+    task, an idle lane's block is hashed and ignored. Steps are public."""
+    nw = key.shape[0] - 4
+    n = 4 * nw
+    w = np.zeros(16 * WIDE, dtype=np.uint32)
+    t = np.zeros(8 * WIDE, dtype=np.uint32)  # word k of lane j's chain value at t[16 k + j]
+    task = np.full(WIDE, -1, dtype=np.int64)
+    step = np.zeros(WIDE, dtype=np.int64)
+    end = np.zeros(WIDE, dtype=np.int64)
+    iw = np.zeros(WIDE, dtype=np.uint32)  # u16str(i) in a word's top two bytes
+    for j in range(WIDE):
+        for k in range(4):
+            w[16 * k + j] = key[k]
+        w[16 * 15 + j] = _U32(8 * (23 + n))  # words 6 + nw .. 14 stay 0
+    nxt = lo
+    busy = 0
+    while True:
+        for j in range(WIDE):  # (re)fill idle lanes: task order is public
+            if task[j] < 0 and nxt < hi:
+                tk = order[nxt]
+                task[j], step[j], end[j] = tk, -1, ends[tk]
+                w[16 * 4 + j], iw[j] = _U32(qs[tk // p]), _U32(tk % p) << _U32(16)
+                for k in range(nw):
+                    t[16 * k + j] = key[4 + k]  # SEED: the x_q[i] step
+                nxt += 1
+                busy += 1
+        if busy == 0:
+            return
+        for j in range(WIDE):
+            x = iw[j] | (_U32(step[j] & 0xFF) << _U32(8))
+            w[16 * 5 + j] = x | (t[j] >> _U32(24))
+        for k in range(1, nw):
+            for j in range(WIDE):
+                prev, cur = t[16 * (k - 1) + j], t[16 * k + j]
+                w[16 * (5 + k) + j] = (prev << _U32(8)) | (cur >> _U32(24))
+        for j in range(WIDE):
+            w[16 * (5 + nw) + j] = (t[16 * (nw - 1) + j] << _U32(8)) | _U32(0x80)
+        _sha256_x16_iv(t, w)
+        for j in range(WIDE):
+            if task[j] < 0:
+                continue
+            step[j] += 1
+            if step[j] == end[j]:
+                tk = task[j]
+                g, at = tk // p, off + (tk % p) * n
+                for k in range(nw):
+                    for b in range(4):
+                        dst[g, at + 4 * k + b] = np.uint8(
+                            (t[16 * k + j] >> _U32(24 - 8 * b)) & 0xFF
+                        )
+                task[j] = -1
+                busy -= 1
+
+
+_WIDE_ENGINE = AVX512 or not SHA_NI
+"""Sixteen portable compressions side by side (:func:`_tasks16`) where the CPU has
+512-bit vectors, or has no SHA-NI; else SHA-NI's (:func:`_tasks`). Chosen once, as
+:data:`pqkit.common.kernels.jit_sha256.SHA_NI` is."""
+
+_engine = _tasks16 if _WIDE_ENGINE else _tasks
+GROUP = WIDE if _WIDE_ENGINE else LANES
+"""Leaves per group of key generation: their p GROUP chains keep every lane busy."""
 
 
 @jit
@@ -225,7 +303,8 @@ def _ots_sign(key: Any, q: int, q_hash: Any, w: int, u: int, v: int, ls: int) ->
     ends = _digits(q_hash, w, u, v, ls)
     p = u + v
     out = np.empty((1, p * 4 * (key.shape[0] - 4)), dtype=np.uint8)
-    _tasks(key, np.full(1, q, dtype=np.int64), p, ends, out, 0, 0, p)
+    order = np.argsort(-ends, kind="mergesort")  # longest chains first: fewer idle lanes
+    _engine(key, np.full(1, q, dtype=np.int64), p, ends, order, out, 0, 0, p)
     return out[0]
 
 
@@ -233,7 +312,7 @@ def _ots_sign(key: Any, q: int, q_hash: Any, w: int, u: int, v: int, ls: int) ->
 def _hash_rows(buf: Any, rows: int, blocks: int, out: Any) -> None:
     """SHA-256 of rows 0..rows-1 of ``buf`` (each ``blocks`` padded blocks, FIPS
     180-4 §5.1.1), side by side: out[g, 0:8] the digest words."""
-    w = np.zeros((LANES, 64), dtype=np.uint32)
+    w = np.zeros((rows, 64), dtype=np.uint32)
     for g in range(rows):
         for k in range(8):
             out[g, k] = _H256[k]
@@ -277,22 +356,23 @@ def _leaves(key: Any, h: int, p: int, top: int, first: int, out: Any, lo: int, h
     """Leaves T[2^h + q] for q = first + lo .. first + hi - 1 into out[lo .. hi-1]
     (uint8, n bytes each): RFC 8554 §4.3 (the LM-OTS public key K of one-time key
     q: its p chains to step 2^w - 1, then H(I || u32str(q) || u16str(D_PBLC) ||
-    y[0] || ... || y[p-1])) and the leaf hash of §5.3, LANES leaves at a time."""
+    y[0] || ... || y[p-1])) and the leaf hash of §5.3, GROUP leaves at a time."""
     nw = key.shape[0] - 4
     n = 4 * nw
     length = 22 + p * n
-    pub = np.zeros((LANES, 64 * ((length + 9 + 63) // 64)), dtype=np.uint8)
+    pub = np.zeros((GROUP, 64 * ((length + 9 + 63) // 64)), dtype=np.uint8)
     blocks = _pad(pub, length)
-    leaf = np.zeros((LANES, 64), dtype=np.uint8)
+    leaf = np.zeros((GROUP, 64), dtype=np.uint8)
     _pad(leaf, 22 + n)
-    ends = np.full(LANES * p, top, dtype=np.int64)
-    digest = np.zeros((LANES, 8), dtype=np.uint32)
-    for g0 in range(lo, hi, LANES):
-        rows = min(LANES, hi - g0)
+    ends = np.full(GROUP * p, top, dtype=np.int64)
+    order = np.arange(GROUP * p)
+    digest = np.zeros((GROUP, 8), dtype=np.uint32)
+    for g0 in range(lo, hi, GROUP):
+        rows = min(GROUP, hi - g0)
         qs = np.arange(first + g0, first + g0 + rows, dtype=np.int64)
         for g in range(rows):
             _put_head(pub, g, key, qs[g], 0x8080)  # D_PBLC
-        _tasks(key, qs, p, ends, pub, 22, 0, rows * p)
+        _engine(key, qs, p, ends, order, pub, 22, 0, rows * p)
         _hash_rows(pub, rows, blocks, digest)
         for g in range(rows):
             _put_head(leaf, g, key, (1 << h) + qs[g], 0x8282)  # D_LEAF
@@ -358,7 +438,7 @@ def lms_leaves_sha256(
 ) -> npt.NDArray[np.uint8]:
     """T[2^h + q] for q = first .. first + count - 1 (RFC 8554 §5.3 leaves of the
     §4.3 public keys): uint8 (count, n), split over the worker threads in chunks of
-    leaves (each chunk's lanes run LANES leaves side by side)."""
+    leaves (each chunk runs GROUP leaves' chains side by side)."""
     out = np.empty((count, 4 * (key.shape[0] - 4)), dtype=np.uint8)
     args = (key, h, ots.p, (1 << ots.w) - 1, first, out)
     chunks = max(1, min(workers(), count // LEAVES_PER_THREAD))
