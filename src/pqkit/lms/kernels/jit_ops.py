@@ -27,8 +27,8 @@ import numpy.typing as npt
 from pqkit.arith._jit import jit, kernel_array
 from pqkit.common.kernels._hash import H256
 from pqkit.common.kernels.jit import _helpers, _run, workers
-from pqkit.common.kernels.jit_sha256 import _sha256_1_clean as _sha256_1
 from pqkit.common.kernels.jit_sha256 import AVX512, SHA_NI, _sha256_iv, _sha256_x16_iv
+from pqkit.common.kernels.jit_sha256 import _sha256_1_clean as _sha256_1
 
 __all__ = [
     "OPERATIONS",
