@@ -99,6 +99,7 @@ class LmsTree:
         self.k = max(0, lms.h - 15)
         self._top: list[Rows] | None = None  # levels k .. h, level l: (2^(h-l), n)
         self._bottom: tuple[int, list[Rows]] | None = None
+        self._heap: Rows | None = None  # every node, T[r] at row r (compiled path, k = 0)
         self._fast = lmots.compiled(h)  # the jit kernels (SHA-256 sets) or None
         self._key = None if self._fast is None else self._fast.key_words(ident, seed)
 
@@ -120,6 +121,13 @@ class LmsTree:
         if self._top is None:
             self._top = self._build()
         return self._top
+
+    def heap(self) -> Rows:
+        """Every node of the tree, T[r] at row r (row 0 unused): for k = 0, where
+        top() holds every level."""
+        if self._heap is None:
+            self._heap = np.concatenate([self.top()[0][:1], *reversed(self.top())])
+        return self._heap
 
     def root(self) -> bytes:
         return bytes(self.top()[-1][0].tobytes())
@@ -147,6 +155,11 @@ class LmsTree:
             # steps 4-5 with the private elements in one compiled call
             data = ident + struct.pack(">IH", q, lmots.D_MESG) + c + message
             q_hash = hashlib.sha256(data).digest()[: ots.n]
+            if self.k == 0:  # the auth path too, from the tree in heap order
+                signed: bytes = self._fast.lmots_sign_sha256(
+                    self._key, q, q_hash, ots, self.heap(), self.lms
+                )
+                return struct.pack(">II", q, ots.code) + c + signed
             y: bytes = self._fast.lmots_sign_sha256(self._key, q, q_hash, ots)
         else:
             y = self._ots_sign(q, message, c)

@@ -297,14 +297,31 @@ def _digits(q_hash: Any, w: int, u: int, v: int, ls: int) -> Any:
 
 
 @jit
-def _ots_sign(key: Any, q: int, q_hash: Any, w: int, u: int, v: int, ls: int) -> Any:
+def _ots_sign(
+    key: Any, q: int, q_hash: Any, w: int, u: int, v: int, ls: int, heap: Any, h: int, code: int
+) -> Any:
     """y[0] || ... || y[p-1] of the LM-OTS signature with one-time key q (RFC 8554
-    §4.5 steps 4-5, private key of Appendix A) in one call: uint8 (p n,)."""
+    §4.5 steps 4-5, private key of Appendix A), then, when ``heap`` holds the tree
+    (uint8 (2^(h+1), n), T[r] at row r), u32str(type) || path of the LMS signature
+    (§5.4.1 steps 2-3: path[i] = T[(2^h + q) / 2^i xor 1], public nodes); one call:
+    uint8 (p n [+ 4 + h n],)."""
     ends = _digits(q_hash, w, u, v, ls)
     p = u + v
-    out = np.empty((1, p * 4 * (key.shape[0] - 4)), dtype=np.uint8)
+    n = 4 * (key.shape[0] - 4)
+    path = heap.shape[0] > 1
+    out = np.empty((1, p * n + (4 + h * n if path else 0)), dtype=np.uint8)
     order = np.argsort(-ends, kind="mergesort")  # longest chains first: fewer idle lanes
     _engine(key, np.full(1, q, dtype=np.int64), p, ends, order, out, 0, 0, p)
+    if path:
+        at = p * n
+        for b in range(4):
+            out[0, at + b] = np.uint8((code >> (24 - 8 * b)) & 0xFF)
+        node = (1 << h) + q
+        for i in range(h):
+            sibling = node ^ 1
+            for b in range(n):
+                out[0, at + 4 + i * n + b] = heap[sibling, b]
+            node >>= 1
     return out[0]
 
 
@@ -417,14 +434,30 @@ def _claimed(kernel: Any, args: tuple[Any, ...], bounds: list[tuple[int, int]]) 
         event.wait()
 
 
-def lmots_sign_sha256(key: npt.NDArray[np.uint32], q: int, q_hash: bytes, ots: Any) -> bytes:
+_NO_TREE = np.zeros((1, 1), dtype=np.uint8)
+
+
+def lmots_sign_sha256(
+    key: npt.NDArray[np.uint32],
+    q: int,
+    q_hash: bytes,
+    ots: Any,
+    heap: npt.NDArray[np.uint8] | None = None,
+    lms: Any = None,
+) -> bytes:
     """y[0] || ... || y[p-1] of one-time key ``q``'s LM-OTS signature for the
     message hash ``q_hash`` = Q (RFC 8554 §4.5 steps 3-5: the digits of Q and its
     checksum, then every chain from x_q[i], the private key of Appendix A), one
-    compiled call on the calling thread (two threads measured slower here, on a
-    shared 2-core machine: see docs/decisions.md)."""
+    compiled call on the calling thread; given the tree in heap order (``heap``,
+    see :func:`_ots_sign`) and the LMS type ``lms``, followed by u32str(type) ||
+    path (RFC 8554 §5.4.1)."""
     w, u, v, ls = _shape(ots)
-    return bytes(_ots_sign(key, q, np.frombuffer(q_hash, dtype=np.uint8), w, u, v, ls).tobytes())
+    digest = np.frombuffer(q_hash, dtype=np.uint8)
+    if heap is None:
+        out = _ots_sign(key, q, digest, w, u, v, ls, _NO_TREE, 0, 0)
+    else:
+        out = _ots_sign(key, q, digest, w, u, v, ls, heap, lms.h, lms.code)
+    return bytes(out.tobytes())
 
 
 @functools.cache
