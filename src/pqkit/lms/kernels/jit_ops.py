@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import jit, kernel_array
+from pqkit.arith._jit import jit, jit_inline, kernel_array
 from pqkit.common.kernels._hash import H256
 from pqkit.common.kernels.jit import _helpers, _run, workers
 from pqkit.common.kernels.jit_sha256 import AVX512, SHA_NI, _sha256_iv, _sha256_x16_iv
@@ -128,6 +128,41 @@ def lmots_chains_sha256(
 # takes the next task, so chains of different lengths (signing's) still overlap.
 
 
+@jit_inline
+def _lanes(width: int) -> Any:
+    """Per-lane bookkeeping of a chain engine: task (-1: idle), step, end step, and
+    u16str(i) in a word's top two bytes."""
+    task = np.full(width, -1, dtype=np.int64)
+    step = np.zeros(width, dtype=np.int64)
+    end = np.zeros(width, dtype=np.int64)
+    return task, step, end, np.zeros(width, dtype=np.uint32)
+
+
+@jit_inline
+def _refill(
+    task: Any, step: Any, end: Any, iw: Any, qw: Any, order: Any, ends: Any, qs: Any,
+    p: int, cursor: Any, hi: int,
+) -> bool:  # fmt: skip
+    """Give each idle lane the next task, order[cursor[0]] while cursor[0] < hi
+    (task order is public): its step -1 (the x_q[i] step), end step, u32str(q) and
+    u16str(i); cursor[1] counts the busy lanes. Whether any lane is busy."""
+    for lane in range(task.shape[0]):
+        if task[lane] < 0 and cursor[0] < hi:
+            tk = order[cursor[0]]
+            task[lane], step[lane], end[lane] = tk, -1, ends[tk]
+            qw[lane], iw[lane] = _U32(qs[tk // p]), _U32(tk % p) << _U32(16)
+            cursor[0] += 1
+            cursor[1] += 1
+    return cursor[1] > 0
+
+
+@jit_inline
+def _put_be(dst: Any, g: int, at: int, x: Any) -> None:
+    """dst[g, at .. at + 3] = the word ``x`` big-endian."""
+    for b in range(4):
+        dst[g, at + b] = np.uint8((x >> _U32(24 - 8 * b)) & 0xFF)
+
+
 @jit
 def _step(h: Any, r: int, nw: int, w0: Any, w1: Any, w2: Any, w3: Any, w4: Any, x: Any) -> None:
     """One chain step in place: h[r, 0:nw] = H(I || u32str(q) || x || tmp) with tmp
@@ -164,42 +199,27 @@ def _tasks(
     only enter the compression."""
     nw = key.shape[0] - 4
     n = 4 * nw
-    tasks = hi
     w0, w1, w2, w3 = _U32(key[0]), _U32(key[1]), _U32(key[2]), _U32(key[3])
     h = np.zeros((LANES, 8), dtype=np.uint32)  # each lane's chain value (tmp)
-    task = np.full(LANES, -1, dtype=np.int64)
-    step = np.zeros(LANES, dtype=np.int64)
-    end = np.zeros(LANES, dtype=np.int64)
+    task, step, end, iw = _lanes(LANES)
     qw = np.zeros(LANES, dtype=np.uint32)  # u32str(q)
-    iw = np.zeros(LANES, dtype=np.uint32)  # u16str(i) in a word's top two bytes
-    nxt = lo
-    busy = 0
-    while True:
-        for lane in range(LANES):  # (re)fill idle lanes: task order is public
-            if task[lane] < 0 and nxt < tasks:
-                tk = order[nxt]
-                task[lane], step[lane], end[lane] = tk, -1, ends[tk]
-                qw[lane], iw[lane] = _U32(qs[tk // p]), _U32(tk % p) << _U32(16)
-                for k in range(nw):
-                    h[lane, k] = key[4 + k]  # SEED: the x_q[i] step
-                nxt += 1
-                busy += 1
-        if busy == 0:
-            return
+    cursor = np.array([lo, 0])  # the next task, the busy lanes
+    while _refill(task, step, end, iw, qw, order, ends, qs, p, cursor, hi):
         for lane in range(LANES):
             if task[lane] < 0:
                 continue
+            if step[lane] < 0:
+                for k in range(nw):
+                    h[lane, k] = key[4 + k]  # SEED: the x_q[i] step
             x = iw[lane] | (_U32(step[lane] & 0xFF) << _U32(8))
             _step(h, lane, nw, w0, w1, w2, w3, qw[lane], x)
             step[lane] += 1
             if step[lane] == end[lane]:
                 tk = task[lane]
-                g, at = tk // p, off + (tk % p) * n
                 for k in range(nw):
-                    for b in range(4):
-                        dst[g, at + 4 * k + b] = np.uint8((h[lane, k] >> _U32(24 - 8 * b)) & 0xFF)
+                    _put_be(dst, tk // p, off + (tk % p) * n + 4 * k, h[lane, k])
                 task[lane] = -1
-                busy -= 1
+                cursor[1] -= 1
 
 
 WIDE = 16  # states of :func:`_sha256_x16_iv`
@@ -218,28 +238,17 @@ def _tasks16(
     n = 4 * nw
     w = np.zeros(16 * WIDE, dtype=np.uint32)
     t = np.zeros(8 * WIDE, dtype=np.uint32)  # word k of lane j's chain value at t[16 k + j]
-    task = np.full(WIDE, -1, dtype=np.int64)
-    step = np.zeros(WIDE, dtype=np.int64)
-    end = np.zeros(WIDE, dtype=np.int64)
-    iw = np.zeros(WIDE, dtype=np.uint32)  # u16str(i) in a word's top two bytes
+    task, step, end, iw = _lanes(WIDE)
     for j in range(WIDE):
         for k in range(4):
             w[16 * k + j] = key[k]
         w[16 * 15 + j] = _U32(8 * (23 + n))  # words 6 + nw .. 14 stay 0
-    nxt = lo
-    busy = 0
-    while True:
-        for j in range(WIDE):  # (re)fill idle lanes: task order is public
-            if task[j] < 0 and nxt < hi:
-                tk = order[nxt]
-                task[j], step[j], end[j] = tk, -1, ends[tk]
-                w[16 * 4 + j], iw[j] = _U32(qs[tk // p]), _U32(tk % p) << _U32(16)
+    cursor = np.array([lo, 0])  # the next task, the busy lanes
+    while _refill(task, step, end, iw, w[16 * 4 : 16 * 5], order, ends, qs, p, cursor, hi):
+        for j in range(WIDE):  # word 4 of each block (u32str(q)) set by _refill
+            if step[j] < 0:
                 for k in range(nw):
                     t[16 * k + j] = key[4 + k]  # SEED: the x_q[i] step
-                nxt += 1
-                busy += 1
-        if busy == 0:
-            return
         for j in range(WIDE):
             x = iw[j] | (_U32(step[j] & 0xFF) << _U32(8))
             w[16 * 5 + j] = x | (t[j] >> _U32(24))
@@ -256,14 +265,10 @@ def _tasks16(
             step[j] += 1
             if step[j] == end[j]:
                 tk = task[j]
-                g, at = tk // p, off + (tk % p) * n
                 for k in range(nw):
-                    for b in range(4):
-                        dst[g, at + 4 * k + b] = np.uint8(
-                            (t[16 * k + j] >> _U32(24 - 8 * b)) & 0xFF
-                        )
+                    _put_be(dst, tk // p, off + (tk % p) * n + 4 * k, t[16 * k + j])
                 task[j] = -1
-                busy -= 1
+                cursor[1] -= 1
 
 
 _WIDE_ENGINE = AVX512 or not SHA_NI
@@ -314,8 +319,7 @@ def _ots_sign(
     _engine(key, np.full(1, q, dtype=np.int64), p, ends, order, out, 0, 0, p)
     if path:
         at = p * n
-        for b in range(4):
-            out[0, at + b] = np.uint8((code >> (24 - 8 * b)) & 0xFF)
+        _put_be(out, 0, at, _U32(code))
         node = (1 << h) + q
         for i in range(h):
             sibling = node ^ 1
@@ -348,10 +352,8 @@ def _hash_rows(buf: Any, rows: int, blocks: int, out: Any) -> None:
 def _put_head(buf: Any, g: int, key: Any, r: int, marker: int) -> None:
     """I || u32str(r) || u16str(marker) at the start of row g."""
     for k in range(4):
-        for b in range(4):
-            buf[g, 4 * k + b] = np.uint8((key[k] >> _U32(24 - 8 * b)) & 0xFF)
-    for b in range(4):
-        buf[g, 16 + b] = np.uint8((r >> (24 - 8 * b)) & 0xFF)
+        _put_be(buf, g, 4 * k, key[k])
+    _put_be(buf, g, 16, _U32(r))
     buf[g, 20] = np.uint8(marker >> 8)
     buf[g, 21] = np.uint8(marker & 0xFF)
 
@@ -394,13 +396,11 @@ def _leaves(key: Any, h: int, p: int, top: int, first: int, out: Any, lo: int, h
         for g in range(rows):
             _put_head(leaf, g, key, (1 << h) + qs[g], 0x8282)  # D_LEAF
             for k in range(nw):
-                for b in range(4):
-                    leaf[g, 22 + 4 * k + b] = np.uint8((digest[g, k] >> _U32(24 - 8 * b)) & 0xFF)
+                _put_be(leaf, g, 22 + 4 * k, digest[g, k])
         _hash_rows(leaf, rows, 1, digest)
         for g in range(rows):
             for k in range(nw):
-                for b in range(4):
-                    out[g0 + g, 4 * k + b] = np.uint8((digest[g, k] >> _U32(24 - 8 * b)) & 0xFF)
+                _put_be(out, g0 + g, 4 * k, digest[g, k])
 
 
 def key_words(ident: bytes, seed: bytes) -> npt.NDArray[np.uint32]:
