@@ -153,7 +153,7 @@ def _refill(
             qw[lane], iw[lane] = _U32(qs[tk // p]), _U32(tk % p) << _U32(16)
             cursor[0] += 1
             cursor[1] += 1
-    return cursor[1] > 0
+    return bool(cursor[1] > 0)
 
 
 @jit_inline
