@@ -174,3 +174,133 @@ def test_compiled_chains_match_the_reference() -> None:
         zero = np.zeros(21, dtype=np.int64)
         want = lmots.chains(ref, ident, qs, idx, x_ref, zero, full)
         assert (lmots.chains(fast, ident, qs, idx, x_ref, zero, full) == want).all()
+
+
+def _jit_ops():  # type: ignore[no-untyped-def]
+    if "jit" not in arith.available("hash"):
+        pytest.skip("Numba is not installed: no jit backend")
+    from pqkit.lms.kernels import jit_ops
+
+    return jit_ops
+
+
+SHA256_OTS = [code for code, ots in LMOTS_TYPES.items() if ots.hash == "SHA256"]
+
+
+@pytest.mark.parametrize("code", SHA256_OTS)
+def test_compiled_lmots_signature_matches_the_reference(code: int) -> None:
+    """One compiled call per LM-OTS signature (x_q[i], the digits of Q and its
+    checksum, the chains, lanes with their own step counters) against the
+    hashlib path, random I / q / SEED / C / message, every SHA-256 LM-OTS type
+    (n = 32 and 24, w = 1, 2, 4, 8)."""
+    ops = _jit_ops()
+    from pqkit.lms import lmots
+
+    ots = LMOTS_TYPES[code]
+    lms = next(t for t in LMS_TYPES.values() if t.hash == "SHA256" and t.m == ots.n and t.h == 5)
+    rng = np.random.default_rng(code)
+    for _ in range(3):
+        ident, seed, c = (rng.bytes(k) for k in (16, ots.n, ots.n))
+        q, message = int(rng.integers(0, 32)), rng.bytes(int(rng.integers(0, 100)))
+        ref = LmsTree(lms, ots, ident, seed, lms_hash("SHA256", ots.n, None))
+        want = ref._ots_sign(q, message, c)
+        data = ident + struct.pack(">IH", q, lmots.D_MESG) + c + message
+        q_hash = reference_rows("sha256", np.frombuffer(data, dtype=np.uint8)[None], ots.n)
+        digits = ops._digits(q_hash[0], ots.w, ots.u, ots.v, ots.ls)
+        assert (digits == lmots.checksum_digits(ots, q_hash[0].tobytes())).all()
+        got = ops.lmots_sign_sha256(ops.key_words(ident, seed), q, q_hash[0].tobytes(), ots)
+        assert got == want
+
+
+@pytest.mark.parametrize("code", [3, 4, 7, 8])
+def test_compiled_leaves_match_the_reference(code: int) -> None:
+    """The compiled leaves (chains to the top, D_PBLC public-key hash, leaf hash,
+    GROUP leaves side by side, a partial group at the end) against the hashlib
+    path, random I / SEED / first leaf, n = 32 and 24."""
+    ops = _jit_ops()
+    from pqkit.lms import lms as lms_module
+
+    ots = LMOTS_TYPES[code]
+    lms = next(t for t in LMS_TYPES.values() if t.hash == "SHA256" and t.m == ots.n and t.h == 10)
+    rng = np.random.default_rng(100 + code)
+    ident, seed = rng.bytes(16), rng.bytes(ots.n)
+    lo, count = int(rng.integers(0, 1000)), ops.GROUP + 2
+    ref = lms_hash("SHA256", ots.n, None)
+    want = lms_module.leaves(ref, lms, ots, ident, seed, lo, count)
+    got = ops.lms_leaves_sha256(ops.key_words(ident, seed), lms.h, ots, lo, count)
+    assert (got == want).all()
+    fast = lms_hash("SHA256", ots.n, arith.kernels("hash", "jit"))
+    assert (lms_module.leaves(fast, lms, ots, ident, seed, lo, count) == want).all()
+
+
+def test_sha256_from_the_iv_with_the_block_in_registers() -> None:
+    """The compression from H(0) of a block given as sixteen words (SHA-NI where
+    the CPU has it, and the portable rounds) against hashlib, one-block messages;
+    and the SHA-NI rounds behind VZEROUPPER against the portable ones."""
+    _jit_ops()
+    import hashlib
+
+    from pqkit.common.kernels import jit_sha256 as sha
+
+    variants = [sha._sha256_iv_words] + ([sha._sha256_iv_ni] if sha.SHA_NI else [])
+    rng = np.random.default_rng(35)
+    for length in (0, 3, 54, 55):
+        message = rng.bytes(length)
+        block = message + b"\x80" + bytes(55 - length) + (8 * length).to_bytes(8, "big")
+        words = [np.uint32(x) for x in np.frombuffer(block, dtype=">u4")]
+        for compress in variants:
+            out = np.zeros((2, 8), dtype=np.uint32)
+            compress(out, 1, *words)
+            assert out[1].astype(">u4").tobytes() == hashlib.sha256(message).digest()
+            assert not out[0].any()
+    if sha.SHA_NI:
+        h = rng.integers(0, 1 << 32, 8, dtype=np.uint64).astype(np.uint32)
+        w = np.zeros(64, dtype=np.uint32)
+        w[:16] = rng.integers(0, 1 << 32, 16, dtype=np.uint64).astype(np.uint32)
+        a, b = h.copy(), h.copy()
+        sha._sha256_1_ni_clean(a, w.copy())
+        sha._sha256_1_words(b, w.copy())
+        assert (a == b).all()
+
+
+def test_lms_tree_uses_the_compiled_operations_on_jit() -> None:
+    """A SHA-256 tree on the jit kernels signs and builds leaves through the
+    compiled operations and gives the reference tree's key and signatures."""
+    _jit_ops()
+    lms, ots = LMS_TYPES[5], LMOTS_TYPES[4]
+    ident, seed = bytes(range(16)), bytes(range(40, 72))
+    fast = LmsTree(lms, ots, ident, seed, lms_hash("SHA256", 32, arith.kernels("hash", "jit")))
+    assert fast._fast is not None
+    ref = LmsTree(lms, ots, ident, seed, lms_hash("SHA256", 32, arith.kernels("hash", "numpy")))
+    assert ref._fast is None
+    assert fast.public_key() == ref.public_key()
+    assert fast.sign(31, b"msg", bytes(32)) == ref.sign(31, b"msg", bytes(32))
+
+
+@pytest.mark.parametrize("n", [32, 24])
+def test_both_chain_engines_match_the_reference(n: int) -> None:
+    """The one-state engine (LANES chains in flight, SHA-NI where the CPU has it)
+    and the sixteen-state engine (one vector register per word), both whichever
+    this CPU selects: random I / q /
+    SEED / end steps / task order, a range of tasks, against x_q[i] and the chains
+    of the hashlib path."""
+    ops = _jit_ops()
+    from pqkit.lms import lmots
+
+    rng = np.random.default_rng(n)
+    ident, seed, p = rng.bytes(16), rng.bytes(n), 7
+    qs = rng.integers(0, 1 << 20, 3).astype(np.int64)
+    ends = rng.integers(0, 256, 3 * p).astype(np.int64)
+    ref = RowHash("sha256", n, None)
+    x = lmots.private_elements(ref, ident, seed, qs, p)
+    q_rows, i_rows = np.repeat(qs, p), np.tile(np.arange(p, dtype=np.int64), 3)
+    want = lmots.chains(ref, ident, q_rows, i_rows, x, np.zeros(3 * p, dtype=np.int64), ends)
+    order = rng.permutation(3 * p).astype(np.int64)
+    key = ops.key_words(ident, seed)
+    for engine in (ops._tasks, ops._tasks16):
+        dst = np.zeros((3, 5 + p * n), dtype=np.uint8)
+        engine(key, qs, p, ends, order, dst, 5, 2, 3 * p)  # tasks order[2:] only
+        got = dst[:, 5:].reshape(3 * p, n)
+        done = order[2:]
+        assert (got[done] == want[done]).all(), engine
+        assert not got[order[:2]].any()

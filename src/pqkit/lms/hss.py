@@ -43,6 +43,11 @@ class HssKey:
         self._trees: list[LmsTree] = [LmsTree(lms, ots, ident, seed, self._hash)]
         self._signed: list[bytes] = []  # sig[d] || pub[d + 1] for the current trees
         self._path: list[int] = []  # the parent index each current lower tree hangs from
+        self._split: list[tuple[int, int]] = []  # (shift, mask) of q_d in a signature index
+        shift = sum(lms.h for lms, _ in params.levels)
+        for lms, _ in params.levels:
+            shift -= lms.h
+            self._split.append((shift, (1 << lms.h) - 1))
 
     def public_key(self) -> bytes:
         """u32str(L) || pub[0] (RFC 8554 §6.1)."""
@@ -54,12 +59,7 @@ class HssKey:
         return bytes(self._hash(rows)[0].tobytes())
 
     def _indices(self, index: int) -> list[int]:
-        out = []
-        shift = sum(lms.h for lms, _ in self.params.levels)
-        for lms, _ in self.params.levels:
-            shift -= lms.h
-            out.append((index >> shift) & ((1 << lms.h) - 1))
-        return out
+        return [(index >> shift) & mask for shift, mask in self._split]
 
     def _descend(self, qs: list[int]) -> None:
         """Make the trees below the top the ones of ``qs`` (RFC 8554 §6.2: a new
@@ -83,6 +83,8 @@ class HssKey:
         """The HSS signature of ``message`` with one-time index ``index`` and the
         bottom randomizer ``c``: u32str(Nspk) || signed_pub_key[0 .. L-2] || sig[L-1]
         (RFC 8554 §6.2)."""
+        if len(self._split) == 1:  # one level: Nspk = 0, no signed public keys
+            return b"\0\0\0\0" + self._trees[0].sign(index, message, c)
         qs = self._indices(index)
         self._descend(qs)
         bottom = self._trees[-1].sign(qs[-1], message, c)

@@ -66,16 +66,22 @@ def private_elements(
     return h(rows)
 
 
-def _compiled_chains(h: RowHash) -> Any | None:
-    """The ``jit`` backend's whole-chain kernel for the SHA-256 sets (one compiled
-    call for every step of every chain), or None (then a batched hash call per step
-    runs, the reference twin)."""
+def compiled(h: RowHash) -> Any | None:
+    """The ``jit`` backend's LMS operations for the SHA-256 sets
+    (:mod:`pqkit.lms.kernels.jit_ops`: whole chains, whole LM-OTS signatures, whole
+    leaves in compiled calls), or None (then the batched hash calls of this module
+    run, the reference twin)."""
     backend = getattr(h.kernels, "backend", None)
     if h.function != "sha256" or backend != "jit":
         return None
     from pqkit.arith.ops import operations
 
-    ops = operations("lms", backend)
+    return operations("lms", backend)
+
+
+def _compiled_chains(h: RowHash) -> Any | None:
+    """The whole-chain kernel of :func:`compiled`, or None."""
+    ops = compiled(h)
     return None if ops is None else ops.lmots_chains_sha256
 
 

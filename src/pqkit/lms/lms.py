@@ -12,6 +12,7 @@ chunk in one batched hash call per step.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import struct
 
@@ -55,6 +56,10 @@ def leaves(
 ) -> Rows:
     """T[2^h + q] for q in lo .. lo + count - 1 (RFC 8554 §5.3, Algorithm 4's leaves
     from the LM-OTS public keys of §4.3 with the private keys of Appendix A)."""
+    fast = lmots.compiled(h)
+    if fast is not None:  # one compiled call: chains, public keys and leaf hashes
+        out: Rows = fast.lms_leaves_sha256(fast.key_words(ident, seed), lms.h, ots, lo, count)
+        return out
     p, top = ots.p, (1 << ots.w) - 1
     q = np.arange(lo, lo + count, dtype=np.int64)
     x = lmots.private_elements(h, ident, seed, q, p)
@@ -94,6 +99,9 @@ class LmsTree:
         self.k = max(0, lms.h - 15)
         self._top: list[Rows] | None = None  # levels k .. h, level l: (2^(h-l), n)
         self._bottom: tuple[int, list[Rows]] | None = None
+        self._heap: Rows | None = None  # every node, T[r] at row r (compiled path, k = 0)
+        self._fast = lmots.compiled(h)  # the jit kernels (SHA-256 sets) or None
+        self._key = None if self._fast is None else self._fast.key_words(ident, seed)
 
     def _build(self) -> list[Rows]:
         lms, k = self.lms, self.k
@@ -113,6 +121,13 @@ class LmsTree:
         if self._top is None:
             self._top = self._build()
         return self._top
+
+    def heap(self) -> Rows:
+        """Every node of the tree, T[r] at row r (row 0 unused): for k = 0, where
+        top() holds every level."""
+        if self._heap is None:
+            self._heap = np.concatenate([self.top()[0][:1], *reversed(self.top())])
+        return self._heap
 
     def root(self) -> bytes:
         return bytes(self.top()[-1][0].tobytes())
@@ -134,22 +149,34 @@ class LmsTree:
     def sign(self, q: int, message: bytes, c: bytes) -> bytes:
         """u32str(q) || lmots_signature || u32str(type) || path (RFC 8554 §5.4.1),
         the LM-OTS signature of §4.5 with randomizer ``c`` (n bytes)."""
+        ots, ident = self.ots, self.ident
+        if self._fast is not None:
+            # §4.5 step 3 on hashlib's SHA-256 (one message: nothing to batch), then
+            # steps 4-5 with the private elements in one compiled call
+            data = ident + struct.pack(">IH", q, lmots.D_MESG) + c + message
+            q_hash = hashlib.sha256(data).digest()[: ots.n]
+            if self.k == 0:  # the auth path too, from the tree in heap order
+                signed: bytes = self._fast.lmots_sign_sha256(
+                    self._key, q, q_hash, ots, self.heap(), self.lms
+                )
+                return struct.pack(">II", q, ots.code) + c + signed
+            y: bytes = self._fast.lmots_sign_sha256(self._key, q, q_hash, ots)
+        else:
+            y = self._ots_sign(q, message, c)
+        ots_sig = struct.pack(">I", ots.code) + c + y
+        return struct.pack(">I", q) + ots_sig + struct.pack(">I", self.lms.code) + self.auth_path(q)
+
+    def _ots_sign(self, q: int, message: bytes, c: bytes) -> bytes:
+        """y[0] || ... || y[p-1] on the batched hash kernels (RFC 8554 §4.5 steps
+        3-5), the reference twin of the compiled ``lmots_sign_sha256``."""
         h, ots, ident = self.hash, self.ots, self.ident
         qa = np.array([q], dtype=np.int64)
         q_hash = h(_message_rows(ident, q, c, message))[0].tobytes()
         digits = lmots.checksum_digits(ots, q_hash)
         x = lmots.private_elements(h, ident, self.seed, qa, ots.p)
-        y = lmots.chains(
-            h,
-            ident,
-            np.repeat(qa, ots.p),
-            np.arange(ots.p, dtype=np.int64),
-            x,
-            np.zeros(ots.p, dtype=np.int64),
-            digits,
-        )
-        ots_sig = struct.pack(">I", ots.code) + c + y.tobytes()
-        return struct.pack(">I", q) + ots_sig + struct.pack(">I", self.lms.code) + self.auth_path(q)
+        zeros = np.zeros(ots.p, dtype=np.int64)
+        y = lmots.chains(h, ident, np.repeat(qa, ots.p), np.arange(ots.p), x, zeros, digits)
+        return bytes(y.tobytes())
 
 
 def _message_rows(ident: bytes, q: int, c: bytes, message: bytes) -> Rows:

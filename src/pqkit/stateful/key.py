@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from pqkit._checks import as_bytes
 from pqkit._secret import Uncopyable
 from pqkit.stateful.files import KeyRecord
 from pqkit.stateful.storage import FileStorage, MemoryStorage, Storage
@@ -114,8 +115,6 @@ class StatefulPrivateKey(Uncopyable):
     def sign(self, message: bytes, *, rng: Callable[[int], bytes] | None = None) -> bytes:
         """Sign ``message`` with the next reserved index (reserving one, durably,
         first if none is held)."""
-        from pqkit._checks import as_bytes
-
         message = as_bytes(message, "message")
         with self._lock:
             self._fork_check()
