@@ -371,9 +371,11 @@ def w1_encode(p: Params, ops: Ops, w1: Poly) -> npt.NDArray[np.uint8]:
 # --- FIPS 204, Algorithms 6-8 (internal) ------------------------------------------
 
 
-def _t(p: Params, ops: Ops, a_hat: Poly, s1: Poly, s2: Poly) -> Poly:
-    """t = NTT^-1(A_hat ∘ NTT(s1)) + s2, canonical (FIPS 204, Algorithm 6 line 5)."""
-    s1_hat = ops.k.ntt(s1)
+def _t(p: Params, ops: Ops, a_hat: Poly, s1: Poly, s2: Poly, s1_hat: Poly | None = None) -> Poly:
+    """t = NTT^-1(A_hat ∘ NTT(s1)) + s2, canonical (FIPS 204, Algorithm 6 line 5);
+    ``s1_hat`` is NTT(s1) when the caller has it."""
+    if s1_hat is None:
+        s1_hat = ops.k.ntt(s1)
     return ops.k.mod_q(ops.k.intt(ops.k.pointwise_acc(a_hat, s1_hat[None])) + s2)
 
 
@@ -399,18 +401,25 @@ def keygen_internal(p: Params, ops: Ops, xi: bytes) -> tuple[bytes, bytes]:
     return pk, sk
 
 
-def public_key_from_secret(p: Params, ops: Ops, sk: bytes) -> bytes:
+def public_key_from_secret(p: Params, ops: Ops, sk: bytes, dec: SecretKey | None = None) -> bytes:
     """Check an expanded secret key and return its public key.
 
     Checks, in order, each a ValueError naming it: s1/s2 ranges (skDecode), t0
-    equal to Power2Round(A s1 + s2)'s low part, tr equal to H(pk).
+    equal to Power2Round(A s1 + s2)'s low part, tr equal to H(pk). ``dec``: sk
+    decoded already (:func:`secret_key_cached`; its NTT(s1) is reused when present).
+    A_hat comes through the scheme object's cache of public values
+    (:func:`expand_a_cached`), where signing then finds it.
     """
-    dec = decode_secret_key(p, ops, sk)
-    a_hat = expand_a(p, ops, dec.rho)
-    t1, t0 = ops.k.power2round(_t(p, ops, a_hat, dec.s1, dec.s2))
+    if dec is None or dec.s1.size == 0:
+        dec = decode_secret_key(p, ops, sk)
+    a_hat = expand_a_cached(p, ops, dec.rho)
+    s1_hat = None if dec.small_hat is None else dec.small_hat[: p.l]
+    t1, t0 = ops.k.power2round(_t(p, ops, a_hat, dec.s1, dec.s2, s1_hat))
+    # Both t0 lie in [-2^12 + 1, 2^12] (skDecode's BitUnpack of 13 bits, Power2Round),
+    # so comparing them as int64 bytes is comparing their bitPack encodings.
     if not hmac.compare_digest(
-        ops.k.bit_pack((1 << (D - 1)) - t0, D).tobytes(),
-        ops.k.bit_pack((1 << (D - 1)) - dec.t0, D).tobytes(),
+        np.ascontiguousarray(t0, dtype=_I64).tobytes(),
+        np.ascontiguousarray(dec.t0, dtype=_I64).tobytes(),
     ):
         raise ValueError(
             f"{p.name} secret key: t0 is not Power2Round(A*s1 + s2) (FIPS 204, Algorithm 6)"
