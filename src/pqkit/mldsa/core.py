@@ -145,14 +145,26 @@ def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
 def t1_hat_cached(p: Params, ops: Ops, pk: bytes) -> Poly:
     """NTT(t1 2^d) of the public key pk (FIPS 204, Algorithm 8 lines 2 and 9),
     read-only, through the scheme object's cache (keyed by pk: public, like rho)."""
+    return t1_hat_and_ntt(p, ops, pk, np.zeros((0, 256), dtype=_I64))[0]
+
+
+def t1_hat_and_ntt(p: Params, ops: Ops, pk: bytes, rows: Poly) -> tuple[Poly, Poly]:
+    """:func:`t1_hat_cached`, and NTT(rows) of (r, 256) ``rows``: on a cache miss both
+    transforms are one NTT call (verification with a new key)."""
+    done: list[Poly] = []
 
     def make() -> Poly:
         _, t1 = pk_decode(p, ops, pk)
-        t1_hat = np.ascontiguousarray(ops.k.ntt(t1 << D))
+        hats = ops.k.ntt(np.concatenate([rows, t1 << D]))
+        done.append(hats[: len(rows)])
+        t1_hat = np.ascontiguousarray(hats[len(rows) :])
         t1_hat.setflags(write=False)
         return t1_hat
 
-    return ops.a_cache.get_or_make(("t1_hat", pk), make)
+    t1_hat = ops.a_cache.get_or_make(("t1_hat", pk), make)
+    if done or not len(rows):
+        return t1_hat, done[0] if done else rows
+    return t1_hat, ops.k.ntt(rows)
 
 
 def expand_s(p: Params, ops: Ops, rho_prime: bytes) -> tuple[Poly, Poly]:
@@ -541,9 +553,8 @@ def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) 
         return False
     a_hat = expand_a_cached(p, ops, pk[:32])
     c = sample_in_ball_public(p, ops, c_tilde)
-    hats = kk.ntt(np.concatenate([z, c]))
+    t1_hat, hats = t1_hat_and_ntt(p, ops, pk, np.concatenate([z, c]))
     z_hat, c_hat = hats[: p.l], hats[p.l]
-    t1_hat = t1_hat_cached(p, ops, pk)
     # Line 9: A_hat z_hat - c_hat t1_hat, the difference being FIPS 204, Algorithm 46
     # (AddVectorNTT) with the second vector negated.
     w_approx = kk.intt(kk.pointwise_acc(a_hat, z_hat[None]) - kk.pointwise_mul(c_hat, t1_hat))
