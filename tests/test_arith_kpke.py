@@ -266,3 +266,30 @@ def test_kpke_keygen_bad_arguments(arith_backend: str) -> None:
             K.kpke_keygen(*bad)
     with pytest.raises(ValueError):
         K.kpke_keygen(np.zeros((5, 5, 256), np.int64), np.zeros((10, 128), np.uint8))
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_decode_t_hat_modulus_check_equals_decode_encode(k: int) -> None:
+    """kpke.decode_t_hat's §7.2 check (every 12-bit field below q) against its
+    definition on the ``ref`` kernels, ByteEncode_12(ByteDecode_12(t)) == t, on keys
+    with one value at q - 1, q, q + 1 or 4095 in either half of a triple (and the
+    last field of the last triple); t_hat equals ByteDecode_12."""
+    from pqkit.mlkem import kpke
+
+    ref = arith.kernels("mlkem", "ref")
+    numpy_k = arith.kernels("mlkem", "numpy")
+    rng = np.random.default_rng(k)
+    verdicts = []
+    for r in range(48):
+        t = rng.integers(0, MLKEM_Q, (128 * k, 2))
+        value = (3328, 3329, 3330, 4095)[r % 4]
+        where = 128 * k - 1 if r % 6 == 5 else int(rng.integers(128 * k))
+        t[where, r // 4 % 2] = value if r % 5 else 0
+        raw = ref.byte_encode(t.reshape(k, 256), 12)
+        again = ref.byte_encode(ref.byte_decode(raw, 12), 12)
+        expected = bool(np.array_equal(again, raw))
+        t_hat, ok = kpke.decode_t_hat(numpy_k, raw.tobytes() + bytes(32), k)
+        assert ok == expected
+        assert np.array_equal(t_hat, ref.byte_decode(raw, 12))
+        verdicts.append(ok)
+    assert any(verdicts) and not all(verdicts)

@@ -49,9 +49,9 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     calls: list[bytes] = []
     real = core.public_key_from_secret
 
-    def counting(p: object, ops: core.Ops, key: bytes) -> bytes:
+    def counting(p: object, ops: core.Ops, key: bytes, dec: object = None) -> bytes:
         calls.append(key)
-        return real(p, ops, key)  # type: ignore[arg-type]
+        return real(p, ops, key, dec)  # type: ignore[arg-type]
 
     monkeypatch.setattr(core, "public_key_from_secret", counting)
     return calls
@@ -141,3 +141,28 @@ def test_sign_attempt_cap_inside_a_pass(monkeypatch: pytest.MonkeyPatch) -> None
             outcomes.add("capped")
         monkeypatch.undo()
     assert outcomes == {"signed", "capped"}  # fixed inputs; each about 1/2 per rho
+
+
+def test_check_shares_the_signing_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26 item 6: the consistency check of a bytes-API signature on the step
+    path reuses signing's work: sk is decoded once and A_hat expanded once (through
+    the cache of public values, where signing finds it), not twice each."""
+    s = pqkit.sig("ML-DSA-44").using(arith="numpy")
+    _, sk = s.keygen_derand(bytes([11]) * 32)
+    expanded: list[bytes] = []
+    decoded: list[bytes] = []
+    real_expand, real_decode = core.expand_a, core.decode_secret_key
+
+    def expand(p: object, ops: core.Ops, rho: bytes) -> object:
+        expanded.append(rho)
+        return real_expand(p, ops, rho)  # type: ignore[arg-type]
+
+    def decode(p: object, ops: core.Ops, key: bytes) -> object:
+        decoded.append(key)
+        return real_decode(p, ops, key)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(core, "expand_a", expand)
+    monkeypatch.setattr(core, "decode_secret_key", decode)
+    sig = s.sign(sk, b"m")
+    assert len(expanded) == 1 and decoded == [sk]
+    assert s.verify(s.public_key_from_secret(sk), b"m", sig)

@@ -113,3 +113,36 @@ def test_same_steps_for_every_stream(fn: Callable[..., Any]) -> None:
         buf = np.frombuffer(stream, dtype=np.uint8).reshape(1, 136)
         traces.append(_line_trace(fn, buf, 49))
     assert all(trace == traces[0] for trace in traces[1:])
+
+
+def _public_as_kernel(stream: bytes, tau: int) -> tuple[Any, Any]:
+    """pqkit.mldsa.core's sampler for published challenges, shaped as the kernels'
+    answer for one row: c (zeros when it ran short; then ok is False)."""
+    from pqkit.mldsa.core import _sample_in_ball_public
+
+    c = _sample_in_ball_public(stream, tau) if len(stream) >= 8 else None
+    poly = np.array(c if c is not None else [0] * 256, dtype=np.int64)
+    return poly, np.array(c is not None)
+
+
+@pytest.mark.parametrize("tau", TAUS)
+@pytest.mark.parametrize("n", [8, 9, 40, 68, 136, 544])
+def test_public_sampler_edge_seeds_match_ref(tau: int, n: int) -> None:
+    """Verification's sampler (public challenges, issue 26) against the reference:
+    the same c wherever the reference completes, and short where it runs short."""
+    for stream in _edge_streams(n):
+        c, ok = _public_as_kernel(stream, tau)
+        want_c, want_ok = REF(np.frombuffer(stream, dtype=np.uint8)[None], tau)
+        assert bool(ok) == bool(want_ok[0])
+        if ok:
+            assert np.array_equal(c, want_c[0])
+
+
+@settings(max_examples=100, deadline=None)
+@given(tau=st.sampled_from(TAUS), stream=st.binary(min_size=8, max_size=200))
+def test_public_sampler_random_seeds_match_ref(tau: int, stream: bytes) -> None:
+    c, ok = _public_as_kernel(stream, tau)
+    want_c, want_ok = REF(np.frombuffer(stream, dtype=np.uint8)[None], tau)
+    assert bool(ok) == bool(want_ok[0])
+    if ok:
+        assert np.array_equal(c, want_c[0])

@@ -114,3 +114,20 @@ def test_key_objects_threadsafe() -> None:
         t.join()
     assert errors == []
     assert all(k._state.get(MLDSA_SK).raw == k.private_bytes_expanded() for k in keys)
+
+
+@pytest.mark.parametrize("backend", ["ref", "numpy"])
+def test_t1_hat_and_ntt_on_miss_and_hit(backend: str) -> None:
+    """Issue 26: verification transforms z || c together with t1 2^d when the key is
+    new (one NTT call); the results equal separate transforms, missed or cached."""
+    scheme = pqkit.sig("ML-DSA-44").using(arith=backend)  # type: ignore[attr-defined]
+    scheme._a_cache = LruCache(core.A_CACHE_SIZE)
+    pk, _ = scheme.keygen_derand(bytes([5]) * 32)
+    ops, p = scheme._ops(), scheme.params
+    rows = np.random.default_rng(1).integers(0, 8380417, (5, 256))
+    _, t1 = core.pk_decode(p, ops, pk)
+    for _ in range(2):  # a miss, then a hit
+        t1_hat, hats = core.t1_hat_and_ntt(p, ops, pk, rows)
+        assert np.array_equal(t1_hat, ops.k.ntt(t1 << 13))
+        assert np.array_equal(hats, ops.k.ntt(rows))
+    assert core.t1_hat_cached(p, ops, pk) is t1_hat

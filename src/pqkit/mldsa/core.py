@@ -145,14 +145,26 @@ def expand_a_cached(p: Params, ops: Ops, rho: bytes) -> Poly:
 def t1_hat_cached(p: Params, ops: Ops, pk: bytes) -> Poly:
     """NTT(t1 2^d) of the public key pk (FIPS 204, Algorithm 8 lines 2 and 9),
     read-only, through the scheme object's cache (keyed by pk: public, like rho)."""
+    return t1_hat_and_ntt(p, ops, pk, np.zeros((0, 256), dtype=_I64))[0]
+
+
+def t1_hat_and_ntt(p: Params, ops: Ops, pk: bytes, rows: Poly) -> tuple[Poly, Poly]:
+    """:func:`t1_hat_cached`, and NTT(rows) of (r, 256) ``rows``: on a cache miss both
+    transforms are one NTT call (verification with a new key)."""
+    done: list[Poly] = []
 
     def make() -> Poly:
         _, t1 = pk_decode(p, ops, pk)
-        t1_hat = np.ascontiguousarray(ops.k.ntt(t1 << D))
+        hats = ops.k.ntt(np.concatenate([rows, t1 << D]))
+        done.append(hats[: len(rows)])
+        t1_hat = np.ascontiguousarray(hats[len(rows) :])
         t1_hat.setflags(write=False)
         return t1_hat
 
-    return ops.a_cache.get_or_make(("t1_hat", pk), make)
+    t1_hat = ops.a_cache.get_or_make(("t1_hat", pk), make)
+    if done or not len(rows):
+        return t1_hat, done[0] if done else rows
+    return t1_hat, ops.k.ntt(rows)
 
 
 def expand_s(p: Params, ops: Ops, rho_prime: bytes) -> tuple[Poly, Poly]:
@@ -201,19 +213,39 @@ def sample_in_ball_public(p: Params, ops: Ops, c_tilde: bytes) -> Poly:
     verification: (1, 256).
 
     NOTE: c_tilde is part of the signature being verified, so its challenge is
-    public and the plain algorithm (the ``ref`` kernel: branches and indexing on the
-    stream) is allowed here; it is much faster in NumPy than the masked scan the
-    signing loop needs for the challenges of rejected attempts. Same values.
+    public and the plain algorithm (branches and indexing on the stream) is allowed
+    here; it is much faster in NumPy than the masked scan the signing loop needs for
+    the challenges of rejected attempts. Same values (tests/test_hardening_sample_in_ball.py
+    compares it with the ``ref`` kernel).
     """
-    from pqkit.mldsa.kernels import ref as ref_mldsa
-
     n = _BALL_BYTES
     while True:
-        stream = np.frombuffer(ops.sha3.shake_digest(256, c_tilde, n), dtype=np.uint8)
-        c, ok = ref_mldsa.sample_in_ball(stream[None], p.tau)
-        if bool(ok[0]):
-            return c
+        c = _sample_in_ball_public(ops.sha3.shake_digest(256, c_tilde, n), p.tau)
+        if c is not None:
+            return np.array(c, dtype=_I64)[None]
         n *= 4
+
+
+def _sample_in_ball_public(s: bytes, tau: int) -> list[int] | None:
+    """FIPS 204, Algorithm 29 (SampleInBall) on the first len(s) bytes of
+    H(c_tilde), for a public c_tilde: c as a list, or None when s runs out.
+
+    Twin of the ``ref`` kernel's sampler on purpose: the signs as one integer and no
+    per-row array handling (about twice as fast, in verification's critical path)."""
+    c = [0] * 256
+    signs = int.from_bytes(s[:8], "little")  # lines 4-5: h, bit t for step t
+    pos = 8
+    for t in range(tau):  # lines 6-12, i = 256 - tau + t
+        i = 256 - tau + t
+        while pos < len(s) and s[pos] > i:
+            pos += 1
+        if pos == len(s):
+            return None
+        j = s[pos]
+        pos += 1
+        c[i] = c[j]
+        c[j] = 1 - 2 * ((signs >> t) & 1)  # (-1)^h[i + tau - 256]
+    return c
 
 
 # --- FIPS 204 §7.2 (encodings) -----------------------------------------------------
@@ -371,9 +403,11 @@ def w1_encode(p: Params, ops: Ops, w1: Poly) -> npt.NDArray[np.uint8]:
 # --- FIPS 204, Algorithms 6-8 (internal) ------------------------------------------
 
 
-def _t(p: Params, ops: Ops, a_hat: Poly, s1: Poly, s2: Poly) -> Poly:
-    """t = NTT^-1(A_hat ∘ NTT(s1)) + s2, canonical (FIPS 204, Algorithm 6 line 5)."""
-    s1_hat = ops.k.ntt(s1)
+def _t(p: Params, ops: Ops, a_hat: Poly, s1: Poly, s2: Poly, s1_hat: Poly | None = None) -> Poly:
+    """t = NTT^-1(A_hat ∘ NTT(s1)) + s2, canonical (FIPS 204, Algorithm 6 line 5);
+    ``s1_hat`` is NTT(s1) when the caller has it."""
+    if s1_hat is None:
+        s1_hat = ops.k.ntt(s1)
     return ops.k.mod_q(ops.k.intt(ops.k.pointwise_acc(a_hat, s1_hat[None])) + s2)
 
 
@@ -399,18 +433,25 @@ def keygen_internal(p: Params, ops: Ops, xi: bytes) -> tuple[bytes, bytes]:
     return pk, sk
 
 
-def public_key_from_secret(p: Params, ops: Ops, sk: bytes) -> bytes:
+def public_key_from_secret(p: Params, ops: Ops, sk: bytes, dec: SecretKey | None = None) -> bytes:
     """Check an expanded secret key and return its public key.
 
     Checks, in order, each a ValueError naming it: s1/s2 ranges (skDecode), t0
-    equal to Power2Round(A s1 + s2)'s low part, tr equal to H(pk).
+    equal to Power2Round(A s1 + s2)'s low part, tr equal to H(pk). ``dec``: sk
+    decoded already (:func:`secret_key_cached`; its NTT(s1) is reused when present).
+    A_hat comes through the scheme object's cache of public values
+    (:func:`expand_a_cached`), where signing then finds it.
     """
-    dec = decode_secret_key(p, ops, sk)
-    a_hat = expand_a(p, ops, dec.rho)
-    t1, t0 = ops.k.power2round(_t(p, ops, a_hat, dec.s1, dec.s2))
+    if dec is None or dec.s1.size == 0:
+        dec = decode_secret_key(p, ops, sk)
+    a_hat = expand_a_cached(p, ops, dec.rho)
+    s1_hat = None if dec.small_hat is None else dec.small_hat[: p.l]
+    t1, t0 = ops.k.power2round(_t(p, ops, a_hat, dec.s1, dec.s2, s1_hat))
+    # Both t0 lie in [-2^12 + 1, 2^12] (skDecode's BitUnpack of 13 bits, Power2Round),
+    # so comparing them as int64 bytes is comparing their bitPack encodings.
     if not hmac.compare_digest(
-        ops.k.bit_pack((1 << (D - 1)) - t0, D).tobytes(),
-        ops.k.bit_pack((1 << (D - 1)) - dec.t0, D).tobytes(),
+        np.ascontiguousarray(t0, dtype=_I64).tobytes(),
+        np.ascontiguousarray(dec.t0, dtype=_I64).tobytes(),
     ):
         raise ValueError(
             f"{p.name} secret key: t0 is not Power2Round(A*s1 + s2) (FIPS 204, Algorithm 6)"
@@ -512,9 +553,8 @@ def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) 
         return False
     a_hat = expand_a_cached(p, ops, pk[:32])
     c = sample_in_ball_public(p, ops, c_tilde)
-    hats = kk.ntt(np.concatenate([z, c]))
+    t1_hat, hats = t1_hat_and_ntt(p, ops, pk, np.concatenate([z, c]))
     z_hat, c_hat = hats[: p.l], hats[p.l]
-    t1_hat = t1_hat_cached(p, ops, pk)
     # Line 9: A_hat z_hat - c_hat t1_hat, the difference being FIPS 204, Algorithm 46
     # (AddVectorNTT) with the second vector negated.
     w_approx = kk.intt(kk.pointwise_acc(a_hat, z_hat[None]) - kk.pointwise_mul(c_hat, t1_hat))

@@ -46,10 +46,13 @@ class DilithiumScheme(SignatureBase):
 
     def _secret_key(self, ops: core.Ops, secret_key: Any) -> core.SecretKey:
         sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
-        self._check_consistent(ops, sk)
-        return core.secret_key_cached(self.params, ops, sk)
+        key = core.secret_key_cached(self.params, ops, sk)  # skDecode's range check
+        self._check_consistent(ops, sk, key)
+        return key
 
-    def _check_consistent(self, ops: core.Ops, sk: bytes) -> None:
+    def _check_consistent(
+        self, ops: core.Ops, sk: bytes, key: core.SecretKey | None = None
+    ) -> None:
         """Refuse (ValueError) an expanded secret key whose t0 or tr do not follow from
         its rho, s1 and s2 (:func:`core.public_key_from_secret`).
 
@@ -57,11 +60,12 @@ class DilithiumScheme(SignatureBase):
         (a t0 out of range fails the ct0 check on every attempt). The verdict is kept
         only in the key object that signs (:mod:`pqkit._keystate`; a key object
         notes it when it is made, as its key was checked or derived then); the bytes
-        API checks on every call. Inconsistent keys are never noted.
+        API checks on every call. Inconsistent keys are never noted. ``key``: sk decoded already
+        (:func:`core.secret_key_cached`), whose decoding and NTT(s1) the check reuses.
         """
 
         def check() -> bytes:
-            core.public_key_from_secret(self.params, ops, sk)
+            core.public_key_from_secret(self.params, ops, sk, key)
             return sk
 
         keystate.cached(

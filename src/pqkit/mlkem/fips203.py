@@ -164,9 +164,7 @@ class MLKEM(KpkeKem):
         fast = operations("mlkem", K.backend)
         if fast is not None:
             return PublicState(*fast.mlkem_public_state(ek, k))
-        t = np.frombuffer(ek, dtype=np.uint8, count=384 * k).reshape(k, 384)
-        t_hat = K.byte_decode(t, 12)  # Algorithm 14 line 2
-        ok = bool(np.array_equal(K.byte_encode(t_hat, 12), t))  # §7.2 check 2
+        t_hat, ok = kpke.decode_t_hat(K, ek, k)  # Algorithm 14 line 2, §7.2 check 2
         A_hat = kpke.expand_matrix(ops, K, ek[384 * k :], k)  # lines 3-8
         return PublicState(ok, _frozen(t_hat), _frozen(A_hat), ops.H(ek))
 

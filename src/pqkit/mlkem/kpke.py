@@ -15,10 +15,18 @@ import numpy.typing as npt
 
 from pqkit.arith.api import Poly
 from pqkit.mlkem.kernels.contract import MLKEMKernels
-from pqkit.mlkem.params import Params
+from pqkit.mlkem.params import Params, Q
 from pqkit.mlkem.symmetric import SHAKE128_XOF_BYTES, SuiteOps
 
-__all__ = ["XOF_BYTES", "decrypt", "encrypt", "encrypt_prf", "expand_matrix", "keygen"]
+__all__ = [
+    "XOF_BYTES",
+    "decode_t_hat",
+    "decrypt",
+    "encrypt",
+    "encrypt_prf",
+    "expand_matrix",
+    "keygen",
+]
 
 XOF_BYTES = SHAKE128_XOF_BYTES
 """The first XOF read per matrix entry of ML-KEM and Kyber (SHAKE128), for tools that
@@ -27,6 +35,24 @@ report it; :func:`expand_matrix` uses the suite's own ``ops.xof_bytes``."""
 
 def _u8(data: bytes) -> npt.NDArray[np.uint8]:
     return np.frombuffer(data, dtype=np.uint8)
+
+
+def decode_t_hat(K: MLKEMKernels, ek: bytes, k: int) -> tuple[Poly, bool]:
+    """t_hat = ByteDecode_12(ek[:384 k]) (FIPS 203, Algorithm 14 line 2) and whether
+    ek passes the §7.2 modulus check ByteEncode_12(ByteDecode_12(ek[:384 k])) ==
+    ek[:384 k].
+
+    ByteDecode_12 reduces each 12-bit field mod q, and ByteEncode_12 is injective on
+    [0, 4096): so the check holds exactly when every field is already below q, which
+    is tested on the fields themselves (little-endian 16-bit reads at bytes 3i and
+    3i + 1 of each triple: b0 + 256 (b1 mod 16) and floor(b1 / 16) + 16 b2; ek is
+    public), without encoding t_hat again."""
+    raw = np.frombuffer(ek, dtype=np.uint8, count=384 * k)
+    t_hat = K.byte_decode(raw.reshape(k, 384), 12)
+    low = np.ndarray((128 * k,), dtype="<u2", buffer=raw, offset=0, strides=(3,))
+    high = np.ndarray((128 * k,), dtype="<u2", buffer=raw, offset=1, strides=(3,))
+    ok = int((low & 0xFFF).max()) < Q and int((high >> 4).max()) < Q
+    return t_hat, ok
 
 
 def expand_matrix(ops: SuiteOps, K: MLKEMKernels, rho: bytes, k: int) -> Poly:

@@ -356,7 +356,7 @@ def _ball_accept(idx: npt.NDArray[np.uint8], tau: int) -> npt.NDArray[np.int64]:
 
 
 _SIXTEEN = np.arange(16, dtype=_I64)
-_STEPS = np.arange(64, dtype=_I64)  # step numbers t < tau <= 60
+_STEPS_F32 = np.arange(64, dtype=np.float32)  # step numbers t < tau <= 60
 
 
 @functools.cache
@@ -395,11 +395,12 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     accept = _ball_accept(idx, tau)  # 1.
     # 2. rank of every accepted byte (-1 for the others); the one-hot of rank = t,
     # times (1, idx + 1), gives done_t (1 where step t happened) and j_t + 1.
-    rank = np.cumsum(accept, axis=1)
+    # (float32 throughout: exact for these small integers, and half the cost of an
+    # int64 comparison)
+    rank = np.cumsum(accept, axis=1, dtype=np.float32)
     rank *= accept
     rank -= 1
-    onehot = np.empty((count, tau, idx.shape[1]), dtype=np.float32)
-    np.equal(rank[:, None, :], _STEPS[:tau, None], out=onehot, casting="unsafe")
+    onehot = np.equal(rank[:, None, :], _STEPS_F32[:tau, None]).astype(np.float32)
     values = np.empty((count, idx.shape[1], 2), dtype=np.float32)
     values[:, :, 0] = 1.0
     np.add(idx, 1.0, out=values[:, :, 1], casting="unsafe")

@@ -430,6 +430,9 @@ def _pairs_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 
 _INTT_PAIRS_T = _pairs_low_t(_INTT_LOW_T)
+# Plane 0 of Algorithm 12 per pair i, (a0, a1 gamma_i), as weights in h-major order
+# [h, m] for coefficient 16 h + m (pair 8 h + m // 2).
+_PLANE_W0_H = np.stack([np.ones(128), _GAMMAS.astype(F64)], axis=-1).reshape(16, 16)
 # Its rows for plane 0 and plane 1: [h, m, l] each.
 _PAIRS_T0, _PAIRS_T1 = (
     np.ascontiguousarray(_INTT_PAIRS_T[:, 16 * o : 16 * o + 16]) for o in (0, 1)
@@ -440,9 +443,10 @@ def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
     """``numpy``: for b_hat (..., k, 256) with R rows (the product of the leading
     axes), one of two forms, both float64 with entries below q:
 
-    - ``reused=False`` (cheap to make, a few us): the planes of :func:`mulcache` in
-      h-major order with the summed k axis first, (k, 16, R, 2, 16) [j, h, row,
-      plane, m] (a sum over the first axis is the fast one);
+    - ``reused=False`` (cheap to make, a couple of us: a key used once): b_hat itself
+      in h-major order with the summed k axis first, (k, 16, R, 16) [j, h, row, m]
+      (a sum over the first axis is the fast one); :func:`_mul_known` then puts the
+      planes of Algorithm 12 on the other factor, whose k rows are fewer;
     - ``reused=True`` (made once for a key used again; 0.1-1 ms): per block h, the
       matrix (16 k) x (16 R) taking block h of the first NTT stage's output for a
       (k, 256) vector a, (j, m), to the output (row, l) of the first NTT^-1 stage
@@ -454,11 +458,11 @@ def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
     """
     b = _as_polys(b_hat)
     k = b.shape[-2]
+    if not reused:
+        return b.reshape(-1, k, 16, 16).transpose(1, 2, 0, 3).astype(F64)
     planes = mulcache(b.reshape(-1, k, N))  # (R, 2, k, 256)
     rows = planes.shape[0]
     view = planes.reshape(rows, 2, k, 16, 16)  # [row, plane, j, h, m]
-    if not reused:
-        return np.ascontiguousarray(view.transpose(2, 3, 0, 1, 4), dtype=F64)
     pl = view.transpose(3, 2, 4, 0, 1).astype(F64)  # [h, j, m, row, plane]
     # Base multiplication, pair sums and NTT^-1 layers len 2..8: for each (h, m) the
     # two planes times their rows of the 32-input stage, [h, j, m, row, l].
@@ -486,12 +490,21 @@ def _mul_known(
         # 2..8: one product per block, 16 k <= 64 terms below 2^29.1 q: < 2^46.8.
         z = _mod_f64(np.matmul(y.reshape(16, 1, -1), cache))
     else:
-        rows = cache.shape[2]
-        # NTT layers len 8..2: < 2^44.8; then the products with the planes (< q^2,
-        # summed over k <= 4: < 2^25.4); pair sums and NTT^-1 layers len 2..8: 32
-        # terms, < 2^25.4 q 32 < 2^42.2.
+        k, rows = cache.shape[0], cache.shape[2]
+        # NTT layers len 8..2: < 2^44.8, reduced: a = NTT(x), [h, j, m].
         a = _mod_f64(np.matmul(y.reshape(x.shape), _NTT_LOW_T))
-        p = (a.transpose(1, 0, 2)[:, :, None, None] * cache).sum(axis=0)  # (16, R, 2, 16)
+        # The planes of Algorithm 12 on a (the base multiplication is symmetric):
+        # (a0, a1 gamma_i) reduced, and (a1, a0), [j, h, plane, m].
+        planes = np.empty((k, 16, 2, 16))
+        at = a.transpose(1, 0, 2)
+        np.multiply(at, _PLANE_W0_H, out=planes[:, :, 0])
+        planes[:, :, 0] -= np.floor(planes[:, :, 0] * _QINV_WIDE) * _Q_F  # mod q
+        swapped = planes[:, :, 1].reshape(k, 16, 8, 2)
+        swapped[..., 0] = at.reshape(k, 16, 8, 2)[..., 1]
+        swapped[..., 1] = at.reshape(k, 16, 8, 2)[..., 0]
+        # The products with b_hat (< q^2, summed over k <= 4: < 2^25.4); pair sums and
+        # NTT^-1 layers len 2..8: 32 terms, < 2^25.4 q 32 < 2^42.2.
+        p = (cache[:, :, :, None] * planes[:, :, None]).sum(axis=0)  # (16, R, 2, 16)
         z = _mod_f64(np.matmul(p.reshape(16, rows, 32), _INTT_PAIRS_T))
     # NTT^-1 layers len 16..128 and 128^-1: < q^2 16 < 2^27.4.
     out: npt.NDArray[np.float64] = np.matmul(_INTT_HIGH, z.reshape(16, -1))
