@@ -50,16 +50,16 @@ from pqkit.mlkem.kernels.jit import (
     _barrett,
     _basemul_into,
     _byte_decode,
-    _cbd,
-    _cbd_cols,
-    _decrypt_cols,
     _decrypt_cols_in,
     _decrypt_message,
     _from_cols,
-    _intt_cols,
-    _ntt,
-    _ntt_cols,
-    _to_cols,
+)
+from pqkit.mlkem.kernels.jit_cols32 import (
+    _cbd_cols32,
+    _decrypt_cols32,
+    _intt_cols32,
+    _ntt_cols32,
+    _to_cols32,
 )
 from pqkit.mlkem.kernels.jit_ops import _keygen_body, _matrix_nonces, _sample_ntt, _select_key
 from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
@@ -135,19 +135,20 @@ def _encrypt_rows(
     b = ms.shape[0]
     k = t_hats.shape[1]
     single = t_hats.shape[0] == 1
-    y = np.empty((256, _G * k), dtype=np.int64)  # column j 8 + i: y[j] of item i
-    e = np.empty((256, _G * (k + 1)), dtype=np.int64)  # column j 8 + i: e1[j], e2 (j = k)
+    y = np.empty((256, _G * k), dtype=np.int32)  # column j 8 + i: y[j] of item i
+    e = np.empty((256, _G * (k + 1)), dtype=np.int32)  # column j 8 + i: e1[j], e2 (j = k)
     # Lines 9-17, eta spelled out as a constant so that the field shifts fold (about
     # 1.25x the speed); one loop for y and e keeps to one copy of the code per eta.
     for part in range(2):
         dst = y if part == 0 else e
         eta = eta1 if part == 0 else eta2
         first = 0 if part == 0 else k
+        count = k if part == 0 else k + 1
         if eta == 2:
-            _cbd_cols(buf, first, 2, dst, _G)
+            _cbd_cols32(buf, first, count, 2, dst)
         else:
-            _cbd_cols(buf, first, 3, dst, _G)
-    _ntt_cols(y)  # line 18
+            _cbd_cols32(buf, first, count, 3, dst)
+    _ntt_cols32(y)  # line 18, in 32-bit lanes
     y_hat = _from_cols(y, 1)  # row j 8 + i, reduced
     # Lines 19 and 21 in the NTT domain, as _encrypt_products: row j 8 + i of w_hat is
     # item i's (A_hat^T y_hat)[j] (j < k) or t_hat^T y_hat (j = k), at most 2k
@@ -166,8 +167,8 @@ def _encrypt_rows(
                 _basemul_into(acc, x, y_hat[j * _G + i], z[j])
             for p in range(256):
                 acc[p] = _barrett(acc[p])
-    w = _to_cols(w_hat)
-    _intt_cols(w)  # lines 19 and 21: NTT^-1 (with 128^-1), canonical
+    w = _to_cols32(w_hat)
+    _intt_cols32(w)  # lines 19 and 21: NTT^-1 (with 128^-1), canonical
     return _encrypt_tail_cols(w, e, ms, du, dv)
 
 
@@ -181,8 +182,8 @@ def _encode_cols(y: Any, col: int, d: int, out: Any, row: int, off: int) -> None
         lo_4 = 0
         hi_4 = 0
         for t in range(4):
-            lo_4 |= y[8 * g + t, col] << (d * t)
-            hi_4 |= y[8 * g + 4 + t, col] << (d * t)
+            lo_4 |= np.int64(y[8 * g + t, col]) << (d * t)
+            hi_4 |= np.int64(y[8 * g + 4 + t, col]) << (d * t)
         lo = lo_4 | (hi_4 << half)  # bits 0-63 of the group (the top ones drop)
         hi = hi_4 >> (64 - half)  # bits 64 and up
         for b in range(d):
@@ -252,14 +253,19 @@ def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
             seeds[i, 32] = k
         rs = _sponge_rows(seeds, RATE_512, SHA3_PAD, np.int64(64))  # Algorithm 13 line 1: G(d || k)
         a_hats = _matrices(rs[:, :32].copy(), k)  # lines 3-7
-        se_hat = _ntt(  # lines 8-17: PRF(sigma, 0 .. 2k - 1), the b 2k NTTs in lock-step
-            _cbd(
-                _prf_rows(rs[:, 32:].copy(), 2 * k, 64 * eta1).reshape(b * 2 * k, 64 * eta1),
-                eta1,
-            )
-        ).reshape(b, 2 * k, 256)
+        # Lines 8-17: PRF(sigma, 0 .. 2k - 1), sampled into the columns j 8 + i
+        # (item i's s[j], then e[j - k]) and the 8 2k NTTs in lock-step, int32 lanes.
+        noise = _prf_rows(rs[:, 32:].copy(), 2 * k, 64 * eta1)
+        se = np.empty((256, _G * 2 * k), dtype=np.int32)
+        if eta1 == 2:
+            _cbd_cols32(noise, 0, 2 * k, 2, se)
+        else:
+            _cbd_cols32(noise, 0, 2 * k, 3, se)
+        _ntt_cols32(se)
+        se_hat = _from_cols(se, 1)  # row j 8 + i, reduced
         for i in range(b):
-            ek, dk = _keygen_body(a_hats[i], se_hat[i], rs[i, :32].copy(), k)  # lines 18-20
+            item = se_hat[i::_G].copy()  # item i's 2k rows
+            ek, dk = _keygen_body(a_hats[i], item, rs[i, :32].copy(), k)  # lines 18-20
             put(eks[g + i], ek)
             put(dks[g + i], dk)
             put(dks[g + i, 384 * k + n_ek + 32 :], dz[g + i, 32:])  # Algorithm 16 line 3: z
@@ -320,7 +326,6 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     if single:
         t_hats, a_hats = _states(dks[:1, 384 * k : 384 * k + n_ek].copy(), k)
     eta = max(eta1, eta2)
-    x = np.empty((256, _G), dtype=np.int64)
     rows = np.empty(_G, dtype=np.int64)
     for g in range(0, m, _G):
         b = min(_G, m - g)
@@ -339,7 +344,7 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
         for i in range(_G):
             rows[i] = 0 if single else g + min(i, b - 1)
         s_cols, u_cols = _decrypt_cols_in(dks, rows, zc, 32, k, du)
-        _decrypt_cols(s_cols, u_cols, x, k)
+        x = _decrypt_cols32(s_cols, u_cols, k)
         for i in range(b):
             put(mh[i, :32], _decrypt_message(zc[i, 32:].copy(), x, i, k, du, dv))
         kr = _sponge_rows(mh, RATE_512, SHA3_PAD, np.int64(64))  # line 6: (K', r') = G(m' || h)
