@@ -99,7 +99,7 @@ def test_kem_few_rows_equal_single_operations(n: int, monkeypatch: pytest.Monkey
 @pytest.mark.parametrize("name", KEMS)
 def test_kem_rows_equal_single_operations(name: str) -> None:
     kem = _kem(name)
-    n = 11  # one full group of 8 and a partial one
+    n = 19  # one full group of 16 (the ML-KEM column kernels' width) and a partial one
     seeds = random_rows(n, 64)
     pks, sks = kem.batch.keygen_derand(seeds)
     ms = random_rows(n, 32)

@@ -84,3 +84,36 @@ def test_decrypt_columns_equal_the_int64_kernel() -> None:
     got = jit_cols32._decrypt_cols32(s, u, k)
     assert got.dtype == np.int32
     assert (got == want).all()
+
+
+@pytest.mark.parametrize("g", [8, 16])
+def test_basemul_columns_equal_the_row_kernel(g: int) -> None:
+    import numba
+
+    from pqkit.mlkem.kernels import jit
+    from pqkit.mlkem.kernels.jit_cols32 import (
+        _barrett_cols32,
+        _basemul_cols32,
+        _mulcache_cols32,
+    )
+
+    @numba.njit
+    def products(x: np.ndarray, y: np.ndarray, k: int, g: int) -> np.ndarray:
+        z = _mulcache_cols32(y)
+        acc = np.zeros((256, g), dtype=np.int32)
+        for j in range(k):
+            _basemul_cols32(acc, 0, x, g * j, y, z, g * j, g)
+        _barrett_cols32(acc)
+        return acc
+
+    k = 4  # the most terms summed: the int32 bound
+    rng = np.random.default_rng(g)
+    a = rng.integers(0, Q, size=(g, k, 256), dtype=np.int64)
+    b = rng.integers(0, Q, size=(g, k, 256), dtype=np.int64)
+    a[0] = Q - 1
+    b[0] = Q - 1
+    cols = lambda v: np.ascontiguousarray(v.transpose(2, 1, 0).reshape(256, k * g), np.int32)  # noqa: E731
+    got = products(cols(a), cols(b), k, g)
+    for i in range(g):
+        want = jit.basemul_acc(a[i], b[i])
+        assert (got[:, i] == want).all()

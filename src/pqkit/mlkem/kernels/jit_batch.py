@@ -46,28 +46,30 @@ from pqkit.common.kernels.jit_sponge import (
 )
 from pqkit.mlkem.kernels.jit import (
     _COMPRESS_M,
-    _GAMMAS,
-    _barrett,
-    _basemul_into,
     _byte_decode,
     _decrypt_cols_in,
     _decrypt_message,
-    _from_cols,
 )
 from pqkit.mlkem.kernels.jit_cols32 import (
+    _barrett_cols32,
+    _basemul_cols32,
     _cbd_cols32,
+    _csub32,
     _decrypt_cols32,
     _intt_cols32,
+    _mulcache_cols32,
     _ntt_cols32,
+    _reduce_cols32,
     _to_cols32,
 )
-from pqkit.mlkem.kernels.jit_ops import _keygen_body, _matrix_nonces, _sample_ntt, _select_key
+from pqkit.mlkem.kernels.jit_ops import _matrix_nonces, _sample_ntt, _select_key
 from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
 
 __all__ = ["BATCH_OPERATIONS"]
 
-_G = 8
-"""Items per group: one Keccak lane each."""
+_G = 16
+"""Items per group: two Keccak groups of 8 (one lane each); the column kernels
+run the 16 in lock-step."""
 
 
 @jit
@@ -87,12 +89,22 @@ def _seed_rows(seeds: Any, nonces: Any, width: int) -> Any:
 
 
 @jit
-def _matrices(rhos: Any, k: int) -> Any:
-    """A_hat of every row of rhos (b, 32): (b, k, k, 256), A_hat[., i, j] =
-    SampleNTT(rho || j || i) (FIPS 203, Algorithm 13 lines 3-7), the b k^2 streams
-    in groups of 8."""
+def _matrix_cols(rhos: Any, k: int) -> Any:
+    """A_hat of up to 8 items in column layout: int32 (256, 8 k^2), column 8 e + i
+    item i's entry e = r k + c, A_hat[r, c] = SampleNTT(rho || c || r) (FIPS 203,
+    Algorithm 13 lines 3-7, Algorithm 14 lines 4-8); items past the last row of rhos
+    (b, 32) repeat it. The seeds go entry after entry, so each group of 8 SHAKE128
+    streams is one entry of the 8 items, and the rows become columns by tiles."""
     b = rhos.shape[0]
-    return _sample_ntt(_seed_rows(rhos, _matrix_nonces(k), 2)).reshape(b, k, k, 256)
+    nonces = _matrix_nonces(k)
+    seeds = np.empty((_G * k * k, 34), dtype=np.uint8)
+    for e in range(k * k):
+        for i in range(_G):
+            r = _G * e + i
+            put(seeds[r, :32], rhos[min(i, b - 1)])
+            seeds[r, 32] = nonces[e] & 0xFF
+            seeds[r, 33] = nonces[e] >> 8
+    return _to_cols32(_sample_ntt(seeds))
 
 
 @jit
@@ -106,37 +118,35 @@ def _prf_rows(seeds: Any, count: int, out_len: int) -> Any:
 
 @jit
 def _states(eks: Any, k: int) -> Any:
-    """The decoded encapsulation keys eks (b, 384 k + 32): t_hat (b, k, 256) and
-    A_hat (b, k, k, 256) (FIPS 203, Algorithm 14 lines 2-8)."""
+    """The decoded encapsulation keys of up to 8 items, eks (b, 384 k + 32), in
+    column layout (items past the last row repeat it): t_hat int32 (256, 8 k),
+    column 8 j + i item i's t_hat[j], and A_hat (:func:`_matrix_cols`) (FIPS 203,
+    Algorithm 14 lines 2-8)."""
     b = eks.shape[0]
-    t_bytes = np.empty((b * k, 384), dtype=np.uint8)
-    rhos = np.empty((b, 32), dtype=np.uint8)
-    for i in range(b):
-        for j in range(k):
-            put(t_bytes[i * k + j], eks[i, 384 * j : 384 * (j + 1)])
-        put(rhos[i], eks[i, 384 * k :])
-    t_hats = _byte_decode(t_bytes, 12).reshape(b, k, 256)  # one call for the b k rows
-    return t_hats, _matrices(rhos, k)
+    t_bytes = np.empty((_G * k, 384), dtype=np.uint8)
+    for j in range(k):
+        for i in range(_G):
+            put(t_bytes[_G * j + i], eks[min(i, b - 1), 384 * j : 384 * (j + 1)])
+    t_hats = _to_cols32(_byte_decode(t_bytes, 12))  # one call for the 8 k rows
+    return t_hats, _matrix_cols(eks[:, 384 * k :].copy(), k)
 
 
 @jit
 def _encrypt_rows(
     t_hats: Any, a_hats: Any, ms: Any, buf: Any, eta1: int, eta2: int, du: int, dv: int
 ) -> Any:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b <= 8 items: t_hats (b or 1, k,
-    256), a_hats (b or 1, k, k, 256) (one key broadcasts), ms (b, 32) and the PRF
-    outputs buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines 9-17 -> ciphertexts (b,
-    32 (du k + dv)). The arithmetic of :func:`pqkit.mlkem.kernels.jit._kpke_encrypt`
-    with the polynomials of 8 items in column layout (spare columns repeat the last
-    item): y sampled into columns and transformed in lock-step, A_hat^T y_hat and
-    t_hat^T y_hat per item (as :func:`pqkit.mlkem.kernels.jit._encrypt_products`),
-    the inverse NTTs in lock-step, and the noise, mu and compression read straight
-    from the columns. eta is 2 or 3 (FIPS 203)."""
-    b = ms.shape[0]
-    k = t_hats.shape[1]
-    single = t_hats.shape[0] == 1
-    y = np.empty((256, _G * k), dtype=np.int32)  # column j 8 + i: y[j] of item i
-    e = np.empty((256, _G * (k + 1)), dtype=np.int32)  # column j 8 + i: e1[j], e2 (j = k)
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b <= 8 items in column layout:
+    t_hats and a_hats of :func:`_states` (column 8 j + i item i's polynomial j), ms
+    (b, 32) and the PRF outputs buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines
+    9-17 -> ciphertexts (b, 32 (du k + dv)). The arithmetic of
+    :func:`pqkit.mlkem.kernels.jit._kpke_encrypt` with the 8 items in lock-step,
+    int32 lanes (spare columns repeat the last item): y and e sampled into columns,
+    NTT(y), A_hat^T y_hat and t_hat^T y_hat (:func:`_basemul_cols32`: at most k
+    BaseCaseMultiply terms summed, one Barrett step), the inverse NTTs, and the
+    noise, mu and compression read straight from the columns. eta is 2 or 3."""
+    k = t_hats.shape[1] // _G
+    y = np.empty((256, _G * k), dtype=np.int32)  # column 8 j + i: y[j] of item i
+    e = np.empty((256, _G * (k + 1)), dtype=np.int32)  # column 8 j + i: e1[j], e2 (j = k)
     # Lines 9-17, eta spelled out as a constant so that the field shifts fold (about
     # 1.25x the speed); one loop for y and e keeps to one copy of the code per eta.
     for part in range(2):
@@ -148,26 +158,19 @@ def _encrypt_rows(
             _cbd_cols32(buf, first, count, 2, dst)
         else:
             _cbd_cols32(buf, first, count, 3, dst)
-    _ntt_cols32(y)  # line 18, in 32-bit lanes
-    y_hat = _from_cols(y, 1)  # row j 8 + i, reduced
-    # Lines 19 and 21 in the NTT domain, as _encrypt_products: row j 8 + i of w_hat is
-    # item i's (A_hat^T y_hat)[j] (j < k) or t_hat^T y_hat (j = k), at most 2k
-    # BaseCaseMultiply terms below q^2 summed, one Barrett step.
-    w_hat = np.zeros((_G * (k + 1), 256), dtype=np.int64)
-    z = np.empty((k, 128), dtype=np.int64)  # the mulcache of item i's y_hat
-    for i in range(_G):
-        s = 0 if single else min(i, b - 1)
+    _ntt_cols32(y)  # line 18
+    _reduce_cols32(y)
+    z = _mulcache_cols32(y)
+    # Lines 19 and 21 in the NTT domain: column 8 o + i of w is item i's (A_hat^T
+    # y_hat)[o] (o < k; A_hat^T[o, j] = A_hat[j, o]) or t_hat^T y_hat (o = k).
+    w = np.zeros((256, _G * (k + 1)), dtype=np.int32)
+    for o in range(k + 1):
         for j in range(k):
-            for p in range(128):
-                z[j, p] = _barrett(y_hat[j * _G + i, 2 * p + 1] * _GAMMAS[p])
-        for o in range(k + 1):
-            acc = w_hat[o * _G + i]
-            for j in range(k):
-                x = t_hats[s, j] if o == k else a_hats[s, j, o]
-                _basemul_into(acc, x, y_hat[j * _G + i], z[j])
-            for p in range(256):
-                acc[p] = _barrett(acc[p])
-    w = _to_cols32(w_hat)
+            if o == k:
+                _basemul_cols32(w, _G * o, t_hats, _G * j, y, z, _G * j, _G)
+            else:
+                _basemul_cols32(w, _G * o, a_hats, _G * (j * k + o), y, z, _G * j, _G)
+    _barrett_cols32(w)
     _intt_cols32(w)  # lines 19 and 21: NTT^-1 (with 128^-1), canonical
     return _encrypt_tail_cols(w, e, ms, du, dv)
 
@@ -252,9 +255,9 @@ def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
             put(seeds[i, :32], dz[g + i, :32])
             seeds[i, 32] = k
         rs = _sponge_rows(seeds, RATE_512, SHA3_PAD, np.int64(64))  # Algorithm 13 line 1: G(d || k)
-        a_hats = _matrices(rs[:, :32].copy(), k)  # lines 3-7
-        # Lines 8-17: PRF(sigma, 0 .. 2k - 1), sampled into the columns j 8 + i
-        # (item i's s[j], then e[j - k]) and the 8 2k NTTs in lock-step, int32 lanes.
+        a_hat = _matrix_cols(rs[:, :32].copy(), k)  # lines 3-7
+        # Lines 8-17: PRF(sigma, 0 .. 2k - 1), sampled into the columns 8 j + i
+        # (item i's s[j], then e[j - k]) and the 8 2k NTTs in lock-step.
         noise = _prf_rows(rs[:, 32:].copy(), 2 * k, 64 * eta1)
         se = np.empty((256, _G * 2 * k), dtype=np.int32)
         if eta1 == 2:
@@ -262,13 +265,25 @@ def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
         else:
             _cbd_cols32(noise, 0, 2 * k, 3, se)
         _ntt_cols32(se)
-        se_hat = _from_cols(se, 1)  # row j 8 + i, reduced
+        _reduce_cols32(se)
+        # Line 18: t_hat = A_hat o s_hat + e_hat, column 8 r + i of t item i's row r.
+        z = _mulcache_cols32(se[:, : _G * k].copy())
+        t = np.zeros((256, _G * k), dtype=np.int32)
+        for r in range(k):
+            for j in range(k):
+                _basemul_cols32(t, _G * r, a_hat, _G * (r * k + j), se, z, _G * j, _G)
+        _barrett_cols32(t)
+        for p in range(256):
+            for c in range(_G * k):
+                t[p, c] = _csub32(t[p, c] + se[p, _G * k + c])
         for i in range(b):
-            item = se_hat[i::_G].copy()  # item i's 2k rows
-            ek, dk = _keygen_body(a_hats[i], item, rs[i, :32].copy(), k)  # lines 18-20
-            put(eks[g + i], ek)
-            put(dks[g + i], dk)
-            put(dks[g + i, 384 * k + n_ek + 32 :], dz[g + i, 32:])  # Algorithm 16 line 3: z
+            row = g + i
+            for j in range(k):
+                _encode_cols(t, _G * j + i, 12, eks, row, 384 * j)  # line 19
+                _encode_cols(se, _G * j + i, 12, dks, row, 384 * j)  # line 20
+            put(eks[row, 384 * k :], rs[i, :32])  # line 19: rho
+            put(dks[row, 384 * k : 384 * k + n_ek], eks[row])  # Algorithm 16 line 3
+            put(dks[row, 384 * k + n_ek + 32 :], dz[row, 32:])  # z
         hs = _sponge_rows(eks[g : g + b].copy(), RATE_256, SHA3_PAD, np.int64(32))  # H(ek)
         for i in range(b):
             put(dks[g + i, 384 * k + n_ek : 384 * k + n_ek + 32], hs[i])
@@ -284,8 +299,8 @@ def _encaps_rows(eks: Any, ms: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     single = eks.shape[0] == 1
     out_k = np.empty((m, 32), dtype=np.uint8)
     out_c = np.empty((m, 32 * (du * k + dv)), dtype=np.uint8)
-    t_hats = np.zeros((1, k, 256), dtype=np.int64)
-    a_hats = np.zeros((1, k, k, 256), dtype=np.int64)
+    t_hats = np.zeros((256, _G * k), dtype=np.int32)
+    a_hats = np.zeros((256, _G * k * k), dtype=np.int32)
     hs = np.zeros((1, 32), dtype=np.uint8)
     if single:
         key = eks[:1].copy()
@@ -321,8 +336,8 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     n_ek = 384 * k + 32
     n_c = cs.shape[1]
     out = np.empty((m, 32), dtype=np.uint8)
-    t_hats = np.zeros((1, k, 256), dtype=np.int64)
-    a_hats = np.zeros((1, k, k, 256), dtype=np.int64)
+    t_hats = np.zeros((256, _G * k), dtype=np.int32)
+    a_hats = np.zeros((256, _G * k * k), dtype=np.int32)
     if single:
         t_hats, a_hats = _states(dks[:1, 384 * k : 384 * k + n_ek].copy(), k)
     eta = max(eta1, eta2)

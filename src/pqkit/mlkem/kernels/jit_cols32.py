@@ -24,6 +24,7 @@ import numpy as np
 
 from pqkit.arith._jit import jit, jit_inline
 from pqkit.mlkem.kernels.jit import _GAMMAS, _barrett, _cbd_coef, _cbd_sums
+from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.mlkem.kernels.tables import MLKEM_N_INV as _N_INV
 from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
 from pqkit.mlkem.kernels.tables import MLKEM_ZETAS as ZETAS
@@ -146,15 +147,16 @@ def _cbd_cols32(buf: Any, first: int, count: int, eta: int, out: Any) -> None:
     then each coefficient of the 8 items as one loop over the items (a row of 8
     adjacent values: 2x the speed of writing one column at a time). eta is 2 or 3."""
     b = buf.shape[0]
+    g = out.shape[1] // count
     per = 8 if eta == 2 else 4
-    sums = np.empty(8, dtype=np.int64)
+    sums = np.empty(g, dtype=np.int64)
     for j in range(count):
         for w in range(256 // per):
-            for i in range(8):
+            for i in range(g):
                 sums[i] = _cbd_sums(buf[min(i, b - 1), first + j], w, eta)
             for m in range(per):
-                for i in range(8):
-                    out[per * w + m, 8 * j + i] = np.int32(_cbd_coef(sums[i], m, eta))
+                for i in range(g):
+                    out[per * w + m, g * j + i] = np.int32(_cbd_coef(sums[i], m, eta))
 
 
 @jit
@@ -190,3 +192,60 @@ def _decrypt_cols32(s: Any, u: Any, k: int) -> Any:
             out[p, i] = np.int32(_barrett(x[p, i]))
     _intt_cols32(out)
     return out
+
+
+_GAMMAS32 = np.array(GAMMAS, dtype=np.int32)
+_GAMMAS_SHOUP32 = np.array([(z << 16) // Q for z in GAMMAS], dtype=np.int32)
+_ONE_SHOUP = (1 << 16) // Q
+
+
+@jit
+def _reduce_cols32(w: Any) -> None:
+    """Every value of the int32 array w (256, cols), each below 2^15 (an NTT's
+    output: below 8q), reduced mod q in place (:func:`_mulq` by 1)."""
+    one = np.int32(1)
+    one_s = np.int32(_ONE_SHOUP)
+    for p in range(256):
+        for c in range(w.shape[1]):
+            w[p, c] = _mulq(w[p, c], one, one_s)
+
+
+@jit
+def _mulcache_cols32(y: Any) -> Any:
+    """The BaseCaseMultiply constants of the canonical int32 columns y (256, cols):
+    (128, cols), [p, c] = y[2p + 1, c] gamma_p mod q (FIPS 203, Algorithm 11 line
+    4's b1 zeta^(2 BitRev7(p) + 1), as :func:`pqkit.mlkem.kernels.jit._mulcache`)."""
+    cols = y.shape[1]
+    z = np.empty((128, cols), dtype=np.int32)
+    for p in range(128):
+        gamma = _GAMMAS32[p]
+        gamma_s = _GAMMAS_SHOUP32[p]
+        for c in range(cols):
+            z[p, c] = _mulq(y[2 * p + 1, c], gamma, gamma_s)
+    return z
+
+
+@jit_inline
+def _basemul_cols32(acc: Any, ac: int, x: Any, xc: int, y: Any, z: Any, yc: int, g: int) -> None:
+    """acc[:, ac + i] += BaseCaseMultiply of x[:, xc + i] and y[:, yc + i] for the
+    8 items i in lock-step (FIPS 203, Algorithms 11-12; z: y's
+    :func:`_mulcache_cols32`), canonical int32 inputs, unreduced: each term is
+    below 2 q^2 < 2^24.4 and callers sum at most 4 (k <= 4), below 2^26.4: int32."""
+    for p in range(128):
+        for i in range(g):
+            a0 = x[2 * p, xc + i]
+            a1 = x[2 * p + 1, xc + i]
+            b0 = y[2 * p, yc + i]
+            b1 = y[2 * p + 1, yc + i]
+            acc[2 * p, ac + i] = np.int32(acc[2 * p, ac + i] + a0 * b0 + a1 * z[p, yc + i])
+            acc[2 * p + 1, ac + i] = np.int32(acc[2 * p + 1, ac + i] + a0 * b1 + a1 * b0)
+
+
+@jit
+def _barrett_cols32(w: Any) -> None:
+    """Every value of the int32 array w (256, cols), each below 2^28 (summed
+    products), reduced mod q in place by :func:`pqkit.mlkem.kernels.jit._barrett` in
+    64 bits."""
+    for p in range(256):
+        for c in range(w.shape[1]):
+            w[p, c] = np.int32(_barrett(np.int64(w[p, c])))
