@@ -65,7 +65,7 @@ def test_the_jit_views_run_the_compiled_batch_operations(monkeypatch: pytest.Mon
 @pytest.mark.parametrize("n", range(1, mlkem_batch.FEW + 1))
 def test_kem_few_rows_equal_single_operations(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # Below FEW rows encaps / decaps run the single operations (the compiled batch
-    # computes 8 lanes whatever the count); from FEW on the compiled batch. Both give
+    # computes 16 lanes whatever the count); from FEW on the compiled batch. Both give
     # the single operations' bytes, with one key broadcast or one per row.
     calls: list[str] = []
     table = batch_operations("mlkem", "jit")

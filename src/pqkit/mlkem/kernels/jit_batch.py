@@ -90,21 +90,30 @@ def _seed_rows(seeds: Any, nonces: Any, width: int) -> Any:
 
 @jit
 def _matrix_cols(rhos: Any, k: int) -> Any:
-    """A_hat of up to 8 items in column layout: int32 (256, 8 k^2), column 8 e + i
-    item i's entry e = r k + c, A_hat[r, c] = SampleNTT(rho || c || r) (FIPS 203,
-    Algorithm 13 lines 3-7, Algorithm 14 lines 4-8); items past the last row of rhos
-    (b, 32) repeat it. The seeds go entry after entry, so each group of 8 SHAKE128
-    streams is one entry of the 8 items, and the rows become columns by tiles."""
+    """A_hat of up to 16 items in column layout: int32 (256, 16 k^2), column 16 e +
+    i item i's entry e = r k + c, A_hat[r, c] = SampleNTT(rho || c || r) (FIPS 203,
+    Algorithm 13 lines 3-7, Algorithm 14 lines 4-8); items past the last row of
+    rhos (b, 32) repeat it (sampled once: one key broadcast is k^2 streams). The
+    seeds go entry after entry, so a full group's rows become the columns by tiles."""
     b = rhos.shape[0]
     nonces = _matrix_nonces(k)
-    seeds = np.empty((_G * k * k, 34), dtype=np.uint8)
+    seeds = np.empty((b * k * k, 34), dtype=np.uint8)
     for e in range(k * k):
-        for i in range(_G):
-            r = _G * e + i
-            put(seeds[r, :32], rhos[min(i, b - 1)])
+        for i in range(b):
+            r = b * e + i
+            put(seeds[r, :32], rhos[i])
             seeds[r, 32] = nonces[e] & 0xFF
             seeds[r, 33] = nonces[e] >> 8
-    return _to_cols32(_sample_ntt(seeds))
+    rows = _sample_ntt(seeds)
+    if b == _G:
+        return _to_cols32(rows)
+    out = np.empty((256, _G * k * k), dtype=np.int32)
+    for e in range(k * k):
+        for i in range(_G):
+            src = rows[b * e + min(i, b - 1)]
+            for p in range(256):
+                out[p, _G * e + i] = np.int32(src[p])
+    return out
 
 
 @jit
