@@ -188,8 +188,7 @@ def batch_ops(
 def timed_groups(name: str) -> tuple[str, ...]:
     """The kernel groups the batch view of ``name`` runs on with the automatic
     backend: its single operations' group and that group's batch part."""
-    group = pqkit.registry.kernel_group(name)
-    return (group, f"{group}-batch")
+    return pqkit.registry.batch_kernel_groups(name)
 
 
 def settle_default(schemes: list[str]) -> str:
