@@ -5,20 +5,26 @@ The batch view (:class:`pqkit.mlkem.batch.MLKEMBatch`) runs these on the ``jit``
 backend, one call per chunk of rows, chunks spread over threads
 (:func:`pqkit.batch.run_chunks`); every other backend keeps the view's vectorised
 NumPy path. Every row equals the single operation of
-:mod:`pqkit.mlkem.kernels.jit_ops` (the tests compare them byte for byte): the
-arithmetic of an item is the same compiled steps (:func:`_keygen_body`, the K-PKE
-steps of :mod:`pqkit.mlkem.kernels.jit`, :func:`_select_key`), so the security
-argument carries over. The NTTs and inverse NTTs of the items of a group run as
-one call each (:func:`_encrypt_rows`, the decryption in :func:`_decaps_rows`, the
-noise of :func:`_keygen_rows`): from 8 rows on those transform the rows in
-lock-step, one vector lane per row (:func:`pqkit.mlkem.kernels.jit._ntt`).
+:mod:`pqkit.mlkem.kernels.jit_ops` (the tests compare them byte for byte).
 
-What differs is the hashing: the rows are taken 8 at a time and every Keccak of
-those 8 items runs in one :func:`pqkit.common.kernels.jit._keccak_x8` group (one SIMD
-lane per item) where the single operation fills one lane: G, H(ek) and J of 8
-items in one sponge (:func:`pqkit.common.kernels.jit_sponge._sponge_rows`), the 8 k^2
-matrix streams and the PRF calls of 8 items in one run of groups. For ML-KEM-768
-that is about 5.5 permutations of 8 states per item instead of 17.
+The rows are taken 16 at a time (a group, ``_G``) and the K-PKE arithmetic of
+the 16 items runs in column layout, int32 (256, 16 x count) with one vector lane
+per item (:mod:`pqkit.mlkem.kernels.jit_cols32`): the noise is sampled into
+columns, the NTTs and inverse NTTs transform the columns in lock-step, A_hat o
+s_hat, A_hat^T y_hat and t_hat^T y_hat multiply the 16 items' columns at once
+(:func:`pqkit.mlkem.kernels.jit_cols32._basemul_cols32`; the matrix is sampled entry
+after entry so that each entry's 16 streams land in adjacent columns), and keys and
+ciphertexts are encoded down the columns. Every reduction is the single
+operation's (exact Barrett or Shoup steps, sign masks), so every value is the same
+and the security argument carries over: no branch, ``%`` or division on secret
+values.
+
+The hashing: every Keccak of 8 items runs in one
+:func:`pqkit.common.kernels.jit._keccak_x8` group (one SIMD lane per item) where
+the single operation fills one lane: G, H(ek) and J of 8 items in one sponge
+(:func:`pqkit.common.kernels.jit_sponge._sponge_rows`), the matrix streams and the
+PRF calls in runs of groups. For ML-KEM-768 that is about 5.5 permutations of 8
+states per item instead of 17.
 
 A broadcast key (one row of ``eks`` / ``dks`` against many rows) is decoded and
 its matrix expanded once per call. Arguments are trusted (the view checks
