@@ -117,3 +117,17 @@ def test_basemul_columns_equal_the_row_kernel(g: int) -> None:
     for i in range(g):
         want = jit.basemul_acc(a[i], b[i])
         assert (got[:, i] == want).all()
+
+
+@pytest.mark.parametrize(("items", "k"), [(16, 3), (5, 2), (1, 4)])
+def test_matrix_columns_equal_the_single_operations_sampler(items: int, k: int) -> None:
+    from pqkit.mlkem.kernels import jit_batch, jit_ops
+
+    rng = np.random.default_rng(items + k)
+    rhos = rng.integers(0, 256, size=(items, 32), dtype=np.uint8)
+    got = jit_batch._matrix_cols(rhos, k)
+    assert got.shape == (256, 16 * k * k) and got.dtype == np.int32
+    for i in range(16):
+        want = jit_ops._sample_matrix(rhos[min(i, items - 1)].copy(), k).reshape(k * k, 256)
+        for e in range(k * k):
+            assert (got[:, 16 * e + i] == want[e]).all()
