@@ -166,8 +166,9 @@ def _decrypt_cols32(s: Any, u: Any, k: int) -> Any:
     k)), in lock-step, as :func:`pqkit.mlkem.kernels.jit._decrypt_cols` but with the
     transforms in int32 lanes: NTT(u') (:func:`_ntt_cols32`, each value then reduced
     by a Barrett step), s_hat^T o NTT(u') (terms below q^2, at most 8 summed, one
-    Barrett step) and the inverse NTT with 128^-1 (:func:`_intt_cols32`) -> int32
-    (256, g), column i item i's NTT^-1(s_hat^T o NTT(u')), canonical."""
+    Barrett step) and the inverse NTT with 128^-1 (:func:`_intt_cols32`) -> int64
+    (256, g), column i item i's NTT^-1(s_hat^T o NTT(u')), canonical (int64, the
+    type the single operations' message decoding is already compiled for)."""
     g = u.shape[1] // k
     u32 = np.empty(u.shape, dtype=np.int32)
     for p in range(256):
@@ -191,7 +192,10 @@ def _decrypt_cols32(s: Any, u: Any, k: int) -> Any:
         for i in range(g):
             out[p, i] = np.int32(_barrett(x[p, i]))
     _intt_cols32(out)
-    return out
+    for p in range(256):  # back to int64: the type _decrypt_message is compiled for
+        for i in range(g):
+            x[p, i] = out[p, i]
+    return x
 
 
 _GAMMAS32 = np.array(GAMMAS, dtype=np.int32)
