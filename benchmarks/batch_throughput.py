@@ -6,7 +6,7 @@ items per second for n = 1, 4, 16, ... up to ``--max-n``, next to pycryptodome's
 single-operation time measured in the same run (the ratio column). Run from the
 repository root::
 
-    PYTHONPATH=src python benchmarks/batch_throughput.py [--max-n 4096] [--arith numpy jit]
+    PYTHONPATH=src python benchmarks/batch_throughput.py [--max-n 4096] [--arith default numpy jit]
         [--workers 1 2] [--keys both] [--rounds 3] [--plot curve.png] [--json out.json]
         [--only-max]   # just n = --max-n (ML-KEM) and --max-n-sig (ML-DSA): the targets
 
@@ -22,6 +22,12 @@ for decapsulation, signing and verification; n copies for encapsulation) and one
 pycryptodome key object. Signing and verification use 32-byte messages, hedged.
 Threads: ``--workers`` (default: the batch default, every CPU this process may
 use, or ``PQKIT_WORKERS``; the table's header says how many).
+Backends (``--arith``, default ``default``): ``default`` is the scheme object as a
+user gets it (the automatic selection), timed after the background warm-up of the
+kernel groups it runs on (:func:`pqkit.registry.kernel_group` and its batch group)
+has finished, and only those (``pqkit.arith.auto.wait()`` with no argument would
+queue every family); the arith column then names the backend it ran on. ``numpy``
+and ``jit`` bind the scheme to that backend (``jit`` compiles on first use).
 ML-DSA's n stops at ``--max-n-sig`` (signing is slower). pycryptodome is a
 benchmark-only dependency (``pip install pycryptodome``); without it the ratio
 column is empty. ``--plot`` needs matplotlib.
@@ -47,6 +53,8 @@ from pqkit.bench.keyring import KEY_RING, ONE_KEY, cycling
 
 KEM = "ML-KEM-768"
 SIG = "ML-DSA-65"
+DEFAULT = "default"
+"""The --arith name of the automatic backend selection (no ``using``)."""
 
 
 def _per_item_us(fn: Callable[[], Any], items: int, min_time: float) -> float:
@@ -137,7 +145,9 @@ def batch_ops(
     different keys go by before one comes back. ``one_key``: one key for every row
     of every call (broadcast where the view broadcasts a single key: decaps, sign,
     verify; n copies of it for encaps)."""
-    scheme: Any = (pqkit.kem(name) if name == KEM else pqkit.sig(name)).using(arith=backend)
+    scheme: Any = pqkit.kem(name) if name == KEM else pqkit.sig(name)
+    if backend != DEFAULT:
+        scheme = scheme.using(arith=backend)
     view = scheme.batch
     sets = 1 if one_key else -(-KEY_RING // n)
     keys = [view.keygen(1 if one_key else n, workers=workers) for _ in range(sets)]
@@ -175,6 +185,28 @@ def batch_ops(
     }
 
 
+def timed_groups(name: str) -> tuple[str, ...]:
+    """The kernel groups the batch view of ``name`` runs on with the automatic
+    backend: its single operations' group and that group's batch part."""
+    return pqkit.registry.batch_kernel_groups(name)
+
+
+def settle_default(schemes: list[str]) -> str:
+    """Wait for the background jit warm-up of the kernel groups the ``schemes``'
+    batch views run on (no other group: ``auto.wait()`` with no argument queues
+    every family), unless the backend is chosen explicitly (``PQKIT_ARITH``); the
+    backend the default then runs, for the table."""
+    from pqkit.arith import auto
+
+    if auto.explicit():
+        return arith.active()
+    groups = tuple(dict.fromkeys(g for name in schemes for g in timed_groups(name)))
+    if auto.status()["enabled"] and not auto.wait(0, groups):  # queues them
+        print(f"waiting for the jit warm-up of {', '.join(groups)} ...", file=sys.stderr)
+        auto.wait(None, groups)
+    return "+".join(sorted({auto.choice(g, start=False) for g in groups}))
+
+
 def sizes(max_n: int) -> list[int]:
     out, n = [], 1
     while n <= max_n:
@@ -185,11 +217,16 @@ def sizes(max_n: int) -> list[int]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-n", type=int, default=4096, help="largest ML-KEM batch")
     parser.add_argument("--max-n-sig", type=int, default=1024, help="largest ML-DSA batch")
-    parser.add_argument("--arith", nargs="*", default=["numpy", "jit"])
+    parser.add_argument(
+        "--arith",
+        nargs="*",
+        default=[DEFAULT],
+        help=f"backends: {DEFAULT} (the automatic selection, after its warm-up), numpy, jit",
+    )
     parser.add_argument(
         "--workers",
         nargs="*",
@@ -212,8 +249,9 @@ def main() -> None:
     parser.add_argument(
         "--only-max", action="store_true", help="only the largest n of each scheme (no curve)"
     )
-    args = parser.parse_args()
-    backends = [b for b in args.arith if b in arith.available("mlkem")]
+    args = parser.parse_args(argv)
+    backends = [b for b in args.arith if b == DEFAULT or b in arith.available("mlkem")]
+    default_is = settle_default(args.schemes) if DEFAULT in backends else ""
     workers_list = args.workers or [resolve_workers()]
     kinds = [k for k in ("fresh", "one") if args.keys in (k, "both")]
     peers = {kind: pycryptodome_ops(one_key=kind == "one") for kind in kinds}
@@ -228,7 +266,11 @@ def main() -> None:
         f"fresh: a new key every call, cycling through at least {KEY_RING} keys, for "
         "pqkit and pycryptodome; one key: the same key on every row and call"
     )
-    head = f"{'scheme':<11} {'op':<7} {'arith':<6} {'thr':>3} {'n':>6}"
+    if default_is:
+        print(f"arith {DEFAULT}: the automatic selection, running {default_is}")
+    if not peers["fresh" if "fresh" in peers else "one"]:
+        print("pycryptodome not installed (pip install pycryptodome): no ratio column")
+    head = f"{'scheme':<11} {'op':<7} {'arith':<7} {'thr':>3} {'n':>6}"
     for kind in kinds:
         label = "" if kind == "fresh" else f" ({ONE_KEY})"
         head += f" | {'us/item' + label:>18} {'items/s':>9} {'pycryptodome us':>15} {'ratio':>6}"
@@ -250,7 +292,8 @@ def main() -> None:
                                 "scheme": name,
                                 "op": op,
                                 "keys": kind,
-                                "arith": backend,
+                                "arith": default_is if backend == DEFAULT else backend,
+                                "arith_requested": backend,
                                 "workers": workers,
                                 "n": n,
                                 "us_per_item": us,
@@ -265,7 +308,7 @@ def main() -> None:
                                 f" | {us:>18.1f} {1e6 / us:>9.0f} {peer_us} {ratio_s}"
                             )
                     for op, text in line.items():
-                        print(f"{name:<11} {op:<7} {backend:<6} {workers:>3} {n:>6}{text}")
+                        print(f"{name:<11} {op:<7} {backend:<7} {workers:>3} {n:>6}{text}")
                     sys.stdout.flush()
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

@@ -65,7 +65,7 @@ def test_the_jit_views_run_the_compiled_batch_operations(monkeypatch: pytest.Mon
 @pytest.mark.parametrize("n", range(1, mlkem_batch.FEW + 1))
 def test_kem_few_rows_equal_single_operations(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # Below FEW rows encaps / decaps run the single operations (the compiled batch
-    # computes 8 lanes whatever the count); from FEW on the compiled batch. Both give
+    # computes 16 lanes whatever the count); from FEW on the compiled batch. Both give
     # the single operations' bytes, with one key broadcast or one per row.
     calls: list[str] = []
     table = batch_operations("mlkem", "jit")
@@ -99,7 +99,7 @@ def test_kem_few_rows_equal_single_operations(n: int, monkeypatch: pytest.Monkey
 @pytest.mark.parametrize("name", KEMS)
 def test_kem_rows_equal_single_operations(name: str) -> None:
     kem = _kem(name)
-    n = 11  # one full group of 8 and a partial one
+    n = 19  # one full group of 16 (the ML-KEM column kernels' width) and a partial one
     seeds = random_rows(n, 64)
     pks, sks = kem.batch.keygen_derand(seeds)
     ms = random_rows(n, 32)

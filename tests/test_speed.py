@@ -201,6 +201,32 @@ def test_speed_waits_only_for_the_kernels_it_times(
     assert waits == [(0, ("mldsa",))]
 
 
+def test_batch_kernel_groups() -> None:
+    assert registry.batch_kernel_groups("ML-KEM-768") == ("mlkem", "mlkem-batch")
+    assert registry.batch_kernel_groups("ML-DSA-65") == ("mldsa", "mldsa-batch")
+    assert registry.batch_kernel_groups("Falcon-512") == ("falcon",)  # a loop view
+
+
+def test_speed_batch_waits_only_for_the_batch_kernels_it_times(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pqkit.arith import auto
+
+    waits: list[tuple[float | None, tuple[str, ...] | None]] = []
+
+    def wait(timeout: float | None = None, families: tuple[str, ...] | None = None) -> bool:
+        waits.append((timeout, families))
+        return True
+
+    monkeypatch.delenv("PQKIT_ARITH", raising=False)
+    monkeypatch.setattr(auto, "explicit", lambda: False)
+    monkeypatch.setattr(auto, "status", lambda: {"enabled": True})
+    monkeypatch.setattr(auto, "wait", wait)
+    status, _, _ = _run(capsys, "kem", "ML-KEM-512", "--batch", "2", "--keys", "one", *FAST)
+    assert status == 0
+    assert waits == [(0, ("mlkem", "mlkem-batch"))]  # not None: every family
+
+
 @pytest.mark.parametrize("kind", ["kem", "sig"])
 def test_real_scheme_json_info_fullcycle(capsys: pytest.CaptureFixture[str], kind: str) -> None:
     names = _real(kind)

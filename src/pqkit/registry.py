@@ -233,6 +233,17 @@ def kernel_group(name: str) -> str:
     return kernels or "mlkem"
 
 
+def batch_kernel_groups(name: str) -> tuple[str, ...]:
+    """The kernel groups a scheme's batch view runs on: :func:`kernel_group`, and its
+    batch group (``"mlkem-batch"``) where the family has one (the compiled batch
+    operations; a view without one loops over the single operations)."""
+    from pqkit.arith import warmup
+
+    group = kernel_group(name)
+    batch = f"{group}-batch"
+    return (group, batch) if batch in warmup.groups() else (group,)
+
+
 def kems() -> list[str]:
     """The canonical names of every KEM pqkit provides."""
     return [a.name for a in algorithms("kem")]

@@ -308,8 +308,18 @@ def _run_schemes(args: argparse.Namespace) -> int:
             parameters.update(keys=args.keys, key_ring=KEY_RING)
         if batch:
             parameters["batch"] = batch
-        # single operations wait for their own kernel groups only; a batch run for all
-        kernels = None if batch else tuple({registry.kernel_group(s.name) for s in schemes})
+        # wait for the kernel groups of the schemes timed only (and their batch groups)
+        kernels = tuple(
+            dict.fromkeys(
+                group
+                for s in schemes
+                for group in (
+                    registry.batch_kernel_groups(s.name)
+                    if batch
+                    else (registry.kernel_group(s.name),)
+                )
+            )
+        )
         report = _timed(
             args, args.kind, groups, algorithms=infos, parameters=parameters, kernels=kernels
         )

@@ -5,20 +5,26 @@ The batch view (:class:`pqkit.mlkem.batch.MLKEMBatch`) runs these on the ``jit``
 backend, one call per chunk of rows, chunks spread over threads
 (:func:`pqkit.batch.run_chunks`); every other backend keeps the view's vectorised
 NumPy path. Every row equals the single operation of
-:mod:`pqkit.mlkem.kernels.jit_ops` (the tests compare them byte for byte): the
-arithmetic of an item is the same compiled steps (:func:`_keygen_body`, the K-PKE
-steps of :mod:`pqkit.mlkem.kernels.jit`, :func:`_select_key`), so the security
-argument carries over. The NTTs and inverse NTTs of the items of a group run as
-one call each (:func:`_encrypt_rows`, the decryption in :func:`_decaps_rows`, the
-noise of :func:`_keygen_rows`): from 8 rows on those transform the rows in
-lock-step, one vector lane per row (:func:`pqkit.mlkem.kernels.jit._ntt`).
+:mod:`pqkit.mlkem.kernels.jit_ops` (the tests compare them byte for byte).
 
-What differs is the hashing: the rows are taken 8 at a time and every Keccak of
-those 8 items runs in one :func:`pqkit.common.kernels.jit._keccak_x8` group (one SIMD
-lane per item) where the single operation fills one lane: G, H(ek) and J of 8
-items in one sponge (:func:`pqkit.common.kernels.jit_sponge._sponge_rows`), the 8 k^2
-matrix streams and the PRF calls of 8 items in one run of groups. For ML-KEM-768
-that is about 5.5 permutations of 8 states per item instead of 17.
+The rows are taken 16 at a time (a group, ``_G``) and the K-PKE arithmetic of
+the 16 items runs in column layout, int32 (256, 16 x count) with one vector lane
+per item (:mod:`pqkit.mlkem.kernels.jit_cols32`): the noise is sampled into
+columns, the NTTs and inverse NTTs transform the columns in lock-step, A_hat o
+s_hat, A_hat^T y_hat and t_hat^T y_hat multiply the 16 items' columns at once
+(:func:`pqkit.mlkem.kernels.jit_cols32._basemul_cols32`; the matrix is sampled entry
+after entry so that each entry's 16 streams land in adjacent columns), and keys and
+ciphertexts are encoded down the columns. Every reduction is the single
+operation's (exact Barrett or Shoup steps, sign masks), so every value is the same
+and the security argument carries over: no branch, ``%`` or division on secret
+values.
+
+The hashing: every Keccak of 8 items runs in one
+:func:`pqkit.common.kernels.jit._keccak_x8` group (one SIMD lane per item) where
+the single operation fills one lane: G, H(ek) and J of 8 items in one sponge
+(:func:`pqkit.common.kernels.jit_sponge._sponge_rows`), the matrix streams and the
+PRF calls in runs of groups. For ML-KEM-768 that is about 5.5 permutations of 8
+states per item instead of 17.
 
 A broadcast key (one row of ``eks`` / ``dks`` against many rows) is decoded and
 its matrix expanded once per call. Arguments are trusted (the view checks
@@ -37,37 +43,42 @@ from pqkit.arith._jit import jit, jit_inline, put
 from pqkit.arith._jit import writable_u8 as _c
 from pqkit.arith.api import named_table
 from pqkit.common.kernels.jit_sponge import (
+    RATE_128,
     RATE_256,
     RATE_512,
     SHA3_PAD,
     SHAKE_PAD,
+    _absorb_x8,
+    _permute,
     _shake_x8,
     _sponge_rows,
 )
 from pqkit.mlkem.kernels.jit import (
     _COMPRESS_M,
-    _GAMMAS,
-    _barrett,
-    _basemul_into,
     _byte_decode,
-    _cbd,
-    _cbd_cols,
-    _decrypt_cols,
     _decrypt_cols_in,
     _decrypt_message,
-    _from_cols,
-    _intt_cols,
-    _ntt,
-    _ntt_cols,
-    _to_cols,
 )
-from pqkit.mlkem.kernels.jit_ops import _keygen_body, _matrix_nonces, _sample_ntt, _select_key
+from pqkit.mlkem.kernels.jit_cols32 import (
+    _barrett_cols32,
+    _basemul_cols32,
+    _cbd_cols32,
+    _csub32,
+    _decrypt_cols32,
+    _intt_cols32,
+    _mulcache_cols32,
+    _ntt_cols32,
+    _reduce_cols32,
+    _to_cols32,
+)
+from pqkit.mlkem.kernels.jit_ops import _matrix_nonces, _select_key
 from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
 
 __all__ = ["BATCH_OPERATIONS"]
 
-_G = 8
-"""Items per group: one Keccak lane each."""
+_G = 16
+"""Items per group: two Keccak groups of 8 (one lane each); the column kernels
+run the 16 in lock-step."""
 
 
 @jit
@@ -86,13 +97,99 @@ def _seed_rows(seeds: Any, nonces: Any, width: int) -> Any:
     return out
 
 
+@jit_inline
+def _keep(row: Any, c: Any, d: Any) -> Any:
+    """Algorithm 7 lines 8-13 for one candidate d: written at row[c], kept by
+    advancing the (unsigned) count c by d < q, without a branch."""
+    row[c] = np.int32(d)
+    return c + np.uint64(d < Q)
+
+
+@jit_inline
+def _parse_block(w: Any, j: int, row: Any, c: Any) -> Any:
+    """FIPS 203, Algorithm 7 lines 4-13 on one squeezed SHAKE128 block of state j of
+    w (lane j of :func:`pqkit.common.kernels.jit._keccak_x8`'s layout): its 112
+    12-bit candidates d1, d2 (3 lanes, 24 bytes, hold 16 of them, in order), each
+    written at row[c] and kept by advancing c by d < q (no branch per candidate;
+    ``row`` has room for a block's candidates past 256). c is unsigned so that the
+    store needs no negative-index fix-up: about 0.6 us less per key's matrix than
+    the single operation's parse. Returns c."""
+    # Repeats jit_ops._sample_ntt's unpacking on purpose: unsigned count, int32 rows.
+    for t in range(RATE_128 // 24):
+        a0 = w[8 * (3 * t) + j]
+        a1 = w[8 * (3 * t + 1) + j]
+        a2 = w[8 * (3 * t + 2) + j]
+        c = _keep(row, c, a0 & 0xFFF)
+        c = _keep(row, c, (a0 >> 12) & 0xFFF)
+        c = _keep(row, c, (a0 >> 24) & 0xFFF)
+        c = _keep(row, c, (a0 >> 36) & 0xFFF)
+        c = _keep(row, c, (a0 >> 48) & 0xFFF)
+        c = _keep(row, c, ((a0 >> 60) & 0xF) | ((a1 & 0xFF) << 4))
+        c = _keep(row, c, (a1 >> 8) & 0xFFF)
+        c = _keep(row, c, (a1 >> 20) & 0xFFF)
+        c = _keep(row, c, (a1 >> 32) & 0xFFF)
+        c = _keep(row, c, (a1 >> 44) & 0xFFF)
+        c = _keep(row, c, ((a1 >> 56) & 0xFF) | ((a2 & 0xF) << 8))
+        c = _keep(row, c, (a2 >> 4) & 0xFFF)
+        c = _keep(row, c, (a2 >> 16) & 0xFFF)
+        c = _keep(row, c, (a2 >> 28) & 0xFFF)
+        c = _keep(row, c, (a2 >> 40) & 0xFFF)
+        c = _keep(row, c, (a2 >> 52) & 0xFFF)
+    return c
+
+
 @jit
-def _matrices(rhos: Any, k: int) -> Any:
-    """A_hat of every row of rhos (b, 32): (b, k, k, 256), A_hat[., i, j] =
-    SampleNTT(rho || j || i) (FIPS 203, Algorithm 13 lines 3-7), the b k^2 streams
-    in groups of 8."""
+def _matrix_cols(rhos: Any, k: int) -> Any:
+    """A_hat of up to 16 items in column layout: int32 (256, 16 k^2), column 16 e +
+    i item i's entry e = r k + c, A_hat[r, c] = SampleNTT(rho || c || r) (FIPS 203,
+    Algorithm 13 lines 3-7, Algorithm 14 lines 4-8, Algorithm 7); items past the
+    last row of rhos (b, 32) repeat it (sampled once: one key broadcast is k^2
+    streams). The b k^2 SHAKE128 streams run 8 at a time, one block per round; a
+    group squeezes again while one of its entries has fewer than 256 values (public
+    data: the branch is Algorithm 7's), and each entry is written down its column."""
     b = rhos.shape[0]
-    return _sample_ntt(_seed_rows(rhos, _matrix_nonces(k), 2)).reshape(b, k, k, 256)
+    nonces = _matrix_nonces(k)
+    n = b * k * k
+    seeds = np.empty((n, 34), dtype=np.uint8)
+    for e in range(k * k):
+        for i in range(b):
+            r = b * e + i
+            put(seeds[r, :32], rhos[i])
+            seeds[r, 32] = nonces[e] & 0xFF
+            seeds[r, 33] = nonces[e] >> 8
+    out = np.empty((256, _G * k * k), dtype=np.int32)
+    w = np.zeros(200, dtype=np.uint64)
+    counts = np.zeros(8, dtype=np.uint64)
+    tmp = np.zeros((8, 256 + RATE_128 // 3 * 2), dtype=np.int32)  # + one block
+    cols = np.empty(8, dtype=np.int64)
+    for g in range(0, n, 8):
+        m = min(8, n - g)
+        _absorb_x8(w, seeds, g, RATE_128)
+        counts[:] = 0
+        while True:
+            done = True
+            for j in range(m):
+                c = counts[j]
+                if c >= 256:
+                    continue
+                c = min(_parse_block(w, j, tmp[j], c), np.uint64(256))
+                counts[j] = c
+                if c < 256:
+                    done = False
+            if done:
+                break
+            _permute(w, np.int64(0))
+        for j in range(m):
+            e = (g + j) // b  # public: the row's entry
+            cols[j] = _G * e + g + j - b * e
+        for p in range(256):
+            for j in range(m):
+                out[p, cols[j]] = tmp[j, p]
+    for e in range(k * k):  # spare columns: the last item again
+        for i in range(b, _G):
+            for p in range(256):
+                out[p, _G * e + i] = out[p, _G * e + b - 1]
+    return out
 
 
 @jit
@@ -106,68 +203,60 @@ def _prf_rows(seeds: Any, count: int, out_len: int) -> Any:
 
 @jit
 def _states(eks: Any, k: int) -> Any:
-    """The decoded encapsulation keys eks (b, 384 k + 32): t_hat (b, k, 256) and
-    A_hat (b, k, k, 256) (FIPS 203, Algorithm 14 lines 2-8)."""
+    """The decoded encapsulation keys of up to 8 items, eks (b, 384 k + 32), in
+    column layout (items past the last row repeat it): t_hat int32 (256, 8 k),
+    column 8 j + i item i's t_hat[j], and A_hat (:func:`_matrix_cols`) (FIPS 203,
+    Algorithm 14 lines 2-8)."""
     b = eks.shape[0]
-    t_bytes = np.empty((b * k, 384), dtype=np.uint8)
-    rhos = np.empty((b, 32), dtype=np.uint8)
-    for i in range(b):
-        for j in range(k):
-            put(t_bytes[i * k + j], eks[i, 384 * j : 384 * (j + 1)])
-        put(rhos[i], eks[i, 384 * k :])
-    t_hats = _byte_decode(t_bytes, 12).reshape(b, k, 256)  # one call for the b k rows
-    return t_hats, _matrices(rhos, k)
+    t_bytes = np.empty((_G * k, 384), dtype=np.uint8)
+    for j in range(k):
+        for i in range(_G):
+            put(t_bytes[_G * j + i], eks[min(i, b - 1), 384 * j : 384 * (j + 1)])
+    t_hats = _to_cols32(_byte_decode(t_bytes, 12))  # one call for the 8 k rows
+    return t_hats, _matrix_cols(eks[:, 384 * k :].copy(), k)
 
 
 @jit
 def _encrypt_rows(
     t_hats: Any, a_hats: Any, ms: Any, buf: Any, eta1: int, eta2: int, du: int, dv: int
 ) -> Any:
-    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b <= 8 items: t_hats (b or 1, k,
-    256), a_hats (b or 1, k, k, 256) (one key broadcasts), ms (b, 32) and the PRF
-    outputs buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines 9-17 -> ciphertexts (b,
-    32 (du k + dv)). The arithmetic of :func:`pqkit.mlkem.kernels.jit._kpke_encrypt`
-    with the polynomials of 8 items in column layout (spare columns repeat the last
-    item): y sampled into columns and transformed in lock-step, A_hat^T y_hat and
-    t_hat^T y_hat per item (as :func:`pqkit.mlkem.kernels.jit._encrypt_products`),
-    the inverse NTTs in lock-step, and the noise, mu and compression read straight
-    from the columns. eta is 2 or 3 (FIPS 203)."""
-    b = ms.shape[0]
-    k = t_hats.shape[1]
-    single = t_hats.shape[0] == 1
-    y = np.empty((256, _G * k), dtype=np.int64)  # column j 8 + i: y[j] of item i
-    e = np.empty((256, _G * (k + 1)), dtype=np.int64)  # column j 8 + i: e1[j], e2 (j = k)
+    """FIPS 203, Algorithm 14 (K-PKE.Encrypt) of b <= 8 items in column layout:
+    t_hats and a_hats of :func:`_states` (column 8 j + i item i's polynomial j), ms
+    (b, 32) and the PRF outputs buf (b, 2k + 1, >= 64 max(eta1, eta2)) of lines
+    9-17 -> ciphertexts (b, 32 (du k + dv)). The arithmetic of
+    :func:`pqkit.mlkem.kernels.jit._kpke_encrypt` with the 8 items in lock-step,
+    int32 lanes (spare columns repeat the last item): y and e sampled into columns,
+    NTT(y), A_hat^T y_hat and t_hat^T y_hat (:func:`_basemul_cols32`: at most k
+    BaseCaseMultiply terms summed, one Barrett step), the inverse NTTs, and the
+    noise, mu and compression read straight from the columns. eta is 2 or 3."""
+    k = t_hats.shape[1] // _G
+    y = np.empty((256, _G * k), dtype=np.int32)  # column 8 j + i: y[j] of item i
+    e = np.empty((256, _G * (k + 1)), dtype=np.int32)  # column 8 j + i: e1[j], e2 (j = k)
     # Lines 9-17, eta spelled out as a constant so that the field shifts fold (about
     # 1.25x the speed); one loop for y and e keeps to one copy of the code per eta.
     for part in range(2):
         dst = y if part == 0 else e
         eta = eta1 if part == 0 else eta2
         first = 0 if part == 0 else k
+        count = k if part == 0 else k + 1
         if eta == 2:
-            _cbd_cols(buf, first, 2, dst, _G)
+            _cbd_cols32(buf, first, count, 2, dst)
         else:
-            _cbd_cols(buf, first, 3, dst, _G)
-    _ntt_cols(y)  # line 18
-    y_hat = _from_cols(y, 1)  # row j 8 + i, reduced
-    # Lines 19 and 21 in the NTT domain, as _encrypt_products: row j 8 + i of w_hat is
-    # item i's (A_hat^T y_hat)[j] (j < k) or t_hat^T y_hat (j = k), at most 2k
-    # BaseCaseMultiply terms below q^2 summed, one Barrett step.
-    w_hat = np.zeros((_G * (k + 1), 256), dtype=np.int64)
-    z = np.empty((k, 128), dtype=np.int64)  # the mulcache of item i's y_hat
-    for i in range(_G):
-        s = 0 if single else min(i, b - 1)
+            _cbd_cols32(buf, first, count, 3, dst)
+    _ntt_cols32(y)  # line 18
+    _reduce_cols32(y)
+    z = _mulcache_cols32(y)
+    # Lines 19 and 21 in the NTT domain: column 8 o + i of w is item i's (A_hat^T
+    # y_hat)[o] (o < k; A_hat^T[o, j] = A_hat[j, o]) or t_hat^T y_hat (o = k).
+    w = np.zeros((256, _G * (k + 1)), dtype=np.int32)
+    for o in range(k + 1):
         for j in range(k):
-            for p in range(128):
-                z[j, p] = _barrett(y_hat[j * _G + i, 2 * p + 1] * _GAMMAS[p])
-        for o in range(k + 1):
-            acc = w_hat[o * _G + i]
-            for j in range(k):
-                x = t_hats[s, j] if o == k else a_hats[s, j, o]
-                _basemul_into(acc, x, y_hat[j * _G + i], z[j])
-            for p in range(256):
-                acc[p] = _barrett(acc[p])
-    w = _to_cols(w_hat)
-    _intt_cols(w)  # lines 19 and 21: NTT^-1 (with 128^-1), canonical
+            if o == k:
+                _basemul_cols32(w, _G * o, t_hats, _G * j, y, z, _G * j, _G)
+            else:
+                _basemul_cols32(w, _G * o, a_hats, _G * (j * k + o), y, z, _G * j, _G)
+    _barrett_cols32(w)
+    _intt_cols32(w)  # lines 19 and 21: NTT^-1 (with 128^-1), canonical
     return _encrypt_tail_cols(w, e, ms, du, dv)
 
 
@@ -181,8 +270,8 @@ def _encode_cols(y: Any, col: int, d: int, out: Any, row: int, off: int) -> None
         lo_4 = 0
         hi_4 = 0
         for t in range(4):
-            lo_4 |= y[8 * g + t, col] << (d * t)
-            hi_4 |= y[8 * g + 4 + t, col] << (d * t)
+            lo_4 |= np.int64(y[8 * g + t, col]) << (d * t)
+            hi_4 |= np.int64(y[8 * g + 4 + t, col]) << (d * t)
         lo = lo_4 | (hi_4 << half)  # bits 0-63 of the group (the top ones drop)
         hi = hi_4 >> (64 - half)  # bits 64 and up
         for b in range(d):
@@ -251,18 +340,35 @@ def _keygen_rows(dz: Any, k: int, eta1: int) -> Any:
             put(seeds[i, :32], dz[g + i, :32])
             seeds[i, 32] = k
         rs = _sponge_rows(seeds, RATE_512, SHA3_PAD, np.int64(64))  # Algorithm 13 line 1: G(d || k)
-        a_hats = _matrices(rs[:, :32].copy(), k)  # lines 3-7
-        se_hat = _ntt(  # lines 8-17: PRF(sigma, 0 .. 2k - 1), the b 2k NTTs in lock-step
-            _cbd(
-                _prf_rows(rs[:, 32:].copy(), 2 * k, 64 * eta1).reshape(b * 2 * k, 64 * eta1),
-                eta1,
-            )
-        ).reshape(b, 2 * k, 256)
+        a_hat = _matrix_cols(rs[:, :32].copy(), k)  # lines 3-7
+        # Lines 8-17: PRF(sigma, 0 .. 2k - 1), sampled into the columns 8 j + i
+        # (item i's s[j], then e[j - k]) and the 8 2k NTTs in lock-step.
+        noise = _prf_rows(rs[:, 32:].copy(), 2 * k, 64 * eta1)
+        se = np.empty((256, _G * 2 * k), dtype=np.int32)
+        if eta1 == 2:
+            _cbd_cols32(noise, 0, 2 * k, 2, se)
+        else:
+            _cbd_cols32(noise, 0, 2 * k, 3, se)
+        _ntt_cols32(se)
+        _reduce_cols32(se)
+        # Line 18: t_hat = A_hat o s_hat + e_hat, column 8 r + i of t item i's row r.
+        z = _mulcache_cols32(se[:, : _G * k].copy())
+        t = np.zeros((256, _G * k), dtype=np.int32)
+        for r in range(k):
+            for j in range(k):
+                _basemul_cols32(t, _G * r, a_hat, _G * (r * k + j), se, z, _G * j, _G)
+        _barrett_cols32(t)
+        for p in range(256):
+            for c in range(_G * k):
+                t[p, c] = _csub32(t[p, c] + se[p, _G * k + c])
         for i in range(b):
-            ek, dk = _keygen_body(a_hats[i], se_hat[i], rs[i, :32].copy(), k)  # lines 18-20
-            put(eks[g + i], ek)
-            put(dks[g + i], dk)
-            put(dks[g + i, 384 * k + n_ek + 32 :], dz[g + i, 32:])  # Algorithm 16 line 3: z
+            row = g + i
+            for j in range(k):
+                _encode_cols(t, _G * j + i, 12, eks, row, 384 * j)  # line 19
+                _encode_cols(se, _G * j + i, 12, dks, row, 384 * j)  # line 20
+            put(eks[row, 384 * k :], rs[i, :32])  # line 19: rho
+            put(dks[row, 384 * k : 384 * k + n_ek], eks[row])  # Algorithm 16 line 3
+            put(dks[row, 384 * k + n_ek + 32 :], dz[row, 32:])  # z
         hs = _sponge_rows(eks[g : g + b].copy(), RATE_256, SHA3_PAD, np.int64(32))  # H(ek)
         for i in range(b):
             put(dks[g + i, 384 * k + n_ek : 384 * k + n_ek + 32], hs[i])
@@ -278,8 +384,8 @@ def _encaps_rows(eks: Any, ms: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     single = eks.shape[0] == 1
     out_k = np.empty((m, 32), dtype=np.uint8)
     out_c = np.empty((m, 32 * (du * k + dv)), dtype=np.uint8)
-    t_hats = np.zeros((1, k, 256), dtype=np.int64)
-    a_hats = np.zeros((1, k, k, 256), dtype=np.int64)
+    t_hats = np.zeros((256, _G * k), dtype=np.int32)
+    a_hats = np.zeros((256, _G * k * k), dtype=np.int32)
     hs = np.zeros((1, 32), dtype=np.uint8)
     if single:
         key = eks[:1].copy()
@@ -315,12 +421,11 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
     n_ek = 384 * k + 32
     n_c = cs.shape[1]
     out = np.empty((m, 32), dtype=np.uint8)
-    t_hats = np.zeros((1, k, 256), dtype=np.int64)
-    a_hats = np.zeros((1, k, k, 256), dtype=np.int64)
+    t_hats = np.zeros((256, _G * k), dtype=np.int32)
+    a_hats = np.zeros((256, _G * k * k), dtype=np.int32)
     if single:
         t_hats, a_hats = _states(dks[:1, 384 * k : 384 * k + n_ek].copy(), k)
     eta = max(eta1, eta2)
-    x = np.empty((256, _G), dtype=np.int64)
     rows = np.empty(_G, dtype=np.int64)
     for g in range(0, m, _G):
         b = min(_G, m - g)
@@ -339,7 +444,7 @@ def _decaps_rows(dks: Any, cs: Any, k: int, eta1: int, eta2: int, du: int, dv: i
         for i in range(_G):
             rows[i] = 0 if single else g + min(i, b - 1)
         s_cols, u_cols = _decrypt_cols_in(dks, rows, zc, 32, k, du)
-        _decrypt_cols(s_cols, u_cols, x, k)
+        x = _decrypt_cols32(s_cols, u_cols, k)
         for i in range(b):
             put(mh[i, :32], _decrypt_message(zc[i, 32:].copy(), x, i, k, du, dv))
         kr = _sponge_rows(mh, RATE_512, SHA3_PAD, np.int64(64))  # line 6: (K', r') = G(m' || h)
