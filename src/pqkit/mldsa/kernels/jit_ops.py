@@ -145,7 +145,7 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
                     done = False
             if done:
                 break
-            _permute(w, np.int64(0))
+            _permute(w, m)
         for j in range(m):
             put(out[g + j], tmp[j, :256])
     return out.reshape(k, l, 256)
@@ -191,7 +191,7 @@ def _expand_s(rho_prime: Any, k: int, l: int, eta: int) -> Any:  # noqa: E741
                     done = False
             if done:
                 break
-            _permute(w, np.int64(0))
+            _permute(w, m)
     return out[:, :256].copy()
 
 
