@@ -46,7 +46,7 @@ def _permute(w: Any, m: int) -> None:
     inline it. Inlined, each call site got its own copy of the large round body to
     optimise: compiling ML-KEM key generation took 11 s for the function alone and
     the whole warm-up about 100 s; run time is the same either way (one call per
-    permutation of 8 states, about 0.25 us)."""
+    permutation)."""
     if m > 8:
         _permute(w, m - 8)
         return

@@ -15,7 +15,8 @@ Inside the compiled code:
 - Every Keccak-f[1600] is :func:`pqkit.common.kernels.jit._keccak_x8`: the k l matrix
   entries (ExpandA, SHAKE128), the l + k secret polynomials (ExpandS) and the l
   mask polynomials of an attempt (ExpandMask, SHAKE256) run as groups of 8
-  sponges; H of one input (FIPS 204 §3.7) uses lane 0.
+  sponges; H of one input (FIPS 204 §3.7), or a group of one, runs on the
+  one-state permutation (:func:`pqkit.common.kernels.jit._keccak_x1`).
 - The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.mldsa.kernels.jit`),
   so their constant-time argument carries over, SampleInBall included (the
   fixed-length masked scan).

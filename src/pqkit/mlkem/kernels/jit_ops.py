@@ -12,7 +12,8 @@ Inside the compiled code:
   sponges of :mod:`pqkit.common.kernels.jit_sponge`: the k^2 matrix entries (FIPS 203,
   Algorithm 7, SHAKE128) and the PRF calls (§4.1, SHAKE256) of one operation run as
   groups of 8 independent sponges (:func:`_sample_matrix`, :func:`_prf`); a single
-  hash (G, H, J) uses lane 0.
+  hash (G, H, J), or a group of one, runs on the one-state permutation
+  (:func:`pqkit.common.kernels.jit._keccak_x1`).
 - The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.mlkem.kernels.jit`:
   NTT, base multiplication, CBD, packing, compression, the fused K-PKE encryption),
   so their security argument carries over: Barrett reductions and sign masks, no
