@@ -418,6 +418,32 @@ def test_jit_concurrent_callers() -> None:
     assert results == wants
 
 
+def test_jit_one_state_permutation_and_sponge() -> None:
+    """The one-state Keccak (single hashes of the compiled operations: G, H, J, tr,
+    c_tilde) permutes state 0 as the 8-state one does and leaves the other states
+    alone; the single sponge on it is SHA3-256 / SHA3-512 / SHAKE256 at lengths
+    around the rates."""
+    module = _jit()
+    from pqkit.common.kernels import jit_sponge as sponge
+
+    w = RNG.integers(0, 2**63, size=200, dtype=np.uint64)
+    one, eight = w.copy(), w.copy()
+    module._keccak_x1(one, 0)
+    module._keccak_x8(eight, 0)
+    assert np.array_equal(one[::8], eight[::8])
+    others = np.arange(200) % 8 != 0
+    assert np.array_equal(one[others], w[others])
+    for n in (0, 1, 71, 72, 135, 136, 137, 272, 1184, 2000):
+        data = bytes(RNG.integers(0, 256, size=n, dtype=np.uint8))
+        arr = np.frombuffer(bytearray(data), dtype=np.uint8)
+        got = sponge._sponge1(arr, sponge.RATE_256, sponge.SHA3_PAD, np.int64(32))
+        assert got.tobytes() == hashlib.sha3_256(data).digest()
+        got = sponge._sponge1(arr, sponge.RATE_512, sponge.SHA3_PAD, np.int64(64))
+        assert got.tobytes() == hashlib.sha3_512(data).digest()
+        got = sponge._sponge1(arr, sponge.RATE_256, sponge.SHAKE_PAD, np.int64(300))
+        assert got.tobytes() == hashlib.shake_256(data).digest(300)
+
+
 def test_jit_workers_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     module = _jit()
     with pytest.raises(TypeError, match="workers"):

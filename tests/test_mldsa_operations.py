@@ -132,3 +132,42 @@ def test_encoded_only_secret_key_signs_on_the_step_path() -> None:
     mu, rho_pp = bytes(range(64)), bytes(64)
     want = core.sign_mu_internal(p, ops_f, encoded, mu, rho_pp)
     assert core.sign_mu_internal(p, ops_s, encoded, mu, rho_pp) == want
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_jit_secret_key_check_equals_step_path(name: str) -> None:
+    """The compiled consistency check of an expanded secret key (what the byte API
+    runs before every signature) refuses what the step path refuses, with the same
+    message, in the same order of checks, and returns the same public key."""
+    fast, slow = pair(name)
+    p = slow.params  # type: ignore[attr-defined]
+    pk, sk = slow.keygen_derand(bytes(range(32)))  # type: ignore[attr-defined]
+    off = 64 + p.tr_bytes
+    mask = (1 << p.eta_bits) - 1
+
+    def edit(pos: int, value: int) -> bytes:
+        raw = bytearray(sk)
+        raw[pos] = value
+        return bytes(raw)
+
+    out_of_range = edit(off, (sk[off] & ~mask & 0xFF) | (2 * p.eta + 1))  # s1[0] < -eta
+    cases = {
+        "range": out_of_range,
+        "range, tr": edit(64, sk[64] ^ 1)[:off] + out_of_range[off:],
+        "t0": edit(len(sk) - 1, sk[-1] ^ 0x10),
+        "s1 in range": edit(off, (sk[off] & ~mask & 0xFF) | (sk[off] & mask) ^ 1),
+        "rho": edit(0, sk[0] ^ 1),
+        "tr": edit(64 + p.tr_bytes - 1, sk[64 + p.tr_bytes - 1] ^ 0x80),
+    }
+    assert fast.public_key_from_secret(sk) == pk  # type: ignore[attr-defined]
+    ops = operations("mldsa", "jit")
+    a_hat = ops.mldsa_expand_a(sk[:32], p.k, p.l)
+    assert ops.mldsa_check_secret(sk, a_hat, p.k, p.l, p.eta, p.eta_bits, p.tr_bytes) == (0, pk)
+    for what, bad in cases.items():
+        with pytest.raises(ValueError) as want:
+            slow.public_key_from_secret(bad)  # type: ignore[attr-defined]
+        with pytest.raises(ValueError) as got:
+            fast.public_key_from_secret(bad)  # type: ignore[attr-defined]
+        assert str(got.value) == str(want.value), what
+        with pytest.raises(ValueError, match="secret key"):
+            fast.sign(bad, b"m", deterministic=True)  # type: ignore[attr-defined]

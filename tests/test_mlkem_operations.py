@@ -117,6 +117,63 @@ def test_jit_key_checks_equal_step_path(name: str) -> None:
 
 @needs_jit
 @pytest.mark.parametrize("name", NAMES)
+def test_jit_new_key_one_call_paths(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key the ek cache does not hold: ``encaps`` without ``rng`` and ``decaps``
+    decode, check and run the operation in one compiled call (then the state is
+    cached and the next call takes the usual path); the results equal the step
+    path's, the checks refuse the same keys before anything is returned, and a
+    caller's ``rng`` keeps the two-call path (its request comes after the check)."""
+    slow = mlkem(name, "numpy")
+    fast_ops = operations("mlkem", "jit")
+    calls: list[str] = []
+    for op in ("mlkem_encaps_ek", "mlkem_decaps_dk"):
+        real = getattr(fast_ops, op)
+        monkeypatch.setattr(fast_ops, op, lambda *a, _r=real, _n=op: calls.append(_n) or _r(*a))
+    rnd = random.Random(f"new-key-{name}")
+    k = slow.params.k
+    for _ in range(4):
+        ek, dk = slow.keygen_derand(rnd.randbytes(64))
+        c = slow.encaps_derand(ek, rnd.randbytes(32)).ciphertext
+        bad = bytearray(c)
+        bad[rnd.randrange(len(bad))] ^= 1
+        for ct in (c, bytes(bad)):
+            fresh = MLKEM(slow.algorithm, arith="jit")  # an empty ek cache
+            assert fresh.decaps(dk, ct) == slow.decaps(dk, ct)
+            assert len(fresh._ek_cache) == 1
+            assert fresh.decaps(dk, ct) == slow.decaps(dk, ct)  # cached now
+        fresh = MLKEM(slow.algorithm, arith="jit")
+        ss, ct = fresh.encaps(ek)
+        assert slow.decaps(dk, ct) == ss and len(fresh._ek_cache) == 1
+        ss, ct = fresh.encaps(ek)  # cached now
+        assert slow.decaps(dk, ct) == ss
+    assert calls == ["mlkem_decaps_dk", "mlkem_decaps_dk", "mlkem_encaps_ek"] * 4
+    # The checks on a new key: nothing is returned for a key that fails them.
+    ek, dk = slow.keygen_derand(bytes(range(64)))
+    bad_ek = bytearray(ek)
+    bad_ek[0], bad_ek[1] = 0x01, (bad_ek[1] & 0xF0) | 0x0D  # 0xD01 = 3329
+    with pytest.raises(ValueError, match=r"§7\.2 modulus check failed"):
+        MLKEM(slow.algorithm, arith="jit").encaps(bytes(bad_ek))
+    bad_dk = bytearray(dk)
+    bad_dk[768 * k + 32] ^= 1
+    with pytest.raises(ValueError, match=r"§7\.3 hash check failed"):
+        MLKEM(slow.algorithm, arith="jit").decaps(bytes(bad_dk), bytes(slow.length_ciphertext))
+    # With a caller's rng: the check first, then one 32-byte request (as the step path).
+    calls.clear()
+    draws: list[int] = []
+
+    def rng(n: int) -> bytes:
+        draws.append(n)
+        return bytes(n)
+
+    fresh = MLKEM(slow.algorithm, arith="jit")
+    assert fresh.encaps(ek, rng=rng) == slow.encaps_derand(ek, bytes(32))
+    with pytest.raises(ValueError, match=r"§7\.2"):
+        fresh.encaps(bytes(bad_ek), rng=rng)
+    assert draws == [32] and calls == []
+
+
+@needs_jit
+@pytest.mark.parametrize("name", NAMES)
 def test_jit_public_state_equals_kernel_table(name: str) -> None:
     kem = mlkem(name, "numpy")
     ek, _ = kem.keygen_derand(os.urandom(64))

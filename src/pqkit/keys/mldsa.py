@@ -168,6 +168,11 @@ class MLDSAPrivateKey(SchemeSigner, PrivateKey):
     __slots__ = ()
 
     @classmethod
+    def _keygen(cls, seed: bytes) -> tuple[bytes, bytes]:
+        """(pk, sk) of xi: FIPS 204, Algorithm 6, through the cached scheme."""
+        return _scheme(cls.algorithm.parameter_set).keygen_derand(seed)
+
+    @classmethod
     def _check_expanded(cls, expanded: bytes) -> bytes:
         """Recompute pk from (rho, s1, s2) and check tr and t0 (the scheme's check)."""
         scheme: Any = _scheme(cls.algorithm.parameter_set)

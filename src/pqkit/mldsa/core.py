@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -305,14 +305,18 @@ def decode_secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
     u = ops.k.bit_unpack(raw_s, p.eta_bits)
     # one bit leaves this check: whether the key is malformed
     if bool((u > 2 * p.eta).any()):
-        raise ValueError(
-            f"{p.name} secret key: s1/s2 coefficient outside [-{p.eta}, {p.eta}] "
-            "(FIPS 204, Algorithm 25 skDecode)"
-        )
+        raise _out_of_range(p)
     s = p.eta - u
     raw_t0 = np.frombuffer(sk, np.uint8, offset=off + n_s).reshape(p.k, 32 * D)
     t0 = (1 << (D - 1)) - ops.k.bit_unpack(raw_t0, D)
     return SecretKey(rho, key, tr, s[: p.l], s[p.l :], t0, sk)
+
+
+def _out_of_range(p: Params) -> ValueError:
+    return ValueError(
+        f"{p.name} secret key: s1/s2 coefficient outside [-{p.eta}, {p.eta}] "
+        "(FIPS 204, Algorithm 25 skDecode)"
+    )
 
 
 def secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
@@ -437,11 +441,21 @@ def public_key_from_secret(p: Params, ops: Ops, sk: bytes, dec: SecretKey | None
     """Check an expanded secret key and return its public key.
 
     Checks, in order, each a ValueError naming it: s1/s2 ranges (skDecode), t0
-    equal to Power2Round(A s1 + s2)'s low part, tr equal to H(pk). ``dec``: sk
-    decoded already (:func:`secret_key_cached`; its NTT(s1) is reused when present).
-    A_hat comes through the scheme object's cache of public values
-    (:func:`expand_a_cached`), where signing then finds it.
+    equal to Power2Round(A s1 + s2)'s low part, tr equal to H(pk). On a backend
+    with whole-operation kernels, one compiled call runs all three. A_hat comes
+    through the scheme object's cache of public values (:func:`expand_a_cached`),
+    where signing then finds it. ``dec``: sk decoded already on the step path
+    (:func:`secret_key_cached`; its NTT(s1) is reused when present).
     """
+    fast = _fast(ops)
+    if fast is not None:
+        a_hat = expand_a_cached(p, ops, sk[:32])
+        failed, pk_fast = fast.mldsa_check_secret(
+            sk, a_hat, p.k, p.l, p.eta, p.eta_bits, p.tr_bytes
+        )
+        if failed:
+            raise _inconsistent(p, failed)
+        return cast(bytes, pk_fast)
     if dec is None or dec.s1.size == 0:
         dec = decode_secret_key(p, ops, sk)
     a_hat = expand_a_cached(p, ops, dec.rho)
@@ -453,13 +467,22 @@ def public_key_from_secret(p: Params, ops: Ops, sk: bytes, dec: SecretKey | None
         np.ascontiguousarray(t0, dtype=_I64).tobytes(),
         np.ascontiguousarray(dec.t0, dtype=_I64).tobytes(),
     ):
-        raise ValueError(
-            f"{p.name} secret key: t0 is not Power2Round(A*s1 + s2) (FIPS 204, Algorithm 6)"
-        )
+        raise _inconsistent(p, 2)
     pk = pk_encode(p, ops, dec.rho, t1)
     if not hmac.compare_digest(h(ops, pk, p.tr_bytes), dec.tr):
-        raise ValueError(f"{p.name} secret key: tr is not H(pk) (FIPS 204, Algorithm 6 line 9)")
+        raise _inconsistent(p, 3)
     return pk
+
+
+def _inconsistent(p: Params, failed: int) -> ValueError:
+    """The error of a failed secret-key check: 1 range (skDecode), 2 t0, 3 tr."""
+    if failed == 1:
+        return _out_of_range(p)
+    if failed == 2:
+        return ValueError(
+            f"{p.name} secret key: t0 is not Power2Round(A*s1 + s2) (FIPS 204, Algorithm 6)"
+        )
+    return ValueError(f"{p.name} secret key: tr is not H(pk) (FIPS 204, Algorithm 6 line 9)")
 
 
 def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: bytes) -> bytes:

@@ -35,7 +35,7 @@ from pqkit.mlkem.params import CATALOG, Q
 from pqkit.mlkem.scheme import KpkeKem, bytes_equal, masked_select
 from pqkit.mlkem.symmetric import FIPS203, SuiteOps
 from pqkit.registry import Algorithm
-from pqkit.schemes import Encapsulation, KeyPair
+from pqkit.schemes import RNG, Encapsulation, KeyPair, draw
 
 __all__ = [
     "EK_CACHE_SIZE",
@@ -221,6 +221,52 @@ class MLKEM(KpkeKem):
         # Lines 9-11: K' unless c != c', then K_bar; a masked select, no branch.
         return masked_select(bytes_equal(c, c_prime), K_prime, K_bar)
 
+    def _encaps_checked(
+        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, rng: RNG | None
+    ) -> Encapsulation:
+        """FIPS 203, Algorithm 20 (ML-KEM.Encaps) on a checked-length ek. On a backend
+        with whole-operation kernels, an ek not in the cache is decoded, checked and
+        encapsulated to in one compiled call (its state then cached); m is drawn
+        first, which only ``os.urandom`` may do (a caller's ``rng`` sees its request
+        after the check, as the step path makes it)."""
+        fast = operations("mlkem", K.backend)
+        if fast is None or rng is not None:
+            return super()._encaps_checked(ops, K, ek, rng)
+        m = draw(None, 32)
+        p = self.params
+        made: list[Encapsulation] = []
+
+        def make() -> PublicState:
+            ok, t_hat, A_hat, h, key, c = fast.mlkem_encaps_ek(
+                ek, m, p.k, p.eta1, p.eta2, p.du, p.dv
+            )
+            made.append(Encapsulation(key, c))
+            return PublicState(ok, t_hat, A_hat, h)
+
+        state = _modulus_checked(self._ek_cache.get_or_make(ek, make))
+        return made[0] if made else self._encaps_internal(ops, K, ek, m, state)
+
+    def _decaps_checked(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+        """FIPS 203, Algorithm 21 (ML-KEM.Decaps) on a checked-length dk and c. On a
+        backend with whole-operation kernels, a dk whose ek is not in the cache is
+        decoded and decapsulated in one compiled call (the ek's state then cached);
+        the hash check runs before the key is returned."""
+        fast = operations("mlkem", K.backend)
+        if fast is None:
+            return super()._decaps_checked(ops, K, dk, c)
+        p = self.params
+        k = p.k
+        made: list[bytes] = []
+
+        def make() -> PublicState:
+            ok, t_hat, A_hat, h, key = fast.mlkem_decaps_dk(dk, c, k, p.eta1, p.eta2, p.du, p.dv)
+            made.append(key)
+            return PublicState(ok, t_hat, A_hat, h)
+
+        state = self._ek_cache.get_or_make(dk[384 * k : 768 * k + 32], make)
+        _hash_checked(state, dk, k)
+        return made[0] if made else self._decaps_internal(ops, K, dk, c, state)
+
     def check_encapsulation_key(self, ek: bytes) -> None:
         """Run the FIPS 203 §7.2 input checks on ``ek`` without encapsulating: the
         type check (bytes, length) and the modulus check. ``ValueError`` naming the
@@ -239,26 +285,35 @@ class MLKEM(KpkeKem):
         """FIPS 203 §7.2, check 2 (modulus check): ByteEncode_12(ByteDecode_12(ek))
         must give back the first 384 k bytes of ek (the type check, the length, is
         done by the caller). Returns the decoded key for encapsulation."""
-        state = self._public_state(ek, ops, K)
-        if not state.ok:
-            raise ValueError(
-                "FIPS 203 §7.2 modulus check failed: the encapsulation key holds a "
-                f"coefficient that is not reduced modulo q = {Q}"
-            )
-        return state
+        return _modulus_checked(self._public_state(ek, ops, K))
 
     def _check_decapsulation_key(self, dk: bytes, ops: SuiteOps, K: MLKEMKernels) -> PublicState:
         """FIPS 203 §7.3, check 3 (hash check): H(dk[384k : 768k + 32]) must equal
         dk[768k + 32 : 768k + 64] (the type checks, lengths, are done by the caller).
         H(ek) comes with the decoded ek (:class:`PublicState`, cached by ek)."""
         k = self.params.k
-        state = self._public_state(dk[384 * k : 768 * k + 32], ops, K)
-        if not bytes_equal(state.h, dk[768 * k + 32 : 768 * k + 64]):
-            raise ValueError(
-                "FIPS 203 §7.3 hash check failed: H(ek) stored in the decapsulation key "
-                "does not match the encapsulation key inside it"
-            )
-        return state
+        return _hash_checked(self._public_state(dk[384 * k : 768 * k + 32], ops, K), dk, k)
+
+
+def _modulus_checked(state: PublicState) -> PublicState:
+    """``state`` if its ek passed the FIPS 203 §7.2 modulus check, else ValueError."""
+    if not state.ok:
+        raise ValueError(
+            "FIPS 203 §7.2 modulus check failed: the encapsulation key holds a "
+            f"coefficient that is not reduced modulo q = {Q}"
+        )
+    return state
+
+
+def _hash_checked(state: PublicState, dk: bytes, k: int) -> PublicState:
+    """``state`` (of the ek inside dk) if H(ek) equals the copy in dk (FIPS 203 §7.3,
+    check 3), else ValueError."""
+    if not bytes_equal(state.h, dk[768 * k + 32 : 768 * k + 64]):
+        raise ValueError(
+            "FIPS 203 §7.3 hash check failed: H(ek) stored in the decapsulation key "
+            "does not match the encapsulation key inside it"
+        )
+    return state
 
 
 SCHEMES: dict[str, MLKEM] = {a.name: MLKEM(a) for a in CATALOG if a.family == "ML-KEM"}

@@ -114,9 +114,8 @@ class KpkeKem(KemBase):
         """(shared_secret, ciphertext) for ``public_key``; asks ``rng`` for m (32 bytes)
         after checking the key. For ML-KEM: FIPS 203, Algorithm 20 (ML-KEM.Encaps)."""
         ops, K = self._tools()
-        ek, state = self._checked_public_key(public_key, ops, K)
-        m = draw(rng, 32)
-        return self._encaps_internal(ops, K, ek, m, state)
+        ek = as_bytes_len(public_key, "public key", self.length_public_key)
+        return self._encaps_checked(ops, K, ek, rng)
 
     def encaps_derand(self, public_key: bytes, m: bytes) -> Encapsulation:
         """Encapsulation with the given 32 bytes of randomness ``m``."""
@@ -131,7 +130,19 @@ class KpkeKem(KemBase):
         FIPS 203, Algorithm 21 (ML-KEM.Decaps)."""
         c = as_bytes_len(ciphertext, "ciphertext", self.length_ciphertext)
         dk = as_bytes_len(secret_key, "secret key", self.length_secret_key)
-        ops, K = self._tools()
+        return self._decaps_checked(*self._tools(), dk, c)
+
+    def _encaps_checked(
+        self, ops: SuiteOps, K: MLKEMKernels, ek: bytes, rng: RNG | None
+    ) -> Encapsulation:
+        """The input checks on ek (of the right length), then m from ``rng``, then
+        the variant's Encaps_internal; a variant may run them as one call."""
+        state = self._check_encapsulation_key(ek, ops, K)
+        return self._encaps_internal(ops, K, ek, draw(rng, 32), state)
+
+    def _decaps_checked(self, ops: SuiteOps, K: MLKEMKernels, dk: bytes, c: bytes) -> bytes:
+        """The input checks on dk (of the right length), then the variant's
+        Decaps_internal; a variant may run them as one call."""
         state = self._check_decapsulation_key(dk, ops, K)
         return self._decaps_internal(ops, K, dk, c, state)
 

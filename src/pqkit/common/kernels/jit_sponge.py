@@ -4,10 +4,10 @@
 
 Groups of 8 independent sponges whose inputs fit in one block (the matrix entries,
 PRF calls and mask polynomials) run side by side (:func:`_absorb_x8`,
-:func:`_shake_x8`); a single hash (G, H, J) runs in lane 0 (:func:`_sponge1`): a
-permutation of 8 states costs about 0.25 us here, so the idle lanes cost less than a
-scalar Keccak would save. No branch or index depends on the bytes hashed; loop
-bounds depend on lengths only.
+:func:`_shake_x8`); a single hash (G, H, J) runs in state 0 with the one-state
+permutation (:func:`_sponge1`, :func:`pqkit.common.kernels.jit._keccak_x1`): 0.27 us
+a permutation here against 0.73 us for the 8-state one with 7 states idle. No
+branch or index depends on the bytes hashed; loop bounds depend on lengths only.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from pqkit.arith._jit import jit, put
-from pqkit.common.kernels.jit import _keccak_x8
+from pqkit.common.kernels.jit import _keccak_x1, _keccak_x8
 
 __all__: list[str] = []
 
@@ -33,28 +33,34 @@ RATE_512 = np.int64(72)
 
 
 @jit
-def _permute(w: Any, depth: int) -> None:
-    """KECCAK-f[1600] on the 8 states of ``w`` (:func:`_keccak_x8`, all 24 rounds);
-    callers pass ``depth`` = np.int64(0) (a bare 0 is typed as its value and
-    compiled a second copy).
+def _permute(w: Any, m: int) -> None:
+    """KECCAK-f[1600] on the first ``m`` states of ``w``, for a group of sponges: the
+    8-state permutation (:func:`_keccak_x8`; ``m`` 0 also means all 8), or, when
+    ``m`` is 1 (a single hash, the ninth matrix entry of ML-KEM-768, a last PRF or
+    ExpandS row), the one-state one (:func:`_keccak_x1`, the other states left as
+    they were: no caller reads them). Callers pass NumPy integers (a bare 8 is
+    typed as its value and compiled a second copy).
 
     NOTE: every sponge of the operations calls the permutation through this function,
-    which is recursive on a branch never taken (depth > 0) only so that LLVM does not
+    which is recursive on a branch never taken (m > 8) only so that LLVM does not
     inline it. Inlined, each call site got its own copy of the large round body to
     optimise: compiling ML-KEM key generation took 11 s for the function alone and
     the whole warm-up about 100 s; run time is the same either way (one call per
-    permutation of 8 states, about 0.25 us)."""
-    if depth > 0:
-        _permute(w, depth - 1)
+    permutation)."""
+    if m > 8:
+        _permute(w, m - 8)
         return
-    _keccak_x8(w, 0)
+    if m == 1:
+        _keccak_x1(w, 0)
+    else:
+        _keccak_x8(w, 0)
 
 
 @jit
 def _sponge1(data: Any, rate: int, pad: int, out_len: int) -> Any:
     """One sponge (FIPS 202 Algorithm 8, pad10*1 after the domain bits ``pad``) in
-    lane 0 of an 8-state group: SHA3-256/512 (pad 0x06) or SHAKE256 (pad 0x1F) of
-    ``data`` (uint8), ``out_len`` bytes."""
+    state 0 of an 8-state layout, permuted alone (:func:`_permute` with m = 1): SHA3-256/512
+    (pad 0x06) or SHAKE256 (pad 0x1F) of ``data`` (uint8), ``out_len`` bytes."""
     n = data.shape[0]
     n_blocks = n // rate + 1
     lanes = rate // 8
@@ -67,7 +73,7 @@ def _sponge1(data: Any, rate: int, pad: int, out_len: int) -> Any:
     for b in range(n_blocks):
         for i in range(lanes):
             w[8 * i] ^= words[b * lanes + i]
-        _permute(w, np.int64(0))
+        _permute(w, np.int64(1))
     out = np.empty(out_len, dtype=np.uint8)
     pos = 0
     while True:
@@ -79,7 +85,7 @@ def _sponge1(data: Any, rate: int, pad: int, out_len: int) -> Any:
                     pos += 1
         if pos >= out_len:
             break
-        _permute(w, np.int64(0))
+        _permute(w, np.int64(1))
     return out
 
 
@@ -101,7 +107,8 @@ def _seeded(seed: Any, nonces: Any, width: int) -> Any:
 @jit
 def _absorb_x8(w: Any, msgs: Any, g: int, rate: int) -> None:
     """w := the states after absorbing rows g .. g + 7 of ``msgs`` (each shorter than
-    one block, SHAKE padding; lanes past the last row repeat it) and permuting."""
+    one block, SHAKE padding; lanes past the last row repeat it) and permuting
+    (:func:`_permute`: only state 0 when it is the last row alone)."""
     n, length = msgs.shape
     block = np.zeros(rate, dtype=np.uint8)
     words = block.view(np.uint64)
@@ -113,7 +120,7 @@ def _absorb_x8(w: Any, msgs: Any, g: int, rate: int) -> None:
         block[rate - 1] |= 0x80
         for i in range(rate // 8):
             w[8 * i + j] = words[i]
-    _permute(w, np.int64(0))
+    _permute(w, min(8, n - g))
 
 
 @jit
@@ -149,7 +156,7 @@ def _shake_x8(msgs: Any, rate: int, out_len: int) -> Any:
             pos += take
             if pos >= out_len:
                 break
-            _permute(w, np.int64(0))
+            _permute(w, m)
     return out
 
 
@@ -180,7 +187,7 @@ def _sponge_rows(data: Any, rate: int, pad: int, out_len: int) -> Any:
             for i in range(lanes):
                 for j in range(8):
                     w[8 * i + j] ^= words[j, b * lanes + i]
-            _permute(w, np.int64(0))
+            _permute(w, np.int64(8))
         pos = 0
         while True:
             for i in range(lanes):
@@ -192,5 +199,5 @@ def _sponge_rows(data: Any, rate: int, pad: int, out_len: int) -> Any:
             pos += rate
             if pos >= out_len:
                 break
-            _permute(w, np.int64(0))
+            _permute(w, np.int64(8))
     return out

@@ -150,6 +150,24 @@ class MLDSAOperations(Protocol):
         tr is H(pk, tr_bytes). Secret inputs: xi."""
         ...
 
+    def mldsa_check_secret(
+        self,
+        sk: bytes,
+        A_hat: npt.NDArray[np.int64],
+        k: int,
+        l: int,  # noqa: E741
+        eta: int,
+        eta_bits: int,
+        tr_bytes: int,
+    ) -> tuple[int, bytes]:
+        """The consistency check of an encoded secret key of the right length
+        (:func:`pqkit.mldsa.core.public_key_from_secret`): (failed, pk) with failed 0
+        when it passes, else the first check that failed: 1 an s1 / s2 coefficient
+        outside [-eta, eta] (skDecode), 2 t0 is not Power2Round(A s1 + s2)'s low
+        part, 3 tr is not H(pk); pk = pkEncode(rho, t1) (meaningless unless 0).
+        Secret inputs: sk; only the verdict leaves."""
+        ...
+
     def mldsa_sign_internal(
         self,
         sk: bytes,

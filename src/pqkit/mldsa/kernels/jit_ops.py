@@ -15,7 +15,8 @@ Inside the compiled code:
 - Every Keccak-f[1600] is :func:`pqkit.common.kernels.jit._keccak_x8`: the k l matrix
   entries (ExpandA, SHAKE128), the l + k secret polynomials (ExpandS) and the l
   mask polynomials of an attempt (ExpandMask, SHAKE256) run as groups of 8
-  sponges; H of one input (FIPS 204 §3.7) uses lane 0.
+  sponges; H of one input (FIPS 204 §3.7), or a group of one, runs on the
+  one-state permutation (:func:`pqkit.common.kernels.jit._keccak_x1`).
 - The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.mldsa.kernels.jit`),
   so their constant-time argument carries over, SampleInBall included (the
   fixed-length masked scan).
@@ -145,7 +146,7 @@ def _expand_a(rho: Any, k: int, l: int) -> Any:  # noqa: E741 - the spec's name
                     done = False
             if done:
                 break
-            _permute(w, np.int64(0))
+            _permute(w, m)
         for j in range(m):
             put(out[g + j], tmp[j, :256])
     return out.reshape(k, l, 256)
@@ -191,7 +192,7 @@ def _expand_s(rho_prime: Any, k: int, l: int, eta: int) -> Any:  # noqa: E741
                     done = False
             if done:
                 break
-            _permute(w, np.int64(0))
+            _permute(w, m)
     return out[:, :256].copy()
 
 
@@ -295,6 +296,39 @@ def _keygen(
     pk, sk = _keygen_body(ex, k, l, eta, eta_bits, tr_bytes)  # lines 3-10
     put(sk[64 : 64 + tr_bytes], _h(pk, tr_bytes))  # line 9
     return pk, sk
+
+
+@jit
+def _check_secret(sk: Any, a_hat: Any, eta: int, eta_bits: int, tr_bytes: int) -> Any:
+    """The consistency check of an encoded secret key (the step path's
+    :func:`pqkit.mldsa.core.public_key_from_secret`): skDecode (FIPS 204, Algorithm
+    25) with the range of s1 / s2, t = NTT^-1(A_hat o NTT(s1)) + s2 and its
+    Power2Round (Algorithm 6 lines 5-6) against the t0 in sk, and tr against
+    H(pkEncode(rho, t1)) (lines 8-9). Returns (range_bad, t0_bad, tr_bad, pk): each
+    verdict an OR of masks over the whole key (no early exit, no branch on the key).
+    ``a_hat`` is ExpandA(rho) of sk's rho, (k, l, 256)."""
+    k = a_hat.shape[0]
+    l = a_hat.shape[1]  # noqa: E741
+    off = 64 + tr_bytes
+    n_s = (l + k) * 32 * eta_bits
+    u = _bit_unpack(sk[off : off + n_s].copy().reshape(l + k, 32 * eta_bits), eta_bits)
+    over = 0
+    for i in range(l + k):
+        for j in range(256):
+            over |= 2 * eta - u[i, j]  # negative where u > 2 eta
+    t1, t0 = _t_parts(a_hat, eta - u, k, l)
+    t0_bytes = _bit_pack(((1 << (_D - 1)) - t0).reshape(k, 256), _D).reshape(-1)
+    diff_t0 = 0
+    for i in range(t0_bytes.shape[0]):
+        diff_t0 |= np.int64(t0_bytes[i]) ^ np.int64(sk[off + n_s + i])
+    pk = np.empty(32 + 320 * k, dtype=np.uint8)  # line 8: pkEncode
+    put(pk[:32], sk[:32])
+    put(pk[32:], _bit_pack(t1.reshape(k, 256), 10).reshape(-1))
+    tr = _h(pk, tr_bytes)  # line 9
+    diff_tr = 0
+    for i in range(tr_bytes):
+        diff_tr |= np.int64(tr[i]) ^ np.int64(sk[64 + i])
+    return (over >> 63) & 1, ((-diff_t0) >> 63) & 1, ((-diff_tr) >> 63) & 1, pk
 
 
 @jit
@@ -548,6 +582,14 @@ def mldsa_keygen_internal(xi: bytes, *params: Any) -> tuple[bytes, bytes]:
     :class:`MLDSAOperations`)."""
     pk, sk = _keygen(_u8(xi), *params)
     return pk.tobytes(), sk.tobytes()
+
+
+def mldsa_check_secret(sk: bytes, A_hat: npt.NDArray[np.int64], *params: int) -> tuple[int, bytes]:
+    """``params``: k, l, eta, eta_bits, tr_bytes (the contract's
+    :class:`MLDSAOperations`; k and l are A_hat's shape)."""
+    range_bad, t0_bad, tr_bad, pk = _check_secret(_u8(sk), kernel_array(A_hat), *params[2:])
+    failed = 1 if range_bad else 2 if t0_bad else 3 if tr_bad else 0
+    return failed, pk.tobytes()
 
 
 def mldsa_sign_internal(

@@ -333,3 +333,22 @@ class MLKEMOperations(Protocol):
         the ek inside dk (:meth:`mlkem_public_state`; the hash check is the
         caller's). Secret inputs: dk, c (the comparison), the result."""
         ...
+
+    def mlkem_encaps_ek(
+        self, ek: bytes, m: bytes, k: int, eta1: int, eta2: int, du: int, dv: int
+    ) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes, bytes, bytes]:
+        """:meth:`mlkem_public_state` of ek and :meth:`mlkem_encaps_internal` on it in
+        one call, for a key met for the first time: (ok, t_hat, A_hat, h, K, c). The
+        caller refuses ek when ok is False (FIPS 203 §7.2) before anything of K or c
+        leaves. Secret inputs: m."""
+        ...
+
+    def mlkem_decaps_dk(
+        self, dk: bytes, c: bytes, k: int, eta1: int, eta2: int, du: int, dv: int
+    ) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes, bytes]:
+        """:meth:`mlkem_public_state` of the ek inside dk and
+        :meth:`mlkem_decaps_internal` on it in one call, for a key met for the first
+        time: (ok, t_hat, A_hat, H(ek), K'-or-K_bar). The caller runs the FIPS 203 §7.3
+        hash check (H(ek) against the copy in dk) before the key leaves. Secret
+        inputs: dk, c, the result."""
+        ...

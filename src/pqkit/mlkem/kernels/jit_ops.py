@@ -12,7 +12,8 @@ Inside the compiled code:
   sponges of :mod:`pqkit.common.kernels.jit_sponge`: the k^2 matrix entries (FIPS 203,
   Algorithm 7, SHAKE128) and the PRF calls (§4.1, SHAKE256) of one operation run as
   groups of 8 independent sponges (:func:`_sample_matrix`, :func:`_prf`); a single
-  hash (G, H, J) uses lane 0.
+  hash (G, H, J), or a group of one, runs on the one-state permutation
+  (:func:`pqkit.common.kernels.jit._keccak_x1`).
 - The arithmetic is the ``jit`` kernels' own loops (:mod:`pqkit.mlkem.kernels.jit`:
   NTT, base multiplication, CBD, packing, compression, the fused K-PKE encryption),
   so their security argument carries over: Barrett reductions and sign masks, no
@@ -147,7 +148,7 @@ def _sample_ntt(msgs: Any) -> Any:
                     done = False
             if done:
                 break
-            _permute(w, np.int64(0))
+            _permute(w, m)
         for j in range(m):
             put(out[g + j], tmp[j, :256])
     return out
@@ -312,6 +313,25 @@ def _decaps(
     return _select_key(c, c2, kr, k_bar)  # lines 9-11
 
 
+@jit
+def _encaps_ek(ek: Any, m: Any, k: int, eta1: int, eta2: int, du: int, dv: int) -> Any:
+    """:func:`_public_state` and :func:`_encaps` in one call (a key met for the first
+    time): (ok, t_hat, A_hat, H(ek), K, c); the caller refuses ek unless ok."""
+    ok, t_hat, a_hat, h = _public_state(ek, k)
+    key, c = _encaps(t_hat, a_hat, h, m, eta1, eta2, du, dv)
+    return ok, t_hat, a_hat, h, key, c
+
+
+@jit
+def _decaps_dk(dk: Any, c: Any, k: int, eta1: int, eta2: int, du: int, dv: int) -> Any:
+    """:func:`_public_state` of the ek inside dk (FIPS 203, Algorithm 18 line 2) and
+    :func:`_decaps` in one call (a key met for the first time): (ok, t_hat, A_hat,
+    H(ek), K) with ok the ek's §7.2 verdict (kept with its state); the caller runs
+    the §7.3 hash check before K leaves."""
+    ok, t_hat, a_hat, h = _public_state(dk[384 * k : 768 * k + 32].copy(), k)
+    return ok, t_hat, a_hat, h, _decaps(dk, t_hat, a_hat, c, k, eta1, eta2, du, dv)
+
+
 # --- Python wrappers: the contract ----------------------------------------------------
 
 _u8 = kernel_bytes
@@ -345,6 +365,22 @@ def mlkem_decaps_internal(
         _u8(dk), kernel_array(t_hat), kernel_array(A_hat), _u8(c), *params
     )
     return out.tobytes()
+
+
+def mlkem_encaps_ek(
+    ek: bytes, m: bytes, *params: int
+) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes, bytes, bytes]:
+    """``params``: k, eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
+    ok, t_hat, a_hat, h, key, c = _encaps_ek(_u8(ek), _u8(m), *params)
+    return bool(ok), frozen_view(t_hat), frozen_view(a_hat), h.tobytes(), key.tobytes(), c.tobytes()
+
+
+def mlkem_decaps_dk(
+    dk: bytes, c: bytes, *params: int
+) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes, bytes]:
+    """``params``: k, eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
+    ok, t_hat, a_hat, h, key = _decaps_dk(_u8(dk), _u8(c), *params)
+    return bool(ok), frozen_view(t_hat), frozen_view(a_hat), h.tobytes(), key.tobytes()
 
 
 OPERATIONS: dict[str, Any] = kernel_table(MLKEMOperations, globals())
