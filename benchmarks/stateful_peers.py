@@ -147,10 +147,10 @@ def main(argv: list[str] | None = None) -> int:
         peer = pyhsslms_rows(name, args.runs)
         for k, op in enumerate(("keygen", "sign")):
             if isinstance(peer, str):
-                print(f"{name:<22} {op:<7} {ours[k] * 1e3:>10.2f} {'-':>10} {'-':>11}  {peer}")
+                print(f"{name:<22} {op:<7} {ours[k] * 1e3:>10.3f} {'-':>10} {'-':>11}  {peer}")
             else:
                 ratio = peer[k] / ours[k]
-                print(f"{name:<22} {op:<7} {ours[k] * 1e3:>10.2f} {peer[k] * 1e3:>10.2f} "
+                print(f"{name:<22} {op:<7} {ours[k] * 1e3:>10.3f} {peer[k] * 1e3:>10.3f} "
                       f"{ratio:>10.1f}x  pyhsslms")  # fmt: skip
     if args.xmss_reference is not None:
         ours = pqkit_rows("XMSS-SHA2_10_256", args.runs)
@@ -158,11 +158,11 @@ def main(argv: list[str] | None = None) -> int:
             peer = xmss_reference_rows(args.xmss_reference, args.runs, shim)
             for k, op in enumerate(("keygen", "sign")):
                 if isinstance(peer, str):
-                    print(f"{'XMSS-SHA2_10_256':<22} {op:<7} {ours[k] * 1e3:>10.2f}  {peer}")
+                    print(f"{'XMSS-SHA2_10_256':<22} {op:<7} {ours[k] * 1e3:>10.3f}  {peer}")
                 else:
                     ratio = peer[k] / ours[k]
-                    print(f"{'XMSS-SHA2_10_256':<22} {op:<7} {ours[k] * 1e3:>10.2f} "
-                          f"{peer[k] * 1e3:>10.2f} {ratio:>10.2f}x  {label}")  # fmt: skip
+                    print(f"{'XMSS-SHA2_10_256':<22} {op:<7} {ours[k] * 1e3:>10.3f} "
+                          f"{peer[k] * 1e3:>10.3f} {ratio:>10.2f}x  {label}")  # fmt: skip
     return 0
 
 
