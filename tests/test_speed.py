@@ -181,9 +181,11 @@ def test_kernel_group_of_each_kind_of_scheme() -> None:
     assert registry.kernel_group("Falcon-512") == "falcon"
 
 
-def test_speed_waits_only_for_the_kernels_it_times(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _record_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> list[tuple[float | None, tuple[str, ...] | None]]:
+    """The automatic backend, enabled and not chosen explicitly, with ``auto.wait``
+    replaced by a recorder: the list of its (timeout, families) calls."""
     from pqkit.arith import auto
 
     waits: list[tuple[float | None, tuple[str, ...] | None]] = []
@@ -196,6 +198,13 @@ def test_speed_waits_only_for_the_kernels_it_times(
     monkeypatch.setattr(auto, "explicit", lambda: False)
     monkeypatch.setattr(auto, "status", lambda: {"enabled": True})
     monkeypatch.setattr(auto, "wait", wait)
+    return waits
+
+
+def test_speed_waits_only_for_the_kernels_it_times(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    waits = _record_waits(monkeypatch)
     status, _, _ = _run(capsys, "sig", "MLDSA44-Ed25519-SHA512", "--keys", "one", *FAST)
     assert status == 0
     assert waits == [(0, ("mldsa",))]
@@ -210,18 +219,7 @@ def test_batch_kernel_groups() -> None:
 def test_speed_batch_waits_only_for_the_batch_kernels_it_times(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pqkit.arith import auto
-
-    waits: list[tuple[float | None, tuple[str, ...] | None]] = []
-
-    def wait(timeout: float | None = None, families: tuple[str, ...] | None = None) -> bool:
-        waits.append((timeout, families))
-        return True
-
-    monkeypatch.delenv("PQKIT_ARITH", raising=False)
-    monkeypatch.setattr(auto, "explicit", lambda: False)
-    monkeypatch.setattr(auto, "status", lambda: {"enabled": True})
-    monkeypatch.setattr(auto, "wait", wait)
+    waits = _record_waits(monkeypatch)
     status, _, _ = _run(capsys, "kem", "ML-KEM-512", "--batch", "2", "--keys", "one", *FAST)
     assert status == 0
     assert waits == [(0, ("mlkem", "mlkem-batch"))]  # not None: every family
