@@ -444,6 +444,36 @@ def test_jit_one_state_permutation_and_sponge() -> None:
         assert got.tobytes() == hashlib.shake_256(data).digest(300)
 
 
+def test_jit_four_state_permutation_and_sponge_pair() -> None:
+    """The four-state Keccak (groups of 2-4 sponges) permutes states 0-3 as the
+    8-state one does and leaves states 4-7 alone; the sponge pair on it (H(ek) and
+    J(z || c) of ML-KEM decapsulation) gives SHA3-256 and SHAKE256 of its two inputs,
+    with equal block counts (side by side) and unequal ones (one after the other)."""
+    module = _jit()
+    from pqkit.common.kernels import jit_sponge as sponge
+
+    w = RNG.integers(0, 2**63, size=200, dtype=np.uint64)
+    four, eight = w.copy(), w.copy()
+    module._keccak_x4(four, 0)
+    module._keccak_x8(eight, 0)
+    low = np.arange(200) % 8 < 4
+    assert np.array_equal(four[low], eight[low])
+    assert np.array_equal(four[~low], w[~low])
+    for na, nb in ((800, 800), (1184, 1120), (1568, 1600), (0, 135), (136, 135), (5, 300)):
+        a = bytes(RNG.integers(0, 256, size=na, dtype=np.uint8))
+        b = bytes(RNG.integers(0, 256, size=nb, dtype=np.uint8))
+        got_a, got_b = sponge._sponge2(
+            np.frombuffer(bytearray(a), dtype=np.uint8),
+            sponge.SHA3_PAD,
+            np.frombuffer(bytearray(b), dtype=np.uint8),
+            sponge.SHAKE_PAD,
+            sponge.RATE_256,
+            np.int64(32),
+        )
+        assert got_a.tobytes() == hashlib.sha3_256(a).digest()
+        assert got_b.tobytes() == hashlib.shake_256(b).digest(32)
+
+
 def test_jit_workers_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     module = _jit()
     with pytest.raises(TypeError, match="workers"):

@@ -317,7 +317,8 @@ def test_cache_holds_public_values_only() -> None:
     entries = list(kem._ek_cache._items.items())
     assert [key for key, _ in entries] == [ek]
     state = entries[0][1]
-    assert sorted(vars(state)) == ["A_hat", "h", "ok", "prepared", "t_hat"]
+    # slots: these fields are all it can hold
+    assert sorted(state.__slots__) == ["A_hat", "h", "ok", "prepared", "t_hat"]
     assert sorted(state.prepared) == ["numpy", "rows"]
     assert state.h == dk[768 * 3 + 32 : 768 * 3 + 64]
     # The prepared encryption rows are functions of t_hat and A_hat only.

@@ -25,13 +25,13 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
-import os
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
+from pqkit import _env
 from pqkit import families as _families
 from pqkit.arith import auto as _auto
 from pqkit.arith.api import kernel_names
@@ -241,7 +241,7 @@ def _resolve(backend: str | None, scheme: Scheme, *, start: bool = True) -> tupl
     scoped = _scope.get()
     if scoped is not None:
         return scoped, False
-    env = os.environ.get(_ENV, "").strip()
+    env = _env.value(_ENV)
     return (env, True) if env else (_auto.choice(scheme, start=start), False)
 
 

@@ -41,6 +41,8 @@ import time
 import warnings
 from typing import Any
 
+from pqkit import _env
+
 __all__ = [
     "FALLBACK",
     "JitUnavailableWarning",
@@ -215,7 +217,7 @@ def pending(scheme: str | None = None) -> bool:
 def explicit() -> bool:
     """Whether the backend is chosen explicitly now (a :func:`pqkit.arith.use` scope
     or ``PQKIT_ARITH``), so the automatic selection does not apply."""
-    return bool(os.environ.get("PQKIT_ARITH", "").strip()) or scope.get() is not None
+    return bool(_env.value("PQKIT_ARITH")) or scope.get() is not None
 
 
 def note(scheme: str | None = None) -> str:

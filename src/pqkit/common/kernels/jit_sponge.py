@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from pqkit.arith._jit import jit, put
-from pqkit.common.kernels.jit import _keccak_x1, _keccak_x8
+from pqkit.common.kernels.jit import _keccak_x1, _keccak_x4, _keccak_x8
 
 __all__: list[str] = []
 
@@ -37,9 +37,11 @@ def _permute(w: Any, m: int) -> None:
     """KECCAK-f[1600] on the first ``m`` states of ``w``, for a group of sponges: the
     8-state permutation (:func:`_keccak_x8`; ``m`` 0 also means all 8), or, when
     ``m`` is 1 (a single hash, the ninth matrix entry of ML-KEM-768, a last PRF or
-    ExpandS row), the one-state one (:func:`_keccak_x1`, the other states left as
-    they were: no caller reads them). Callers pass NumPy integers (a bare 8 is
-    typed as its value and compiled a second copy).
+    ExpandS row), the one-state one (:func:`_keccak_x1`), or for 2-4 states (the
+    matrix of ML-KEM-512, ML-DSA-44's ExpandMask, a pair of hashes) the four-state
+    one (:func:`_keccak_x4`) at the cost of one. The states past ``m`` are left as
+    they were or permuted for nothing: no caller reads them. Callers pass NumPy
+    integers (a bare 8 is typed as its value and compiled a second copy).
 
     NOTE: every sponge of the operations calls the permutation through this function,
     which is recursive on a branch never taken (m > 8) only so that LLVM does not
@@ -52,6 +54,8 @@ def _permute(w: Any, m: int) -> None:
         return
     if m == 1:
         _keccak_x1(w, 0)
+    elif 1 < m <= 4:
+        _keccak_x4(w, 0)
     else:
         _keccak_x8(w, 0)
 
@@ -87,6 +91,43 @@ def _sponge1(data: Any, rate: int, pad: int, out_len: int) -> Any:
             break
         _permute(w, np.int64(1))
     return out
+
+
+@jit
+def _sponge2(a: Any, pad_a: int, b: Any, pad_b: int, rate: int, out_len: int) -> Any:
+    """Two sponges of one rate side by side, in states 0 and 1 (:func:`_permute` with
+    m = 2: the four-state permutation, at the cost of one): FIPS 202 Algorithm 8 on
+    ``a`` with the domain bits ``pad_a`` and on ``b`` with ``pad_b``, ``out_len`` <=
+    ``rate`` bytes of each. ML-KEM decapsulation hashes H(ek) and J(z || c) so: the
+    two inputs have the same number of blocks in every parameter set. Inputs of
+    different block counts (public lengths) run one after the other."""
+    na = a.shape[0]
+    nb = b.shape[0]
+    n_blocks = na // rate + 1
+    if nb // rate + 1 != n_blocks or out_len > rate:
+        return _sponge1(a, rate, pad_a, out_len), _sponge1(b, rate, pad_b, out_len)
+    size = n_blocks * rate
+    lanes = rate // 8
+    buf = np.zeros(2 * size, dtype=np.uint8)
+    put(buf[:na], a)
+    buf[na] = pad_a
+    buf[size - 1] ^= 0x80
+    put(buf[size : size + nb], b)
+    buf[size + nb] = pad_b
+    buf[2 * size - 1] ^= 0x80
+    words = buf.view(np.uint64)  # little-endian lanes (FIPS 202 §B.1)
+    w = np.zeros(200, dtype=np.uint64)
+    for blk in range(n_blocks):
+        for i in range(lanes):
+            w[8 * i] ^= words[blk * lanes + i]
+            w[8 * i + 1] ^= words[n_blocks * lanes + blk * lanes + i]
+        _permute(w, np.int64(2))
+    out_a = np.empty(out_len, dtype=np.uint8)
+    out_b = np.empty(out_len, dtype=np.uint8)
+    for p in range(out_len):
+        out_a[p] = (w[8 * (p >> 3)] >> (8 * (p & 7))) & 0xFF
+        out_b[p] = (w[8 * (p >> 3) + 1] >> (8 * (p & 7))) & 0xFF
+    return out_a, out_b
 
 
 @jit

@@ -38,7 +38,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes, put
+from pqkit.arith._jit import (
+    frozen_view,
+    jit,
+    jit_inline,
+    kernel_array,
+    kernel_bytes,
+    owned,
+    put,
+)
 from pqkit.arith.api import kernel_table
 from pqkit.common.kernels.jit_sponge import (
     RATE_128,
@@ -51,6 +59,7 @@ from pqkit.common.kernels.jit_sponge import (
     _seeded,
     _shake_x8,
     _sponge1,
+    _sponge2,
 )
 from pqkit.mlkem.kernels.contract import MLKEMOperations
 from pqkit.mlkem.kernels.jit import (
@@ -209,9 +218,9 @@ def _keygen_body(a_hat: Any, se_hat: Any, rho: Any, k: int) -> Any:
 @jit
 def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) with Algorithm 13
-    (K-PKE.KeyGen): (ek, dk) as uint8 arrays."""
+    (K-PKE.KeyGen) of the ``bytes`` d and z: (ek, dk) as uint8 arrays."""
     seed = np.empty(33, dtype=np.uint8)
-    put(seed[:32], d)
+    put(seed[:32], owned(d))
     seed[32] = k
     rs = _sponge1(seed, RATE_512, SHA3_PAD, np.int64(64))  # Algorithm 13 line 1: G(d || k)
     rho = rs[:32].copy()
@@ -221,15 +230,15 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     ek, dk = _keygen_body(a_hat, se_hat, rho, k)  # lines 18-20
     n_ek = 384 * k + 32
     put(dk[384 * k + n_ek : 384 * k + n_ek + 32], _sponge1(ek, RATE_256, SHA3_PAD, np.int64(32)))
-    put(dk[384 * k + n_ek + 32 :], z)
+    put(dk[384 * k + n_ek + 32 :], owned(z))
     return ek, dk
 
 
-@jit
-def _public_state(ek: Any, k: int) -> Any:
-    """What every operation with ek needs: t_hat = ByteDecode_12(ek[:384k]) (reduced
-    mod q), whether that is the FIPS 203 §7.2 modulus check's pass (re-encoding gives
-    ek back), A_hat (Algorithm 14 lines 4-8) and H(ek)."""
+@jit_inline
+def _public_arrays(ek: Any, k: int) -> Any:
+    """t_hat = ByteDecode_12(ek[:384k]) (reduced mod q), whether that is the FIPS 203
+    §7.2 modulus check's pass (re-encoding gives ek back), and A_hat (Algorithm 14
+    lines 4-8)."""
     t_bytes = ek[: 384 * k].copy().reshape(k, 384)
     t_hat = _byte_decode(t_bytes, 12)
     again = _byte_encode(t_hat, 12)
@@ -238,9 +247,14 @@ def _public_state(ek: Any, k: int) -> Any:
         for j in range(384):
             if again[i, j] != t_bytes[i, j]:  # public key: branches allowed
                 ok = False
-    a_hat = _sample_matrix(ek[384 * k :].copy(), k)
-    h = _sponge1(ek, RATE_256, SHA3_PAD, np.int64(32))
-    return ok, t_hat, a_hat, h
+    return ok, t_hat, _sample_matrix(ek[384 * k :].copy(), k)
+
+
+@jit
+def _public_state(ek: Any, k: int) -> Any:
+    """What every operation with ek needs: :func:`_public_arrays` and H(ek)."""
+    ok, t_hat, a_hat = _public_arrays(ek, k)
+    return ok, t_hat, a_hat, _sponge1(ek, RATE_256, SHA3_PAD, np.int64(32))
 
 
 @jit_inline
@@ -265,8 +279,10 @@ def _encrypt(t_hat: Any, a_hat: Any, m: Any, r: Any, eta1: int, eta2: int, du: i
     return _encrypt_noise(t_hat, a_hat, m, buf, eta1, eta2, du, dv)
 
 
-@jit
-def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: int, dv: int) -> Any:
+@jit_inline
+def _encaps_body(
+    t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: int, dv: int
+) -> Any:
     """FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal): (K, c)."""
     mh = np.empty(64, dtype=np.uint8)
     put(mh[:32], m)
@@ -274,6 +290,13 @@ def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: in
     kr = _sponge1(mh, RATE_512, SHA3_PAD, np.int64(64))  # line 1: (K, r) = G(m || H(ek))
     c = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 2
     return kr[:32].copy(), c
+
+
+@jit
+def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: int, dv: int) -> Any:
+    """:func:`_encaps_body` with the ``bytes`` H(ek) and m (a key whose state is
+    cached)."""
+    return _encaps_body(t_hat, a_hat, owned(h), owned(m), eta1, eta2, du, dv)
 
 
 @jit_inline
@@ -291,45 +314,78 @@ def _select_key(c: Any, c2: Any, kr: Any, k_bar: Any) -> Any:
     return out
 
 
-@jit
-def _decaps(
-    dk: Any, t_hat: Any, a_hat: Any, c: Any, k: int, eta1: int, eta2: int, du: int, dv: int
+@jit_inline
+def _z_c(dk: Any, c: Any) -> Any:
+    """z || c, the input of J in FIPS 203, Algorithm 18 line 7 (z: dk's last 32 bytes)."""
+    zc = np.empty(32 + c.shape[0], dtype=np.uint8)
+    put(zc[:32], dk[dk.shape[0] - 32 :])
+    put(zc[32:], c)
+    return zc
+
+
+@jit_inline
+def _decaps_body(
+    dk: Any,
+    t_hat: Any,
+    a_hat: Any,
+    c: Any,
+    k_bar: Any,
+    k: int,
+    eta1: int,
+    eta2: int,
+    du: int,
+    dv: int,
 ) -> Any:
     """FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal), given the decoded state of
-    the ek inside dk: K' or, when c does not re-encrypt, K_bar (masked select)."""
+    the ek inside dk and K_bar = J(z || c) (line 7, hashed by the caller): K' or,
+    when c does not re-encrypt, K_bar (masked select)."""
     n_ek = 384 * k + 32
     h = dk[384 * k + n_ek : 384 * k + n_ek + 32]  # line 3
-    z = dk[384 * k + n_ek + 32 :]  # line 4
     m = _kpke_decrypt(dk[: 384 * k].copy(), c.copy(), k, du, dv)  # line 5 (Algorithm 15)
     mh = np.empty(64, dtype=np.uint8)
     put(mh[:32], m)
     put(mh[32:], h)
     kr = _sponge1(mh, RATE_512, SHA3_PAD, np.int64(64))  # line 6: (K', r') = G(m' || h)
-    zc = np.empty(32 + c.shape[0], dtype=np.uint8)
-    put(zc[:32], z)
-    put(zc[32:], c)
-    k_bar = _sponge1(zc, RATE_256, SHAKE_PAD, np.int64(32))  # line 7: K_bar = J(z || c)
     c2 = _encrypt(t_hat, a_hat, m, kr[32:].copy(), eta1, eta2, du, dv)  # line 8
     return _select_key(c, c2, kr, k_bar)  # lines 9-11
 
 
 @jit
+def _decaps(
+    dk: Any, t_hat: Any, a_hat: Any, c: Any, k: int, eta1: int, eta2: int, du: int, dv: int
+) -> Any:
+    """:func:`_decaps_body` with the ``bytes`` dk and c (a key whose ek state is
+    cached)."""
+    dk_a = owned(dk)
+    c_a = owned(c)
+    k_bar = _sponge1(_z_c(dk_a, c_a), RATE_256, SHAKE_PAD, np.int64(32))  # line 7: J(z || c)
+    return _decaps_body(dk_a, t_hat, a_hat, c_a, k_bar, k, eta1, eta2, du, dv)
+
+
+@jit
 def _encaps_ek(ek: Any, m: Any, k: int, eta1: int, eta2: int, du: int, dv: int) -> Any:
-    """:func:`_public_state` and :func:`_encaps` in one call (a key met for the first
-    time): (ok, t_hat, A_hat, H(ek), K, c); the caller refuses ek unless ok."""
-    ok, t_hat, a_hat, h = _public_state(ek, k)
-    key, c = _encaps(t_hat, a_hat, h, m, eta1, eta2, du, dv)
+    """:func:`_public_state` and :func:`_encaps_body` in one call on the ``bytes`` ek
+    and m (a key met for the first time): (ok, t_hat, A_hat, H(ek), K, c); the
+    caller refuses ek unless ok."""
+    ok, t_hat, a_hat, h = _public_state(owned(ek), k)
+    key, c = _encaps_body(t_hat, a_hat, h, owned(m), eta1, eta2, du, dv)
     return ok, t_hat, a_hat, h, key, c
 
 
 @jit
 def _decaps_dk(dk: Any, c: Any, k: int, eta1: int, eta2: int, du: int, dv: int) -> Any:
-    """:func:`_public_state` of the ek inside dk (FIPS 203, Algorithm 18 line 2) and
-    :func:`_decaps` in one call (a key met for the first time): (ok, t_hat, A_hat,
-    H(ek), K) with ok the ek's §7.2 verdict (kept with its state); the caller runs
-    the §7.3 hash check before K leaves."""
-    ok, t_hat, a_hat, h = _public_state(dk[384 * k : 768 * k + 32].copy(), k)
-    return ok, t_hat, a_hat, h, _decaps(dk, t_hat, a_hat, c, k, eta1, eta2, du, dv)
+    """:func:`_public_arrays` of the ek inside dk (FIPS 203, Algorithm 18 line 2) and
+    :func:`_decaps_body` in one call on the ``bytes`` dk and c (a key met for the
+    first time): (ok, t_hat, A_hat, H(ek), K) with ok the ek's §7.2 verdict (kept
+    with its state); the caller runs the §7.3 hash check before K leaves. H(ek) and
+    J(z || c) (line 7) are hashed side by side (:func:`_sponge2`)."""
+    dk_a = owned(dk)
+    c_a = owned(c)
+    ek = dk_a[384 * k : 768 * k + 32].copy()
+    h, k_bar = _sponge2(ek, SHA3_PAD, _z_c(dk_a, c_a), SHAKE_PAD, RATE_256, np.int64(32))
+    ok, t_hat, a_hat = _public_arrays(ek, k)
+    key = _decaps_body(dk_a, t_hat, a_hat, c_a, k_bar, k, eta1, eta2, du, dv)
+    return ok, t_hat, a_hat, h, key
 
 
 # --- Python wrappers: the contract ----------------------------------------------------
@@ -338,7 +394,7 @@ _u8 = kernel_bytes
 
 
 def mlkem_keygen_internal(d: bytes, z: bytes, k: int, eta1: int) -> tuple[bytes, bytes]:
-    ek, dk = _keygen(_u8(d), _u8(z), k, eta1)
+    ek, dk = _keygen(d, z, k, eta1)
     return ek.tobytes(), dk.tobytes()
 
 
@@ -353,7 +409,7 @@ def mlkem_encaps_internal(
     t_hat: npt.NDArray[np.int64], A_hat: npt.NDArray[np.int64], h: bytes, m: bytes, *params: int
 ) -> tuple[bytes, bytes]:
     """``params``: eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
-    key, c = _encaps(kernel_array(t_hat), kernel_array(A_hat), _u8(h), _u8(m), *params)
+    key, c = _encaps(kernel_array(t_hat), kernel_array(A_hat), h, m, *params)
     return key.tobytes(), c.tobytes()
 
 
@@ -361,9 +417,7 @@ def mlkem_decaps_internal(
     dk: bytes, t_hat: npt.NDArray[np.int64], A_hat: npt.NDArray[np.int64], c: bytes, *params: int
 ) -> bytes:
     """``params``: k, eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
-    out: npt.NDArray[np.uint8] = _decaps(
-        _u8(dk), kernel_array(t_hat), kernel_array(A_hat), _u8(c), *params
-    )
+    out: npt.NDArray[np.uint8] = _decaps(dk, kernel_array(t_hat), kernel_array(A_hat), c, *params)
     return out.tobytes()
 
 
@@ -371,7 +425,7 @@ def mlkem_encaps_ek(
     ek: bytes, m: bytes, *params: int
 ) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes, bytes, bytes]:
     """``params``: k, eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
-    ok, t_hat, a_hat, h, key, c = _encaps_ek(_u8(ek), _u8(m), *params)
+    ok, t_hat, a_hat, h, key, c = _encaps_ek(ek, m, *params)
     return bool(ok), frozen_view(t_hat), frozen_view(a_hat), h.tobytes(), key.tobytes(), c.tobytes()
 
 
@@ -379,7 +433,7 @@ def mlkem_decaps_dk(
     dk: bytes, c: bytes, *params: int
 ) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes, bytes]:
     """``params``: k, eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
-    ok, t_hat, a_hat, h, key = _decaps_dk(_u8(dk), _u8(c), *params)
+    ok, t_hat, a_hat, h, key = _decaps_dk(dk, c, *params)
     return bool(ok), frozen_view(t_hat), frozen_view(a_hat), h.tobytes(), key.tobytes()
 
 
