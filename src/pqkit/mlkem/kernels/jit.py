@@ -60,6 +60,34 @@ lane per row): measured about 0.3 us per polynomial against 0.47 row by row for
 24 rows; below 8 rows the lock-step loop is slower."""
 
 
+_ZETAS32 = np.array(ZETAS, dtype=np.int32)
+_SHOUP32 = np.array([(z << 16) // Q for z in ZETAS], dtype=np.int32)
+"""floor(zeta 2^16 / q) of every zeta: Shoup's precomputed quotients."""
+_LAST = ZETAS[1] * _N_INV % Q  # the last inverse layer's zeta, times 128^-1
+_LAST_SHOUP = (_LAST << 16) // Q
+_N_INV_SHOUP = (_N_INV << 16) // Q
+
+
+@jit_inline
+def _mulq(a: Any, z: Any, zs: Any) -> Any:
+    """a z mod q, exact, for 0 <= a < 2^15 and 0 <= z < q with zs = floor(z 2^16 /
+    q) (Shoup): the quotient estimate floor(a zs / 2^16) is floor(a z / q) or one
+    less, so a z minus it times q is in [0, 2q), and one masked subtraction makes it
+    canonical. a zs < 2^31 and a z < 2^27: every step fits int32 (each intermediate
+    is cast back to int32, so that LLVM keeps the loops in 32-bit lanes)."""
+    p = np.int32(a * z)
+    est = np.int32(np.int32(a * zs) >> 16)
+    r = np.int32(np.int32(p - np.int32(est * Q)) - Q)
+    return np.int32(r + ((r >> 31) & Q))
+
+
+@jit_inline
+def _csub32(x: Any) -> Any:
+    """x mod q for 0 <= x < 2q (sign mask, no branch), in int32."""
+    r = np.int32(x - Q)
+    return np.int32(r + ((r >> 31) & Q))
+
+
 @jit
 def _barrett(x: int) -> int:
     """x mod q for 0 <= x < 2^28: floor(x m / 2^40) = floor(x / q) there."""
@@ -175,9 +203,11 @@ def _intt_cols(w: Any) -> None:
 def _ntt(a: Any) -> Any:
     """FIPS 203, Algorithm 9 (NTT) on every row of a canonical (rows, 256) array.
 
-    Lazy reduction: zeta t is reduced exactly (Barrett, [0, q)), the sums are not;
-    each layer adds at most q to the bound, so after 7 layers values are below
-    8q and every product zeta t stays below q 8q < 2^28 (the Barrett range).
+    Lazy reduction: zeta t is reduced exactly, the sums are not; each layer adds at
+    most q to the bound, so after 7 layers values are below 8q < 2^15. Row by row,
+    the values are int32 and zeta t is Shoup's product (:func:`_mulq`, exact for
+    t < 2^15): twice the vector lanes of int64 and a cheaper multiply (0.53 against
+    0.78 us a row here); the results, Barrett-reduced, are the int64 loop's.
 
     From :data:`_LOCKSTEP` rows on (a public shape), the rows run in lock-step:
     the array is transposed to (256, rows), so that every butterfly, whatever its
@@ -188,52 +218,64 @@ def _ntt(a: Any) -> Any:
         w = _to_cols(a)
         _ntt_cols(w)
         return _from_cols(w, 1)
-    out = a.copy()
+    out = np.empty((rows, 256), dtype=np.int64)
+    f = np.empty(256, dtype=np.int32)  # one row in 32-bit lanes (:func:`_mulq`)
     for r in range(rows):
-        f = out[r]
+        for j in range(256):
+            f[j] = np.int32(a[r, j])
         i = 1
         length = 128
         while length >= 2:
             for start in range(0, 256, 2 * length):
-                zeta = _ZETAS[i]
+                zeta = _ZETAS32[i]
+                shoup = _SHOUP32[i]
                 i += 1
                 for j in range(start, start + length):
-                    t = _barrett(zeta * f[j + length])
+                    t = _mulq(f[j + length], zeta, shoup)
                     u = f[j]
-                    f[j + length] = u - t + Q
-                    f[j] = u + t
+                    f[j + length] = np.int32(u - t + Q)
+                    f[j] = np.int32(u + t)
             length >>= 1
         for j in range(256):
-            f[j] = _barrett(f[j])
+            out[r, j] = _barrett(np.int64(f[j]))
     return out
 
 
 @jit
 def _intt(a: Any) -> Any:
-    """FIPS 203, Algorithm 10 (NTT^-1) on every row, including the factor 128^-1;
-    from :data:`_LOCKSTEP` rows on in lock-step, as :func:`_ntt`."""
+    """FIPS 203, Algorithm 10 (NTT^-1) on every row, including the factor 128^-1
+    (folded into the last layer, as :func:`_intt_cols` does); canonical in,
+    canonical out. Row by row in int32 with Shoup's products as :func:`_ntt` (every
+    input of :func:`_mulq` is below 2q); from :data:`_LOCKSTEP` rows on in
+    lock-step."""
     rows = a.shape[0]
     if rows >= _LOCKSTEP:
         w = _to_cols(a)
         _intt_cols(w)
         return _from_cols(w, 1)
-    out = a.copy()
+    out = np.empty((rows, 256), dtype=np.int64)
+    f = np.empty(256, dtype=np.int32)  # one row in 32-bit lanes (:func:`_mulq`)
     for r in range(rows):
-        f = out[r]
+        for j in range(256):
+            f[j] = np.int32(a[r, j])
         i = 127
         length = 2
-        while length <= 128:
+        while length <= 64:
             for start in range(0, 256, 2 * length):
-                zeta = _ZETAS[i]
+                zeta = _ZETAS32[i]
+                shoup = _SHOUP32[i]
                 i -= 1
                 for j in range(start, start + length):
                     t = f[j]
                     u = f[j + length]
-                    f[j] = _csub(t + u)
-                    f[j + length] = _barrett(zeta * (u - t + Q))  # u - t + q in [1, 2q)
+                    f[j] = _csub32(np.int32(t + u))
+                    f[j + length] = _mulq(np.int32(u - t + Q), zeta, shoup)  # < 2q in
             length <<= 1
-        for j in range(256):
-            f[j] = _barrett(f[j] * _N_INV)
+        for j in range(128):  # the last layer, times 128^-1 (as :func:`_intt_cols`)
+            t = f[j]
+            u = f[j + 128]
+            out[r, j] = _mulq(np.int32(t + u), _N_INV, _N_INV_SHOUP)
+            out[r, j + 128] = _mulq(np.int32(u - t + Q), _LAST, _LAST_SHOUP)
     return out
 
 
