@@ -21,6 +21,8 @@ import pqkit
 from pqkit import arith
 from pqkit._keystate import MLKEM_DK, KeyState, holding
 from pqkit.arith.ops import operations
+from pqkit.mlkem import fips203
+from pqkit.mlkem import scheme as kpke_kem
 from pqkit.mlkem.fips203 import (
     EK_CACHE_SIZE,
     MLKEM,
@@ -307,6 +309,39 @@ def test_public_state_cache_bounded_and_threadsafe() -> None:
         assert fresh.encaps_derand(ek, bytes(32)) == kem.encaps_derand(ek, bytes(32))
 
 
+@pytest.mark.parametrize("backend", ["numpy", "jit"])
+def test_cache_keyed_by_rho_serves_only_the_same_ek(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ek cache is keyed by rho (ek's last 32 bytes) and checks the whole ek on a
+    hit: two keys with one rho and different t_hat never get each other's state,
+    for encapsulation (derandomized, and without ``rng``: the one-call path for a
+    new key on jit) and decapsulation (dk2 pairs s of one key with ek2, so its
+    decapsulations are implicit rejections: still a function of dk2 and c)."""
+    if backend not in arith.available("mlkem"):
+        pytest.skip(f"the {backend} backend is not installed")
+    ref = mlkem("ML-KEM-768", "ref")
+    kem = mlkem("ML-KEM-768", backend)
+    kem._ek_cache = type(kem._ek_cache)(EK_CACHE_SIZE)
+    rnd = random.Random("one-rho")
+    ek1, dk1 = ref.keygen_derand(rnd.randbytes(64))
+    ek_other, dk_other = ref.keygen_derand(rnd.randbytes(64))
+    k = ref.params.k
+    ek2 = ek_other[: 384 * k] + ek1[384 * k :]  # t_hat of another key, rho of ek1
+    dk2 = dk_other[: 384 * k] + ek2 + ref.suite.bind().H(ek2) + dk_other[-32:]
+    assert ek1[-32:] == ek2[-32:] and ek1 != ek2
+    m = rnd.randbytes(32)
+    for module in (fips203, kpke_kem):  # the one-call path's draw, the step path's
+        monkeypatch.setattr(module, "draw", lambda rng, n: m if rng is None else rng(n))
+    for _ in range(2):  # misses, then alternating replacements
+        for ek, dk in ((ek1, dk1), (ek2, dk2)):
+            want = ref.encaps_derand(ek, m)
+            assert kem.encaps(ek) == want
+            assert kem.encaps_derand(ek, m) == want
+            assert kem.decaps(dk, want.ciphertext) == ref.decaps(dk, want.ciphertext)
+            assert len(kem._ek_cache) == 1  # the next key meets this key's entry
+
+
 def test_cache_holds_public_values_only() -> None:
     """The cache's keys are encapsulation keys and its values functions of them:
     nothing derived from dk (s_hat, z) is stored."""
@@ -315,10 +350,11 @@ def test_cache_holds_public_values_only() -> None:
     ek, dk = kem.keygen_derand(os.urandom(64))
     kem.decaps(dk, bytes(kem.length_ciphertext))
     entries = list(kem._ek_cache._items.items())
-    assert [key for key, _ in entries] == [ek]
+    assert [key for key, _ in entries] == [ek[-32:]]  # keyed by rho
     state = entries[0][1]
+    assert state.ek == ek
     # slots: these fields are all it can hold
-    assert sorted(state.__slots__) == ["A_hat", "h", "ok", "prepared", "t_hat"]
+    assert sorted(state.__slots__) == ["A_hat", "ek", "h", "ok", "prepared", "t_hat"]
     assert sorted(state.prepared) == ["numpy", "rows"]
     assert state.h == dk[768 * 3 + 32 : 768 * 3 + 64]
     # The prepared encryption rows are functions of t_hat and A_hat only.

@@ -32,21 +32,26 @@ class LruCache(Generic[_V]):
     def __len__(self) -> int:
         return len(self._items)
 
-    def get_or_make(self, key: Hashable, make: Callable[[], _V]) -> _V:
-        """The value cached under ``key``, else ``make()``'s value, stored as the
-        newest entry (``make`` runs outside the lock, so two threads may both make
-        it; the values are equal). Values are never None."""
+    def get(self, key: Hashable) -> _V | None:
+        """The value cached under ``key`` (now the newest entry), or None."""
         with self._lock:
             cached = self._items.get(key)
             if cached is not None:
                 self._items.move_to_end(key)
+        return cached
+
+    def get_or_make(self, key: Hashable, make: Callable[[], _V]) -> _V:
+        """The value cached under ``key``, else ``make()``'s value, stored as the
+        newest entry (``make`` runs outside the lock, so two threads may both make
+        it; the values are equal). Values are never None."""
+        cached = self.get(key)
         if cached is not None:
             return cached
         value = make()
-        self._store(key, value)
+        self.put(key, value)
         return value
 
-    def _store(self, key: Hashable, value: _V) -> None:
+    def put(self, key: Hashable, value: _V) -> None:
         """Put ``value`` under ``key`` as the newest entry; drop the oldest past the size."""
         with self._lock:
             self._items[key] = value
