@@ -223,7 +223,7 @@ def _keygen_body(a_hat: Any, se_hat: Any, rho: Any, k: int) -> Any:
 @jit
 def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     """FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal) with Algorithm 13
-    (K-PKE.KeyGen) of the ``bytes`` d and z: (ek, dk) as uint8 arrays."""
+    (K-PKE.KeyGen) of the ``bytes`` d and z: ek || dk (one array: :func:`_cat`)."""
     seed = np.empty(33, dtype=np.uint8)
     put(seed[:32], owned(d))
     seed[32] = k
@@ -236,7 +236,18 @@ def _keygen(d: Any, z: Any, k: int, eta1: int) -> Any:
     n_ek = 384 * k + 32
     put(dk[384 * k + n_ek : 384 * k + n_ek + 32], _sponge1(ek, RATE_256, SHA3_PAD, np.int64(32)))
     put(dk[384 * k + n_ek + 32 :], owned(z))
-    return ek, dk
+    return _cat(ek, dk)
+
+
+@jit_inline
+def _cat(a: Any, b: Any) -> Any:
+    """a || b (uint8). The entries return one byte array where the operation has
+    several outputs: Numba boxes each array it returns into a NumPy array, about
+    0.4 us apiece, where slicing ``bytes`` costs a tenth of that."""
+    out = np.empty(a.shape[0] + b.shape[0], dtype=np.uint8)
+    put(out[: a.shape[0]], a)
+    put(out[a.shape[0] :], b)
+    return out
 
 
 @jit_inline
@@ -300,8 +311,9 @@ def _encaps_body(
 @jit
 def _encaps(t_hat: Any, a_hat: Any, h: Any, m: Any, eta1: int, eta2: int, du: int, dv: int) -> Any:
     """:func:`_encaps_body` with the ``bytes`` H(ek) and m (a key whose state is
-    cached)."""
-    return _encaps_body(t_hat, a_hat, owned(h), owned(m), eta1, eta2, du, dv)
+    cached): K || c."""
+    key, c = _encaps_body(t_hat, a_hat, owned(h), owned(m), eta1, eta2, du, dv)
+    return _cat(key, c)
 
 
 @jit_inline
@@ -370,18 +382,18 @@ def _decaps(
 @jit
 def _encaps_ek(ek: Any, m: Any, k: int, eta1: int, eta2: int, du: int, dv: int) -> Any:
     """:func:`_public_state` and :func:`_encaps_body` in one call on the ``bytes`` ek
-    and m (a key met for the first time): (ok, t_hat, A_hat, H(ek), K, c); the
+    and m (a key met for the first time): (ok, t_hat, A_hat, H(ek) || K || c); the
     caller refuses ek unless ok."""
     ok, t_hat, a_hat, h = _public_state(owned(ek), k)
     key, c = _encaps_body(t_hat, a_hat, h, owned(m), eta1, eta2, du, dv)
-    return ok, t_hat, a_hat, h, key, c
+    return ok, t_hat, a_hat, _cat(_cat(h, key), c)
 
 
 @jit
 def _decaps_dk(dk: Any, c: Any, k: int, eta1: int, eta2: int, du: int, dv: int) -> Any:
     """:func:`_public_arrays` of the ek inside dk (FIPS 203, Algorithm 18 line 2) and
     :func:`_decaps_body` in one call on the ``bytes`` dk and c (a key met for the
-    first time): (ok, t_hat, A_hat, H(ek), K) with ok the ek's §7.2 verdict (kept
+    first time): (ok, t_hat, A_hat, H(ek) || K) with ok the ek's §7.2 verdict (kept
     with its state); the caller runs the §7.3 hash check before K leaves. H(ek) and
     J(z || c) (line 7) are hashed side by side (:func:`_sponge2`)."""
     dk_a = owned(dk)
@@ -390,7 +402,7 @@ def _decaps_dk(dk: Any, c: Any, k: int, eta1: int, eta2: int, du: int, dv: int) 
     h, k_bar = _sponge2(ek, SHA3_PAD, _z_c(dk_a, c_a), SHAKE_PAD, RATE_256, np.int64(32))
     ok, t_hat, a_hat = _public_arrays(ek, k)
     key = _decaps_body(dk_a, t_hat, a_hat, c_a, k_bar, k, eta1, eta2, du, dv)
-    return ok, t_hat, a_hat, h, key
+    return ok, t_hat, a_hat, _cat(h, key)
 
 
 # --- Python wrappers: the contract ----------------------------------------------------
@@ -399,8 +411,8 @@ _u8 = kernel_bytes
 
 
 def mlkem_keygen_internal(d: bytes, z: bytes, k: int, eta1: int) -> tuple[bytes, bytes]:
-    ek, dk = _keygen(d, z, k, eta1)
-    return ek.tobytes(), dk.tobytes()
+    out = _keygen(d, z, k, eta1).tobytes()
+    return out[: 384 * k + 32], out[384 * k + 32 :]
 
 
 def mlkem_public_state(
@@ -414,8 +426,8 @@ def mlkem_encaps_internal(
     t_hat: npt.NDArray[np.int64], A_hat: npt.NDArray[np.int64], h: bytes, m: bytes, *params: int
 ) -> tuple[bytes, bytes]:
     """``params``: eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
-    key, c = _encaps(kernel_array(t_hat), kernel_array(A_hat), h, m, *params)
-    return key.tobytes(), c.tobytes()
+    out = _encaps(kernel_array(t_hat), kernel_array(A_hat), h, m, *params).tobytes()
+    return out[:32], out[32:]
 
 
 def mlkem_decaps_internal(
@@ -430,16 +442,18 @@ def mlkem_encaps_ek(
     ek: bytes, m: bytes, *params: int
 ) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes, bytes, bytes]:
     """``params``: k, eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
-    ok, t_hat, a_hat, h, key, c = _encaps_ek(ek, m, *params)
-    return bool(ok), frozen_view(t_hat), frozen_view(a_hat), h.tobytes(), key.tobytes(), c.tobytes()
+    ok, t_hat, a_hat, out = _encaps_ek(ek, m, *params)
+    hkc = out.tobytes()
+    return bool(ok), frozen_view(t_hat), frozen_view(a_hat), hkc[:32], hkc[32:64], hkc[64:]
 
 
 def mlkem_decaps_dk(
     dk: bytes, c: bytes, *params: int
 ) -> tuple[bool, npt.NDArray[np.int64], npt.NDArray[np.int64], bytes, bytes]:
     """``params``: k, eta1, eta2, du, dv (the contract's :class:`MLKEMOperations`)."""
-    ok, t_hat, a_hat, h, key = _decaps_dk(dk, c, *params)
-    return bool(ok), frozen_view(t_hat), frozen_view(a_hat), h.tobytes(), key.tobytes()
+    ok, t_hat, a_hat, out = _decaps_dk(dk, c, *params)
+    hk = out.tobytes()
+    return bool(ok), frozen_view(t_hat), frozen_view(a_hat), hk[:32], hk[32:]
 
 
 OPERATIONS: dict[str, Any] = kernel_table(MLKEMOperations, globals())
