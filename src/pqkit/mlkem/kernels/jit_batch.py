@@ -48,7 +48,6 @@ from pqkit.common.kernels.jit_sponge import (
     RATE_512,
     SHA3_PAD,
     SHAKE_PAD,
-    _absorb_x8,
     _permute,
     _shake_x8,
     _sponge_rows,
@@ -134,6 +133,29 @@ def _parse_block(w: Any, j: int, row: Any, c: Any) -> Any:
     return c
 
 
+@jit_inline
+def _absorb_seeds(w: Any, rho_words: Any, nonces: Any, g: int, n: int) -> None:
+    """w := the SHAKE128 states of the matrix streams g .. g + 7 of
+    :func:`_matrix_cols` (stream r = b e + i: rho of item i || the 2-byte nonce of
+    entry e; past n - 1 the last stream again) after absorbing their 34 bytes and
+    permuting (:func:`pqkit.common.kernels.jit_sponge._permute`): the one block
+    written as its lanes (FIPS 202 §B.1: little-endian), rho's 4 words, the nonce
+    and the SHAKE padding in lane 4, the final bit in lane 20, rather than
+    :func:`pqkit.common.kernels.jit_sponge._absorb_x8`'s byte buffer (about 0.3 us
+    less per ML-KEM-768 key)."""
+    b = rho_words.shape[0]
+    w[:] = 0
+    for j in range(8):
+        r = min(g + j, n - 1)
+        e = r // b  # public: the stream's entry
+        i = r - b * e
+        for t in range(4):
+            w[8 * t + j] = rho_words[i, t]
+        w[32 + j] = np.uint64(nonces[e] | (SHAKE_PAD << 16))
+        w[8 * (RATE_128 // 8 - 1) + j] = np.uint64(0x80) << np.uint64(56)
+    _permute(w, np.int64(min(8, n - g)))
+
+
 @jit
 def _matrix_cols(rhos: Any, k: int, spare: int) -> Any:
     """A_hat of up to 16 items in column layout: int32 (256, 16 (k^2 + spare)),
@@ -141,27 +163,24 @@ def _matrix_cols(rhos: Any, k: int, spare: int) -> Any:
     (the ``spare`` groups after them left for the caller: t_hat) (FIPS 203,
     Algorithm 13 lines 3-7, Algorithm 14 lines 4-8, Algorithm 7); items past the
     last row of rhos (b, 32) repeat it (sampled once: one key broadcast is k^2
-    streams). The b k^2 SHAKE128 streams run 8 at a time, one block per round; a
-    group squeezes again while one of its entries has fewer than 256 values (public
-    data: the branch is Algorithm 7's), and each entry is written down its column."""
+    streams). The b k^2 SHAKE128 streams run 8 at a time, one block per round
+    (:func:`_absorb_seeds`); a group squeezes again while one of its entries has
+    fewer than 256 values (public data: the branch is Algorithm 7's). The values
+    are parsed into the columns of a (., 8) scratch, so that 8 streams of one entry
+    (adjacent columns of out: every group of a full 16) are copied 8 adjacent values
+    at a time (2x the speed of a scattered copy, measured)."""
     b = rhos.shape[0]
     nonces = _matrix_nonces(k)
     n = b * k * k
-    seeds = np.empty((n, 34), dtype=np.uint8)
-    for e in range(k * k):
-        for i in range(b):
-            r = b * e + i
-            put(seeds[r, :32], rhos[i])
-            seeds[r, 32] = nonces[e] & 0xFF
-            seeds[r, 33] = nonces[e] >> 8
+    rho_words = rhos.copy().view(np.uint64)  # (b, 4), little-endian
     out = np.empty((256, _G * (k * k + spare)), dtype=np.int32)
     w = np.zeros(200, dtype=np.uint64)
     counts = np.zeros(8, dtype=np.uint64)
-    tmp = np.zeros((8, 256 + RATE_128 // 3 * 2), dtype=np.int32)  # + one block
+    tmp = np.zeros((256 + RATE_128 // 3 * 2, 8), dtype=np.int32)  # + one block
     cols = np.empty(8, dtype=np.int64)
     for g in range(0, n, 8):
         m = min(8, n - g)
-        _absorb_x8(w, seeds, g, RATE_128)
+        _absorb_seeds(w, rho_words, nonces, g, n)
         counts[:] = 0
         while True:
             done = True
@@ -169,7 +188,7 @@ def _matrix_cols(rhos: Any, k: int, spare: int) -> Any:
                 c = counts[j]
                 if c >= 256:
                     continue
-                c = min(_parse_block(w, j, tmp[j], c), np.uint64(256))
+                c = min(_parse_block(w, j, tmp[:, j], c), np.uint64(256))
                 counts[j] = c
                 if c < 256:
                     done = False
@@ -179,9 +198,15 @@ def _matrix_cols(rhos: Any, k: int, spare: int) -> Any:
         for j in range(m):
             e = (g + j) // b  # public: the row's entry
             cols[j] = _G * e + g + j - b * e
-        for p in range(256):
-            for j in range(m):
-                out[p, cols[j]] = tmp[j, p]
+        if m == 8 and cols[7] == cols[0] + 7:  # public: 8 adjacent columns
+            c0 = cols[0]
+            for p in range(256):
+                for j in range(8):
+                    out[p, c0 + j] = tmp[p, j]
+        else:
+            for p in range(256):
+                for j in range(m):
+                    out[p, cols[j]] = tmp[p, j]
     for e in range(k * k):  # spare columns: the last item again
         for i in range(b, _G):
             for p in range(256):
