@@ -52,11 +52,12 @@ from pqkit.common.kernels.jit_sponge import (
     _shake_x8,
     _sponge_rows,
 )
-from pqkit.mlkem.kernels.jit import _COMPRESS_M, _byte_decode
+from pqkit.mlkem.kernels.jit import _COMPRESS_M
 from pqkit.mlkem.kernels.jit_cols32 import (
     GROUP,
     _cbd_cols32,
     _csub32,
+    _decode12_32,
     _decrypt_group,
     _equal_mask,
     _into_cols32,
@@ -231,12 +232,12 @@ def _states(eks: Any, k: int) -> Any:
     i item i's t_hat[j] (FIPS 203, Algorithm 14 lines 2-8): one array, so that
     :func:`pqkit.mlkem.kernels.jit_cols32._matvec_cols32` reads both as one."""
     b = eks.shape[0]
-    t_bytes = np.empty((_G * k, 384), dtype=np.uint8)
-    for j in range(k):
-        for i in range(_G):
-            put(t_bytes[_G * j + i], eks[min(i, b - 1), 384 * j : 384 * (j + 1)])
+    t_rows = np.empty((_G * k, 256), dtype=np.int32)
+    for i in range(_G):
+        for j in range(k):
+            _decode12_32(eks[min(i, b - 1)], 384 * j, t_rows, _G * j + i)
     pub = _matrix_cols(eks[:, 384 * k :].copy(), k, k)
-    _into_cols32(_byte_decode(t_bytes, 12), pub, _G * k * k)  # one call for the 16 k rows
+    _into_cols32(t_rows, pub, _G * k * k)
     return pub
 
 
