@@ -123,6 +123,7 @@ def test_decrypt_group_equals_the_single_decrypt(k: int, du: int, dv: int) -> No
     n_c = 32 * (du * k + dv)
     dks = rng.integers(0, 256, size=(5, 384 * k), dtype=np.uint8)  # some values >= q
     dks[0] = 0xFF  # every 12-bit value 4095: reduced mod q
+    dks[1] = 0  # s_hat = 0: m = Compress_1(v'), v' at Compress_1's edges 832 and 2497
     cs = rng.integers(0, 256, size=(7, n_c), dtype=np.uint8)
     cs[0] = 0xFF
     cs[1] = 0
@@ -166,3 +167,12 @@ def test_matrix_columns_equal_the_single_operations_sampler(items: int, k: int) 
         want = jit_ops._sample_matrix(rhos[min(i, items - 1)].copy(), k).reshape(k * k, 256)
         for e in range(k * k):
             assert (got[:, 16 * e + i] == want[e]).all()
+
+
+def test_reduce_columns_is_exact_below_2_to_15() -> None:
+    from pqkit.mlkem.kernels.jit_cols32 import _reduce_cols32
+
+    w = np.arange(1 << 15, dtype=np.int32).reshape(256, 128)  # every NTT output value
+    got = w.copy()
+    _reduce_cols32(got)
+    assert (got == w % Q).all()

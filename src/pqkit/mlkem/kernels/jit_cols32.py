@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from pqkit.arith._jit import jit, jit_inline
-from pqkit.mlkem.kernels.jit import _COMPRESS_M, _barrett, _cbd_coef, _cbd_sums
+from pqkit.mlkem.kernels.jit import _barrett, _cbd_coef, _cbd_sums
 from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.mlkem.kernels.tables import MLKEM_N_INV as _N_INV
 from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
@@ -173,18 +173,24 @@ def _cbd_cols32(buf: Any, first: int, count: int, eta: int, out: Any) -> None:
 
 _GAMMAS32 = np.array(GAMMAS, dtype=np.int32)
 _GAMMAS_SHOUP32 = np.array([(z << 16) // Q for z in GAMMAS], dtype=np.int32)
-_ONE_SHOUP = (1 << 16) // Q
+
+
+_RED_M = -(-(1 << 26) // Q)
+"""ceil(2^26 / q) = 20159: floor(x 20159 / 2^26) = floor(x / q) for 0 <= x < 2^16
+(the error x (20159 - 2^26 / q) / 2^26 < 2^-10.9 stays below 1 / q; checked for
+every such x by the tests), and x 20159 < 2^31."""
 
 
 @jit
 def _reduce_cols32(w: Any) -> None:
     """Every value of the int32 array w (256, cols), each below 2^15 (an NTT's
-    output: below 8q), reduced mod q in place (:func:`_mulq` by 1)."""
-    one = np.int32(1)
-    one_s = np.int32(_ONE_SHOUP)
+    output: below 8q), reduced mod q in place: x - q floor(x / q), the quotient by
+    :data:`_RED_M`'s multiply-and-shift (two 32-bit multiplies, no correction
+    step; :func:`_mulq` by 1 took three and a masked subtraction)."""
     for p in range(256):
         for c in range(w.shape[1]):
-            w[p, c] = _mulq(w[p, c], one, one_s)
+            x = w[p, c]
+            w[p, c] = np.int32(x - np.int32(np.int32(np.int32(x * _RED_M) >> 26) * Q))
 
 
 @jit
@@ -322,23 +328,24 @@ def _decrypt_group(dks: Any, drows: Any, cs: Any, crows: Any, k: int, du: int, d
     x = np.empty((256, GROUP), dtype=np.int32)
     _matvec_cols32(x, s, u, z, k, 0)
     _intt_cols32(x)  # canonical
-    # Lines 4, 6, 7: v' = Decompress_dv(c2), w = v' - x + q in [1, 2q), Compress_1(w)
-    # = floor((4 w + q) / 2q) mod 2 by the multiply-and-shift of
-    # pqkit.mlkem.kernels.jit._compress (exact below 2^27).
-    bits = np.empty((256, GROUP), dtype=np.int64)
+    # Lines 4, 6, 7: v' = Decompress_dv(c2), w = v' - x mod q (x canonical: v' - x + q
+    # in [1, 2q), one masked subtraction), and Compress_1(w) = floor((4 w + q) / 2q)
+    # mod 2, which is 1 exactly for q / 4 <= w < 3q / 4, that is 833 <= w <= 2496:
+    # two sign masks, in 32 bits.
+    bits = np.empty((256, GROUP), dtype=np.int32)
     half_v = 1 << dv
     for p in range(256):
         for i in range(GROUP):
-            v = (np.int64(cv[p, GROUP * k + i]) * (2 * Q) + half_v) >> (dv + 1)
-            w = v - x[p, i] + Q
-            bits[p, i] = ((((w << 2) + Q) * _COMPRESS_M) >> 40) & 1
+            v = np.int32((cv[p, GROUP * k + i] * (2 * Q) + half_v) >> (dv + 1))
+            w = _csub32(np.int32(v - x[p, i] + Q))
+            bits[p, i] = np.int32(((832 - w) >> 31) & ((w - 2497) >> 31) & 1)
     m = np.empty((GROUP, 32), dtype=np.uint8)
-    acc = np.empty(GROUP, dtype=np.int64)
+    acc = np.empty(GROUP, dtype=np.int32)
     for byte in range(32):
         acc[:] = 0
         for t in range(8):
             for i in range(GROUP):
-                acc[i] |= bits[8 * byte + t, i] << t
+                acc[i] = np.int32(acc[i] | (bits[8 * byte + t, i] << t))
         for i in range(GROUP):
             m[i, byte] = acc[i]
     return m, cv
