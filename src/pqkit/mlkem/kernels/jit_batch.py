@@ -12,12 +12,15 @@ the 16 items runs in column layout, int32 (256, 16 x count) with one vector lane
 per item (:mod:`pqkit.mlkem.kernels.jit_cols32`): the noise is sampled into
 columns, the NTTs and inverse NTTs transform the columns in lock-step, A_hat o
 s_hat, A_hat^T y_hat and t_hat^T y_hat multiply the 16 items' columns at once
-(:func:`pqkit.mlkem.kernels.jit_cols32._basemul_cols32`; the matrix is sampled entry
-after entry so that each entry's 16 streams land in adjacent columns), and keys and
-ciphertexts are encoded down the columns. Every reduction is the single
-operation's (exact Barrett or Shoup steps, sign masks), so every value is the same
-and the security argument carries over: no branch, ``%`` or division on secret
-values.
+(:func:`pqkit.mlkem.kernels.jit_cols32._matvec_cols32`, a whole product per pass;
+the matrix is sampled entry after entry so that each entry's 16 streams land in
+adjacent columns), decryption decodes c and s_hat straight into the columns
+(:func:`pqkit.mlkem.kernels.jit_cols32._decrypt_group`), decapsulation compares the
+re-encryption with c on the compressed values, and keys and ciphertexts are
+encoded down the columns. Every reduction is exact (Barrett or Shoup steps, a
+multiply-and-shift exact in its range, sign masks), so every value is the single
+operation's and the security argument carries over: no branch, ``%`` or division
+on secret values.
 
 The hashing: every Keccak of 8 items runs in one
 :func:`pqkit.common.kernels.jit._keccak_x8` group (one SIMD lane per item) where
