@@ -115,6 +115,29 @@ def test_kem_rows_equal_single_operations(name: str) -> None:
         assert (out[i].tobytes() == ss[i].tobytes()) == (i % 2 == 1)
 
 
+@pytest.mark.parametrize("name", KEMS)
+def test_kem_rejection_at_every_end_of_the_ciphertext(name: str) -> None:
+    # Decapsulation compares the re-encryption with c on the decoded values: a change
+    # in the first or last byte of c1 or c2, in any lane of a group of 16 and in the
+    # short last group (n = 35), gives that row's implicit-rejection key, and only it.
+    kem = _kem(name)
+    p = kem.params
+    n = 35
+    pks, sks = kem.batch.keygen_derand(random_rows(n, 64))
+    ss, cts = kem.batch.encaps_derand(pks, random_rows(n, 32))
+    split = 32 * p.du * p.k
+    bad = cts.copy()
+    spots = [0, split - 1, split, kem.length_ciphertext - 1]
+    for i in range(n):
+        if i % 3 != 1:
+            bad[i, spots[i % 4]] ^= 1 << (i % 8)
+    out = kem.batch.decaps(sks, bad)
+    for i in range(n):
+        want = kem.decaps(sks[i].tobytes(), bad[i].tobytes())
+        assert out[i].tobytes() == want
+        assert (want == ss[i].tobytes()) == (i % 3 == 1)
+
+
 def test_kem_broadcast_keys_and_ciphertexts() -> None:
     kem = _kem()
     pk, sk = kem.keygen()

@@ -71,51 +71,88 @@ def test_cbd_columns_equal_the_row_kernel(eta: int, items: int) -> None:
             assert (got[:, 8 * j + i] == want).all()
 
 
-def test_decrypt_columns_equal_the_int64_kernel() -> None:
-    from pqkit.mlkem.kernels import jit, jit_cols32
-
-    k, g = 3, 8
-    rng = np.random.default_rng(7)
-    s = rng.integers(0, Q, size=(256, g * k), dtype=np.int64)
-    u = rng.integers(0, Q, size=(256, g * k), dtype=np.int64)  # decompressed: below q
-    u[:, 0] = Q - 1
-    want = np.empty((256, g), dtype=np.int64)
-    jit._decrypt_cols(s, u.copy(), want, k)
-    got = jit_cols32._decrypt_cols32(s, u, k)
-    assert (got == want).all()
+def _cols(v: np.ndarray) -> np.ndarray:
+    """(items, polys, 256) -> int32 columns (256, 16 polys), column 16 j + i item
+    i's polynomial j."""
+    g, polys, _ = v.shape
+    return np.ascontiguousarray(v.transpose(2, 1, 0).reshape(256, polys * g), np.int32)
 
 
-@pytest.mark.parametrize("g", [8, 16])
-def test_basemul_columns_equal_the_row_kernel(g: int) -> None:
-    import numba
-
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_matvec_columns_equal_the_row_kernel(k: int) -> None:
     from pqkit.mlkem.kernels import jit
-    from pqkit.mlkem.kernels.jit_cols32 import (
-        _barrett_cols32,
-        _basemul_cols32,
-        _mulcache_cols32,
-    )
+    from pqkit.mlkem.kernels.jit_cols32 import _matvec_cols32, _mulcache_cols32
 
-    @numba.njit
-    def products(x: np.ndarray, y: np.ndarray, k: int, g: int) -> np.ndarray:
-        z = _mulcache_cols32(y)
-        acc = np.zeros((256, g), dtype=np.int32)
-        for j in range(k):
-            _basemul_cols32(acc, 0, x, g * j, y, z, g * j, g)
-        _barrett_cols32(acc)
-        return acc
-
-    k = 4  # the most terms summed: the int32 bound
-    rng = np.random.default_rng(g)
-    a = rng.integers(0, Q, size=(g, k, 256), dtype=np.int64)
-    b = rng.integers(0, Q, size=(g, k, 256), dtype=np.int64)
-    a[0] = Q - 1
-    b[0] = Q - 1
-    cols = lambda v: np.ascontiguousarray(v.transpose(2, 1, 0).reshape(256, k * g), np.int32)  # noqa: E731
-    got = products(cols(a), cols(b), k, g)
+    g = 16
+    rng = np.random.default_rng(k)
+    a = rng.integers(0, Q, size=(g, k * k, 256), dtype=np.int64)  # entry r k + c: A[r, c]
+    t = rng.integers(0, Q, size=(g, k, 256), dtype=np.int64)
+    y = rng.integers(0, Q, size=(g, k, 256), dtype=np.int64)
+    a[0] = Q - 1  # the largest terms: k = 4 is the int32 bound
+    t[0] = Q - 1
+    y[0] = Q - 1
+    pub, ys = _cols(np.concatenate([a, t], axis=1)), _cols(y)
+    z = _mulcache_cols32(ys)
+    out = np.empty((256, g * (k + 1)), dtype=np.int32)
+    _matvec_cols32(out, pub, ys, z, k, k)  # A^T y, then t^T y (encryption)
+    plain = np.empty((256, g * k), dtype=np.int32)
+    _matvec_cols32(plain, _cols(a), ys, z, k, 0)  # A y (key generation)
+    dot = np.empty((256, g), dtype=np.int32)
+    _matvec_cols32(dot, _cols(t), ys, z, k, 0)  # t^T y with k entries (decryption)
     for i in range(g):
-        want = jit.basemul_acc(a[i], b[i])
-        assert (got[:, i] == want).all()
+        mat = a[i].reshape(k, k, 256)
+        for o in range(k):
+            want_t = jit.basemul_acc(mat[:, o], y[i])  # sum_j A[j, o] o y[j]
+            want = jit.basemul_acc(mat[o], y[i])  # sum_j A[o, j] o y[j]
+            assert (out[:, g * o + i] == want_t).all()
+            assert (plain[:, g * o + i] == want).all()
+        want_v = jit.basemul_acc(t[i], y[i])
+        assert (out[:, g * k + i] == want_v).all()
+        assert (dot[:, i] == want_v).all()
+
+
+_SETS = [(2, 10, 4), (3, 10, 4), (4, 11, 5)]  # (k, du, dv) of ML-KEM-512 / 768 / 1024
+
+
+@pytest.mark.parametrize(("k", "du", "dv"), _SETS)
+def test_decrypt_group_equals_the_single_decrypt(k: int, du: int, dv: int) -> None:
+    from pqkit.mlkem.kernels import jit
+    from pqkit.mlkem.kernels.jit_cols32 import _decrypt_group
+
+    rng = np.random.default_rng(k)
+    n_c = 32 * (du * k + dv)
+    dks = rng.integers(0, 256, size=(5, 384 * k), dtype=np.uint8)  # some values >= q
+    dks[0] = 0xFF  # every 12-bit value 4095: reduced mod q
+    dks[1] = 0  # s_hat = 0: m = Compress_1(v'), v' at Compress_1's edges 832 and 2497
+    cs = rng.integers(0, 256, size=(7, n_c), dtype=np.uint8)
+    cs[0] = 0xFF
+    cs[1] = 0
+    drows = np.array([0, 1, 2, 3, 4] * 3 + [4], dtype=np.int64)  # repeats, as spare lanes
+    crows = np.array([0, 1, 2, 3, 4, 5, 6] * 2 + [6, 6], dtype=np.int64)
+    m, cv = _decrypt_group(dks, drows, cs, crows, k, du, dv)
+    assert m.shape == (16, 32) and cv.shape == (256, 16 * (k + 1)) and cv.dtype == np.int32
+    for i in range(16):
+        dk, c = dks[drows[i]], cs[crows[i]]
+        assert m[i].tobytes() == jit._kpke_decrypt(dk, c, k, du, dv).tobytes()
+        for j in range(k):
+            want = jit.byte_decode(c[32 * du * j : 32 * du * (j + 1)], du)
+            assert (cv[:, 16 * j + i] == want).all()
+        assert (cv[:, 16 * k + i] == jit.byte_decode(c[32 * du * k :], dv)).all()
+
+
+def test_equal_mask_flags_every_differing_item() -> None:
+    from pqkit.mlkem.kernels.jit_cols32 import _equal_mask
+
+    k = 3
+    rng = np.random.default_rng(5)
+    w = rng.integers(0, 1 << 11, size=(256, 16 * (k + 1)), dtype=np.int32)
+    cv = w.copy()
+    cv[255, 16 * k + 2] ^= 1  # item 2: the last value of v
+    cv[0, 5] ^= 1 << 10  # item 5: the top bit of the first value of u[0]
+    cv[128, 16 * 1 + 15] ^= 0x7FF  # item 15: every bit, u[1]
+    got = _equal_mask(w, cv, 16)
+    assert [int(x) for x in got] == [0 if i in (2, 5, 15) else 0xFF for i in range(16)]
+    assert [int(x) for x in _equal_mask(w, cv, 4)] == [0xFF, 0xFF, 0, 0xFF]
 
 
 @pytest.mark.parametrize(("items", "k"), [(16, 3), (5, 2), (1, 4)])
@@ -124,9 +161,18 @@ def test_matrix_columns_equal_the_single_operations_sampler(items: int, k: int) 
 
     rng = np.random.default_rng(items + k)
     rhos = rng.integers(0, 256, size=(items, 32), dtype=np.uint8)
-    got = jit_batch._matrix_cols(rhos, k)
-    assert got.shape == (256, 16 * k * k) and got.dtype == np.int32
+    got = jit_batch._matrix_cols(rhos, k, 1)  # one spare group after the entries
+    assert got.shape == (256, 16 * (k * k + 1)) and got.dtype == np.int32
     for i in range(16):
         want = jit_ops._sample_matrix(rhos[min(i, items - 1)].copy(), k).reshape(k * k, 256)
         for e in range(k * k):
             assert (got[:, 16 * e + i] == want[e]).all()
+
+
+def test_reduce_columns_is_exact_below_2_to_15() -> None:
+    from pqkit.mlkem.kernels.jit_cols32 import _reduce_cols32
+
+    w = np.arange(1 << 15, dtype=np.int32).reshape(256, 128)  # every NTT output value
+    got = w.copy()
+    _reduce_cols32(got)
+    assert (got == w % Q).all()
