@@ -657,65 +657,6 @@ def _decrypt_dot(dk: Any, u_hat: Any, k: int) -> Any:
 
 
 @jit
-def _decrypt_cols_in(dks: Any, rows: Any, cs: Any, c_base: int, k: int, du: int) -> Any:
-    """The K-PKE.Decrypt inputs of g = len(rows) items in column layout (FIPS 203,
-    Algorithm 15 lines 1, 3 and 5): (s, u), each (256, g k), column j g + i of s
-    s_hat[j] = ByteDecode_12 of item i's dk_PKE = dks[rows[i], :384 k]
-    (:func:`_byte_decode`, each value reduced mod q), of u its u'[j] (:func:`_u_coef`, c1
-    from cs[i, c_base]; items past the last row of cs repeat it). Decoded into
-    rows, then turned into columns by :func:`_to_cols`' tiles (1.5x the speed of
-    writing down the columns)."""
-    g = rows.shape[0]
-    polys = np.empty((g * k, 384), dtype=np.uint8)  # row j g + i: item i's s_hat[j] bytes
-    for i in range(g):
-        for j in range(k):
-            put(polys[j * g + i], dks[rows[i], 384 * j : 384 * (j + 1)])
-    s = _to_cols(_byte_decode(polys, 12))
-    t = np.empty((g * k, 256), dtype=np.int64)
-    # du = 10 (ML-KEM-512 and -768) spelled out: with a constant width the bit
-    # positions fold (2x the speed of the decode).
-    for i in range(g):
-        c = cs[min(i, cs.shape[0] - 1)]
-        if du == 10:
-            for j in range(k):
-                for p in range(256):
-                    t[j * g + i, p] = _u_coef(c, c_base, 256 * j + p, 10)
-        else:
-            for j in range(k):
-                for p in range(256):
-                    t[j * g + i, p] = _u_coef(c, c_base, 256 * j + p, du)
-    return s, _to_cols(t)
-
-
-@jit
-def _decrypt_cols(s: Any, u: Any, x: Any, k: int) -> None:
-    """FIPS 203, Algorithm 15 lines 5-6 for the g = x.shape[1] items of
-    :func:`_decrypt_cols_in`'s columns, in lock-step: NTT(u') (:func:`_ntt_cols`,
-    then each value reduced), s_hat^T o NTT(u') as :func:`_basemul_acc` (terms below
-    q^2, at most 8 summed, one Barrett step) and the inverse NTT with its factor
-    128^-1 (:func:`_intt_cols`): x (256, g), column i item i's
-    NTT^-1(s_hat^T o NTT(u')), canonical."""
-    g = x.shape[1]
-    _ntt_cols(u)
-    x[:] = 0
-    for j in range(k):
-        for p in range(128):
-            gamma = _GAMMAS[p]
-            for i in range(g):
-                c = j * g + i
-                b0 = _barrett(u[2 * p, c])
-                b1 = _barrett(u[2 * p + 1, c])
-                a0 = s[2 * p, c]
-                a1 = s[2 * p + 1, c]
-                x[2 * p, i] += a0 * b0 + a1 * _barrett(b1 * gamma)
-                x[2 * p + 1, i] += a0 * b1 + a1 * b0
-    for p in range(256):
-        for i in range(g):
-            x[p, i] = _barrett(x[p, i])
-    _intt_cols(x)
-
-
-@jit
 def _decrypt_message(c: Any, x: Any, col: int, k: int, du: int, dv: int) -> Any:
     """FIPS 203, Algorithm 15 lines 4, 6 and 7 from x = NTT^-1(s_hat^T o NTT(u'))
     (column ``col`` of x (256, cols)): m = ByteEncode_1(Compress_1(v' - x)), 32

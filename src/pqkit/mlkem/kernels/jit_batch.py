@@ -55,11 +55,10 @@ from pqkit.common.kernels.jit_sponge import (
     _shake_x8,
     _sponge_rows,
 )
-from pqkit.mlkem.kernels.jit import _COMPRESS_M
+from pqkit.mlkem.kernels.jit import _COMPRESS_M, _csub32
 from pqkit.mlkem.kernels.jit_cols32 import (
     GROUP,
     _cbd_cols32,
-    _csub32,
     _decode12_32,
     _decrypt_group,
     _equal_mask,

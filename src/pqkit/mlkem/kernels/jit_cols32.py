@@ -23,11 +23,21 @@ from typing import Any
 import numpy as np
 
 from pqkit.arith._jit import jit, jit_inline
-from pqkit.mlkem.kernels.jit import _barrett, _cbd_coef, _cbd_sums
+from pqkit.mlkem.kernels.jit import (
+    _LAST,
+    _LAST_SHOUP,
+    _N_INV_SHOUP,
+    _SHOUP32,
+    _ZETAS32,
+    _barrett,
+    _cbd_coef,
+    _cbd_sums,
+    _csub32,
+    _mulq,
+)
 from pqkit.mlkem.kernels.tables import MLKEM_GAMMAS as GAMMAS
 from pqkit.mlkem.kernels.tables import MLKEM_N_INV as _N_INV
 from pqkit.mlkem.kernels.tables import MLKEM_Q as Q
-from pqkit.mlkem.kernels.tables import MLKEM_ZETAS as ZETAS
 
 __all__: list[str] = []
 
@@ -35,32 +45,6 @@ GROUP = 16
 """Items per group of the batch kernels (:mod:`pqkit.mlkem.kernels.jit_batch`): the
 column kernels below that take no count run exactly this many columns per
 polynomial, a constant, so that LLVM keeps their item loops in whole vectors."""
-
-_ZETAS32 = np.array(ZETAS, dtype=np.int32)
-_SHOUP32 = np.array([(z << 16) // Q for z in ZETAS], dtype=np.int32)
-"""floor(zeta 2^16 / q) of every zeta: Shoup's precomputed quotients."""
-_LAST = ZETAS[1] * _N_INV % Q  # the last inverse layer's zeta, times 128^-1
-_LAST_SHOUP = (_LAST << 16) // Q
-_N_INV_SHOUP = (_N_INV << 16) // Q
-
-
-@jit_inline
-def _mulq(a: Any, z: Any, zs: Any) -> Any:
-    """a z mod q, exact, for 0 <= a < 2^15 and 0 <= z < q with zs = floor(z 2^16 /
-    q) (Shoup): the quotient estimate floor(a zs / 2^16) is floor(a z / q) or one
-    less, so a z minus it times q is in [0, 2q), and one masked subtraction makes it
-    canonical. a zs < 2^31 and a z < 2^27: every step fits int32."""
-    p = np.int32(a * z)
-    est = np.int32(np.int32(a * zs) >> 16)
-    r = np.int32(np.int32(p - np.int32(est * Q)) - Q)
-    return np.int32(r + ((r >> 31) & Q))
-
-
-@jit_inline
-def _csub32(x: Any) -> Any:
-    """x mod q for 0 <= x < 2q (sign mask, no branch), in int32."""
-    r = np.int32(x - Q)
-    return np.int32(r + ((r >> 31) & Q))
 
 
 @jit
