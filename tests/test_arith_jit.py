@@ -103,3 +103,60 @@ def test_put_copies_into_a_slice_and_checks_the_length() -> None:
     assert src.tolist() == [1, 2, 3, 4]  # the source is not modified
     with pytest.raises(ValueError, match="put: the arrays differ in length"):
         put(dst[3:6], src)
+
+
+def _dsa_extremes(rows: int, seed: int) -> Any:
+    """Canonical ML-DSA rows with the extremes: all q - 1, all 0, alternating q // 2
+    and q // 2 + 1, the rest random."""
+    q = MLDSA_Q
+    f = np.random.default_rng(seed).integers(0, q, (rows, 256))
+    f[0] = q - 1
+    f[1] = 0
+    f[2, ::2] = q // 2
+    f[2, 1::2] = q // 2 + 1
+    return f
+
+
+@pytest.mark.parametrize("rows", [3, 8, 17])
+def test_dsa_ntts_with_merged_layers_equal_the_reference(rows: int) -> None:
+    """The ML-DSA NTTs run three layers a pass, the short ones on a transposed
+    block (docs/decisions.md, "Issue 26: ML-DSA signing"): ref's results, for
+    canonical rows and for the signed (-q, q) rows signing transforms."""
+    dk, rk = arith.kernels("mldsa", "jit"), arith.kernels("mldsa", "ref")
+    f = _dsa_extremes(rows, rows)
+    signed = f.copy()
+    signed[1] = -(MLDSA_Q - 1)
+    signed[3:] -= MLDSA_Q // 2
+    np.testing.assert_array_equal(dk.ntt(f), rk.ntt(f))
+    np.testing.assert_array_equal(dk.ntt(signed), rk.ntt(signed % MLDSA_Q))
+    np.testing.assert_array_equal(dk.intt(f), rk.intt(f))
+    np.testing.assert_array_equal(dk.intt(dk.ntt(signed)), signed % MLDSA_Q)
+
+
+@pytest.mark.parametrize(("k", "l"), [(4, 4), (6, 5), (8, 7)])
+def test_dsa_products_fused_with_the_inverse_ntt_equal_the_reference(k: int, l: int) -> None:  # noqa: E741
+    """``_mat_vec_intt`` and ``_mul_intt`` (the products reduced as they enter the
+    inverse transform) give ref's NTT^-1(A o v) and NTT^-1(a o c), extremes included."""
+    from pqkit.mldsa.kernels.jit import _mat_vec_intt, _mul_intt
+
+    rk = arith.kernels("mldsa", "ref")
+    a = _dsa_extremes(k * l, k).reshape(k, l, 256)
+    v = _dsa_extremes(l, l)
+    np.testing.assert_array_equal(_mat_vec_intt(a, v), rk.intt(rk.pointwise_acc(a, v[None])))
+    c = v[0].copy()
+    rows = a.reshape(-1, 256)
+    np.testing.assert_array_equal(_mul_intt(rows, c), rk.intt(rk.pointwise_mul(rows, c[None])))
+
+
+def test_dsa_norm_check_flags_exactly_the_bound() -> None:
+    """``_norm_at_least(a, bound)`` is ``||a||_inf >= bound`` (FIPS 204 §2.3) for flat
+    inputs in (-q, q), at the bound and one below, positive and negative."""
+    from pqkit.mldsa.kernels.jit import _norm_at_least
+
+    q = MLDSA_Q
+    for bound in (1, 2**17 - 39 * 2, (q - 1) // 88, (q - 1) // 2):
+        for x in (bound - 1, bound, -(bound - 1), -bound, q - bound, q - bound + 1):
+            a = np.zeros(256 * 3, dtype=np.int64)
+            a[517] = x
+            centred = ((x % q) + (q - 1) // 2) % q - (q - 1) // 2
+            assert _norm_at_least(a, bound) == int(abs(centred) >= bound), (bound, x)

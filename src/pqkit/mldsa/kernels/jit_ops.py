@@ -55,7 +55,10 @@ from pqkit.mldsa.kernels.jit import (
     _half_byte,
     _infinity_norm,
     _intt,
+    _mat_vec_intt,
     _mod_q,
+    _mul_intt,
+    _norm_at_least,
     _ntt,
     _pointwise_acc,
     _power2round,
@@ -240,7 +243,7 @@ def _t_parts(a_hat: Any, s: Any, k: int, l: int) -> Any:  # noqa: E741
     """FIPS 204, Algorithm 6 lines 5-6: t = NTT^-1(A_hat o NTT(s1)) + s2 (mod q) and
     Power2Round(t) = (t1, t0), from A_hat and s = s1 || s2 (l + k, 256) signed."""
     s1_hat = _ntt(s[:l].copy())
-    t = _intt(_mat_vec(a_hat, s1_hat))  # line 5: NTT^-1(A_hat o NTT(s1)) + s2
+    t = _mat_vec_intt(a_hat, s1_hat)  # line 5: NTT^-1(A_hat o NTT(s1)) + s2
     t = _mod_q((t + s[l:]).reshape(-1))
     return _power2round(t)  # line 6
 
@@ -360,9 +363,12 @@ def _sign(
     n_s = (l + k) * 32 * eta_bits
     s = eta - _bit_unpack(sk[off : off + n_s].copy().reshape(l + k, 32 * eta_bits), eta_bits)
     t0 = (1 << (_D - 1)) - _bit_unpack(sk[off + n_s :].copy().reshape(k, 32 * _D), _D)
-    s1_hat = _ntt(s[:l].copy())
-    s2_hat = _ntt(s[l:].copy())
-    t0_hat = _ntt(t0)
+    small = np.empty((l + 2 * k, 256), dtype=np.int64)  # s1 || s2 || t0
+    for i in range(l + k):
+        put(small[i], s[i])
+    for i in range(k):
+        put(small[l + k + i], t0[i])
+    small_hat = _ntt(small)  # NTT(s1), NTT(s2), NTT(t0) in one call
     inputs = np.empty(64 + k * 32 * w1_bits, dtype=np.uint8)  # mu || w1Encode(w1)
     put(inputs[:64], mu)
     nonces = np.empty(l, dtype=np.int64)
@@ -372,20 +378,19 @@ def _sign(
             nonces[r] = kappa + r
         v = _shake_x8(_seeded(rho_pp, nonces, 2), RATE_256, 32 * z_bits)
         y = gamma1 - _bit_unpack(v, z_bits)
-        w = _intt(_mat_vec(a_hat, _ntt(y)))  # line 12
+        w = _mat_vec_intt(a_hat, _ntt(y))  # line 12
         w1, _ = _decompose(w.reshape(-1), gamma2)  # line 13: HighBits
         put(inputs[64:], _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1))
         c_tilde = _h(inputs, ctb)  # line 15
         c_hat = _ntt(_sample_c(c_tilde, tau))  # lines 16-17
-        cs1 = _intt(_mul_rows(s1_hat, c_hat))  # line 18
-        cs2 = _intt(_mul_rows(s2_hat, c_hat))  # line 19
-        z = _mod_q((y + cs1).reshape(-1))  # line 20
-        w_cs2 = _mod_q((w - cs2).reshape(-1))
+        cs = _mul_intt(small_hat, c_hat[0])  # lines 18, 19 and 25: c s1, c s2, c t0
+        z = _mod_q((y + cs[:l]).reshape(-1))  # line 20
+        w_cs2 = _mod_q((w - cs[l : l + k]).reshape(-1))
         r1, r0 = _decompose(w_cs2, gamma2)  # line 21: r0 = LowBits(w - cs2)
-        ct0 = _intt(_mul_rows(t0_hat, c_hat))  # line 25
+        ct0 = cs[l + k :].reshape(-1)  # line 25
         # Line 26: h = MakeHint(-ct0, w - cs2 + ct0), i.e. HighBits(w - cs2 + ct0) !=
         # HighBits(w - cs2) (Algorithm 39).
-        r1b, _ = _decompose(_mod_q(w_cs2 + ct0.reshape(-1)), gamma2)
+        r1b, _ = _decompose(_mod_q(w_cs2 + ct0), gamma2)
         hint = np.empty(k * 256, dtype=np.int64)
         ones = 0
         for i in range(k * 256):
@@ -394,13 +399,10 @@ def _sign(
             hint[i] = bit
             ones += bit
         # Lines 23 and 28: every check folded into one bit with masks.
-        nz = np.max(_infinity_norm(z.reshape(l, 256)))
-        nr0 = np.max(_infinity_norm(r0.reshape(k, 256)))
-        nct0 = np.max(_infinity_norm(ct0))
         ok = (
-            (((nz - (gamma1 - beta)) >> 63) & 1)
-            & (((nr0 - (gamma2 - beta)) >> 63) & 1)
-            & (((nct0 - gamma2) >> 63) & 1)
+            (_norm_at_least(z, gamma1 - beta) ^ 1)
+            & (_norm_at_least(r0, gamma2 - beta) ^ 1)
+            & (_norm_at_least(ct0, gamma2) ^ 1)
             & (((omega - ones) >> 63) ^ 1)
         )
         if ok:
