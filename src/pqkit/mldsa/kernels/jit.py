@@ -565,18 +565,23 @@ def _infinity_norm(a: Any) -> Any:
 
 
 @inline
+def _centred_abs(x: int) -> int:
+    """|x mod± q| for x in (-q, q), by masks (as :func:`_infinity_norm`)."""
+    x += (x >> 63) & Q  # (-q, q) -> [0, q)
+    x -= ((_HALF_Q - x) >> 63) & Q  # centre
+    s = x >> 63
+    return (x ^ s) - s
+
+
+@inline
 def _norm_at_least(a: Any, bound: int) -> int:
-    """1 if ||a||_inf >= bound (FIPS 204 §2.3) for flat a in (-q, q), else 0: the same
-    centred absolute values as :func:`_infinity_norm`, OR-ed as ``bound - 1 - |x|``
-    (negative exactly where |x| >= bound), one sign bit at the end. No branch; one
-    vectorised loop where the running maxima are a chain per lane."""
+    """1 if ||a||_inf >= bound (FIPS 204 §2.3) for flat a in (-q, q), else 0: the
+    centred absolute values OR-ed as ``bound - 1 - |x|`` (negative exactly where
+    |x| >= bound), one sign bit at the end. No branch; one vectorised loop where
+    running maxima would be a chain per lane."""
     flag = 0
     for i in range(a.shape[0]):
-        x = a[i]
-        x += (x >> 63) & Q  # (-q, q) -> [0, q)
-        x -= ((_HALF_Q - x) >> 63) & Q  # centre
-        s = x >> 63
-        flag |= bound - 1 - ((x ^ s) - s)
+        flag |= bound - 1 - _centred_abs(a[i])
     return (flag >> 63) & 1
 
 

@@ -51,14 +51,15 @@ from pqkit.common.kernels.jit_sponge import (
 )
 from pqkit.mldsa.kernels.contract import MLDSAOperations
 from pqkit.mldsa.kernels.jit import (
-    _decompose,
+    _centred_abs,
     _half_byte,
+    _high,
     _infinity_norm,
     _intt,
+    _low,
     _mat_vec_intt,
     _mod_q,
     _mul_intt,
-    _norm_at_least,
     _ntt,
     _pointwise_acc,
     _power2round,
@@ -334,6 +335,47 @@ def _check_secret(sk: Any, a_hat: Any, eta: int, eta_bits: int, tr_bytes: int) -
     return (over >> 63) & 1, ((-diff_t0) >> 63) & 1, ((-diff_tr) >> 63) & 1, pk
 
 
+@jit_inline
+def _checks(
+    y: Any, w: Any, cs: Any, gamma1: int, gamma2: int, beta: int, omega: int
+) -> tuple[int, Any, Any]:
+    """FIPS 204, Algorithm 7 lines 20-28 of one attempt, one pass per vector: z = y +
+    cs1 (canonical), r0 = LowBits(w - cs2), the hint h = MakeHint(-ct0, w - cs2 +
+    ct0) (Algorithm 39: HighBits(w - cs2 + ct0) != HighBits(w - cs2)), and every
+    check (||z||, ||r0||, ||ct0||, the count of ones) folded into one accept bit
+    with masks: (ok, z, hint). ``cs`` = c s1 || c s2 || c t0 (canonical rows), y in
+    (-gamma1, gamma1], w canonical; sums are brought to [0, q) by sign masks."""
+    l = y.shape[0]  # noqa: E741
+    k = w.shape[0]
+    z = np.empty(l * 256, dtype=np.int64)
+    over = 0  # OR of bound - 1 - |x|: negative once any |x| reaches its bound
+    for i in range(l):
+        for j in range(256):
+            v = y[i, j] + cs[i, j]  # (-gamma1, q + gamma1)
+            v += ((v >> 63) & Q) - Q
+            v += (v >> 63) & Q
+            z[i * 256 + j] = v
+            over |= gamma1 - beta - 1 - _centred_abs(v)  # line 23: ||z|| < gamma1 - beta
+    hint = np.empty(k * 256, dtype=np.int64)
+    ones = 0
+    for i in range(k):
+        for j in range(256):
+            x = w[i, j] - cs[l + i, j]  # w - cs2 in (-q, q)
+            x += (x >> 63) & Q
+            r1 = _high(x, gamma2)
+            over |= gamma2 - beta - 1 - _centred_abs(_low(x, r1, gamma2))  # line 23: r0
+            ct0 = cs[l + k + i, j]
+            over |= gamma2 - 1 - _centred_abs(ct0)  # line 28: ||ct0|| < gamma2
+            x += ct0 - Q  # w - cs2 + ct0 in [-q, q)
+            x += (x >> 63) & Q
+            d = r1 ^ _high(x, gamma2)
+            bit = ((d | -d) >> 63) & 1  # 1 where they differ, without a branch
+            hint[i * 256 + j] = bit
+            ones += bit
+    ok = ((over >> 63) ^ 1) & 1 & (((omega - ones) >> 63) ^ 1)  # line 28: ones <= omega
+    return ok, z, hint
+
+
 @jit
 def _sign(
     sk: Any,
@@ -379,32 +421,15 @@ def _sign(
         v = _shake_x8(_seeded(rho_pp, nonces, 2), RATE_256, 32 * z_bits)
         y = gamma1 - _bit_unpack(v, z_bits)
         w = _mat_vec_intt(a_hat, _ntt(y))  # line 12
-        w1, _ = _decompose(w.reshape(-1), gamma2)  # line 13: HighBits
-        put(inputs[64:], _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1))
+        w1 = np.empty((k, 256), dtype=np.int64)  # line 13: HighBits
+        for i in range(k):
+            for j in range(256):
+                w1[i, j] = _high(w[i, j], gamma2)
+        put(inputs[64:], _bit_pack(w1, w1_bits).reshape(-1))
         c_tilde = _h(inputs, ctb)  # line 15
         c_hat = _ntt(_sample_c(c_tilde, tau))  # lines 16-17
         cs = _mul_intt(small_hat, c_hat[0])  # lines 18, 19 and 25: c s1, c s2, c t0
-        z = _mod_q((y + cs[:l]).reshape(-1))  # line 20
-        w_cs2 = _mod_q((w - cs[l : l + k]).reshape(-1))
-        r1, r0 = _decompose(w_cs2, gamma2)  # line 21: r0 = LowBits(w - cs2)
-        ct0 = cs[l + k :].reshape(-1)  # line 25
-        # Line 26: h = MakeHint(-ct0, w - cs2 + ct0), i.e. HighBits(w - cs2 + ct0) !=
-        # HighBits(w - cs2) (Algorithm 39).
-        r1b, _ = _decompose(_mod_q(w_cs2 + ct0), gamma2)
-        hint = np.empty(k * 256, dtype=np.int64)
-        ones = 0
-        for i in range(k * 256):
-            x = r1[i] ^ r1b[i]
-            bit = ((x | -x) >> 63) & 1  # 1 where they differ, without a branch
-            hint[i] = bit
-            ones += bit
-        # Lines 23 and 28: every check folded into one bit with masks.
-        ok = (
-            (_norm_at_least(z, gamma1 - beta) ^ 1)
-            & (_norm_at_least(r0, gamma2 - beta) ^ 1)
-            & (_norm_at_least(ct0, gamma2) ^ 1)
-            & (((omega - ones) >> 63) ^ 1)
-        )
+        ok, z, hint = _checks(y, w, cs, gamma1, gamma2, beta, omega)  # lines 20-28
         if ok:
             return _sig_encode(c_tilde, z, hint, k, l, gamma1, omega, z_bits)
         kappa += l  # line 32
