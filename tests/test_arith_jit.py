@@ -160,3 +160,28 @@ def test_dsa_norm_check_flags_exactly_the_bound() -> None:
             a[517] = x
             centred = ((x % q) + (q - 1) // 2) % q - (q - 1) // 2
             assert _norm_at_least(a, bound) == int(abs(centred) >= bound), (bound, x)
+
+
+def test_dsa_transforms_in_the_signing_order_p() -> None:
+    """Signing keeps NTT-domain values in the order P (no transposes around the
+    short layers): ``_ntt_p`` is ``_to_p`` of the NTT, and the fused inverse
+    transforms read P and give the standard results."""
+    from pqkit.mldsa.kernels.jit import (
+        _mat_vec_intt,
+        _mat_vec_intt_p,
+        _mul_intt,
+        _mul_intt_p,
+        _ntt,
+        _ntt_p,
+        _to_p,
+    )
+
+    f = _dsa_extremes(11, 3)
+    p = _to_p(f)
+    assert sorted(p[3].tolist()) == sorted(f[3].tolist())  # a permutation of each row
+    assert not np.array_equal(p[3], f[3])
+    np.testing.assert_array_equal(_ntt_p(f), _to_p(_ntt(f)))
+    np.testing.assert_array_equal(_mul_intt_p(p, p[5]), _mul_intt(f, f[5]))
+    a = f[:10].reshape(2, 5, 256)
+    a_p = p[:10].reshape(2, 5, 256)
+    np.testing.assert_array_equal(_mat_vec_intt_p(a_p, p[5:10]), _mat_vec_intt(a, f[5:10]))

@@ -248,17 +248,22 @@ def _intt_8(w: Any, length: int) -> None:
             w[j + 3 * q], w[j + 7 * q] = _unfly(z, a3, a7, False)
 
 
-@jit
-def _ntt(a: Any) -> Any:
-    """FIPS 204, Algorithm 41 (NTT) per row, on float64. Inputs in (-q, q); each layer
-    adds at most 1.01 q to the bound, so values stay below 10 q < 2^27 and products
-    below 2^50 (exact). The result goes back to int64 and through :func:`_freeze`.
-    Layers three at a time, the last three on the transpose (see above); no branch,
-    index or table lookup depends on the values."""
+# The transposes around the short layers cost about a fifth of a transform. Signing
+# skips them: its NTT-domain values stay in the transposed order P (position
+# 32 j + b holds NTT coefficient 8 b + j: the rows of X one after the other), which
+# the pointwise products do not care about as long as both factors share it. Only
+# A_hat, from ExpandA in the standard order, is put into P once per signature
+# (:func:`_to_p`). ``perm`` (a compile-time constant after inlining) picks P.
+
+
+@inline
+def _ntt_rows(a: Any, perm: bool) -> Any:
+    """NTT of every row of a, in the standard order or (``perm``) in P."""
     rows = a.shape[0]
     out = np.empty((rows, 256), dtype=np.int64)
     w = np.empty(256, dtype=np.float64)
     x = np.empty((8, 32), dtype=np.float64)
+    xf = x.reshape(256)
     for r in range(rows):
         for j in range(256):
             w[j] = a[r, j]
@@ -268,15 +273,55 @@ def _ntt(a: Any) -> Any:
             for j in range(8):
                 x[j, b] = w[8 * b + j]
         _ntt_last(x)  # lengths 4, 2, 1
-        for b in range(32):
-            for j in range(8):
-                out[r, 8 * b + j] = _freeze(np.int64(x[j, b]))
+        if perm:
+            for i in range(256):
+                out[r, i] = _freeze(np.int64(xf[i]))
+        else:
+            for b in range(32):
+                for j in range(8):
+                    out[r, 8 * b + j] = _freeze(np.int64(x[j, b]))
+    return out
+
+
+@jit
+def _ntt(a: Any) -> Any:
+    """FIPS 204, Algorithm 41 (NTT) per row, on float64. Inputs in (-q, q); each layer
+    adds at most 1.01 q to the bound, so values stay below 10 q < 2^27 and products
+    below 2^50 (exact). The result goes back to int64 and through :func:`_freeze`.
+    Layers three at a time, the last three on the transpose (see above); no branch,
+    index or table lookup depends on the values."""
+    return _ntt_rows(a, False)
+
+
+@jit
+def _ntt_p(a: Any) -> Any:
+    """:func:`_ntt` with the result in the order P (see above)."""
+    return _ntt_rows(a, True)
+
+
+@jit
+def _to_p(a: Any) -> Any:
+    """Canonical (rows, 256) NTT-domain rows from the standard order into P."""
+    out = np.empty_like(a)
+    for r in range(a.shape[0]):
+        for j in range(8):
+            for b in range(32):
+                out[r, 32 * j + b] = a[r, 8 * b + j]
     return out
 
 
 @inline
-def _intt_row(x: Any, w: Any, out: Any) -> None:
-    """NTT^-1 of the row held transposed in X (:func:`_intt`), into the int64 row out."""
+def _intt_row(src: Any, x: Any, w: Any, out: Any, perm: bool) -> None:
+    """NTT^-1 of the row src (standard order, or P with ``perm``) into the int64 row
+    out; x (8, 32) and w (256,) float64 scratch."""
+    if perm:
+        xf = x.reshape(256)
+        for i in range(256):
+            xf[i] = src[i]
+    else:
+        for b in range(32):
+            for j in range(8):
+                x[j, b] = src[8 * b + j]
     _intt_first(x)  # lengths 1, 2, 4
     for b in range(32):
         for j in range(8):
@@ -302,10 +347,25 @@ def _intt(a: Any) -> Any:
     w = np.empty(256, dtype=np.float64)
     x = np.empty((8, 32), dtype=np.float64)
     for r in range(rows):
-        for b in range(32):
-            for j in range(8):
-                x[j, b] = a[r, 8 * b + j]
-        _intt_row(x, w, out[r])
+        _intt_row(a[r], x, w, out[r], False)
+    return out
+
+
+@inline
+def _mul_intt_rows(a_hat: Any, c_hat: Any, perm: bool) -> Any:
+    """NTT^-1(a_hat[r] o c_hat) for every row r, inputs in one order (P with ``perm``)."""
+    rows = a_hat.shape[0]
+    out = np.empty((rows, 256), dtype=np.int64)
+    w = np.empty(256, dtype=np.float64)
+    x = np.empty((8, 32), dtype=np.float64)
+    cf = np.empty(256, dtype=np.float64)
+    prod = np.empty(256, dtype=np.float64)
+    for i in range(256):
+        cf[i] = c_hat[i]
+    for r in range(rows):
+        for i in range(256):
+            prod[i] = _reduce_f64(np.float64(a_hat[r, i]) * cf[i])
+        _intt_row(prod, x, w, out[r], perm)
     return out
 
 
@@ -313,21 +373,40 @@ def _intt(a: Any) -> Any:
 def _mul_intt(a_hat: Any, c_hat: Any) -> Any:
     """NTT^-1(a_hat[r] o c_hat) for every row r of canonical (rows, 256) a_hat and a
     canonical (256,) c_hat (FIPS 204, Algorithm 45, then Algorithm 42): each product
-    (below q^2 < 2^53, exact) reduced by :func:`_reduce_f64` as it is stored into the
-    transpose, without the int64 round trip of :func:`_pointwise_acc`. The same
-    canonical results as ``_intt(_pointwise_acc(...))``."""
-    rows = a_hat.shape[0]
-    out = np.empty((rows, 256), dtype=np.int64)
+    (below q^2 < 2^53, exact) reduced by :func:`_reduce_f64` on its way into the
+    inverse transform, without the int64 round trip of :func:`_pointwise_acc`. The
+    same canonical results as ``_intt(_pointwise_acc(...))``."""
+    return _mul_intt_rows(a_hat, c_hat, False)
+
+
+@jit
+def _mul_intt_p(a_hat: Any, c_hat: Any) -> Any:
+    """:func:`_mul_intt` for inputs in the order P (see above)."""
+    return _mul_intt_rows(a_hat, c_hat, True)
+
+
+@inline
+def _mat_vec_intt_rows(a_hat: Any, v_hat: Any, perm: bool) -> Any:
+    """NTT^-1(A_hat o v_hat), inputs in one order (P with ``perm``)."""
+    k = a_hat.shape[0]
+    l = a_hat.shape[1]  # noqa: E741
+    out = np.empty((k, 256), dtype=np.int64)
     w = np.empty(256, dtype=np.float64)
     x = np.empty((8, 32), dtype=np.float64)
-    cf = np.empty(256, dtype=np.float64)
-    for i in range(256):
-        cf[i] = c_hat[i]
-    for r in range(rows):
-        for b in range(32):
-            for j in range(8):
-                x[j, b] = _reduce_f64(np.float64(a_hat[r, 8 * b + j]) * cf[8 * b + j])
-        _intt_row(x, w, out[r])
+    vf = np.empty((l, 256), dtype=np.float64)
+    acc = np.empty(256, dtype=np.float64)
+    for s in range(l):
+        for i in range(256):
+            vf[s, i] = v_hat[s, i]
+    for r in range(k):
+        for i in range(256):
+            acc[i] = np.float64(a_hat[r, 0, i]) * vf[0, i]
+        for s in range(1, l):
+            for i in range(256):
+                acc[i] += np.float64(a_hat[r, s, i]) * vf[s, i]
+        for i in range(256):
+            acc[i] = _reduce_f64(acc[i])
+        _intt_row(acc, x, w, out[r], perm)
     return out
 
 
@@ -336,26 +415,13 @@ def _mat_vec_intt(a_hat: Any, v_hat: Any) -> Any:
     """NTT^-1(A_hat o v_hat) for canonical (k, l, 256) A_hat and (l, 256) v_hat: the
     row sums of at most 8 products (below 2^49, exact) reduced once, then Algorithm
     42; the same canonical results as ``_intt(_pointwise_acc(...))``."""
-    k = a_hat.shape[0]
-    l = a_hat.shape[1]  # noqa: E741
-    out = np.empty((k, 256), dtype=np.int64)
-    w = np.empty(256, dtype=np.float64)
-    x = np.empty((8, 32), dtype=np.float64)
-    vf = np.empty((l, 256), dtype=np.float64)
-    for s in range(l):
-        for i in range(256):
-            vf[s, i] = v_hat[s, i]
-    for r in range(k):
-        for i in range(256):
-            w[i] = np.float64(a_hat[r, 0, i]) * vf[0, i]
-        for s in range(1, l):
-            for i in range(256):
-                w[i] += np.float64(a_hat[r, s, i]) * vf[s, i]
-        for b in range(32):
-            for j in range(8):
-                x[j, b] = _reduce_f64(w[8 * b + j])
-        _intt_row(x, w, out[r])
-    return out
+    return _mat_vec_intt_rows(a_hat, v_hat, False)
+
+
+@jit
+def _mat_vec_intt_p(a_hat: Any, v_hat: Any) -> Any:
+    """:func:`_mat_vec_intt` for inputs in the order P (see above)."""
+    return _mat_vec_intt_rows(a_hat, v_hat, True)
 
 
 def ntt(a: Poly) -> Poly:

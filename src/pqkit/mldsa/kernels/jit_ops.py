@@ -58,12 +58,15 @@ from pqkit.mldsa.kernels.jit import (
     _intt,
     _low,
     _mat_vec_intt,
+    _mat_vec_intt_p,
     _mod_q,
-    _mul_intt,
+    _mul_intt_p,
     _ntt,
+    _ntt_p,
     _pointwise_acc,
     _power2round,
     _sample_in_ball,
+    _to_p,
     _use_hint,
 )
 from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
@@ -410,7 +413,8 @@ def _sign(
         put(small[i], s[i])
     for i in range(k):
         put(small[l + k + i], t0[i])
-    small_hat = _ntt(small)  # NTT(s1), NTT(s2), NTT(t0) in one call
+    small_hat = _ntt_p(small)  # NTT(s1), NTT(s2), NTT(t0) in one call, in the order P
+    a_p = _to_p(a_hat.reshape(k * l, 256)).reshape(k, l, 256)  # A_hat in P too
     inputs = np.empty(64 + k * 32 * w1_bits, dtype=np.uint8)  # mu || w1Encode(w1)
     put(inputs[:64], mu)
     nonces = np.empty(l, dtype=np.int64)
@@ -420,15 +424,15 @@ def _sign(
             nonces[r] = kappa + r
         v = _shake_x8(_seeded(rho_pp, nonces, 2), RATE_256, 32 * z_bits)
         y = gamma1 - _bit_unpack(v, z_bits)
-        w = _mat_vec_intt(a_hat, _ntt(y))  # line 12
+        w = _mat_vec_intt_p(a_p, _ntt_p(y))  # line 12
         w1 = np.empty((k, 256), dtype=np.int64)  # line 13: HighBits
         for i in range(k):
             for j in range(256):
                 w1[i, j] = _high(w[i, j], gamma2)
         put(inputs[64:], _bit_pack(w1, w1_bits).reshape(-1))
         c_tilde = _h(inputs, ctb)  # line 15
-        c_hat = _ntt(_sample_c(c_tilde, tau))  # lines 16-17
-        cs = _mul_intt(small_hat, c_hat[0])  # lines 18, 19 and 25: c s1, c s2, c t0
+        c_hat = _ntt_p(_sample_c(c_tilde, tau))  # lines 16-17
+        cs = _mul_intt_p(small_hat, c_hat[0])  # lines 18, 19 and 25: c s1, c s2, c t0
         ok, z, hint = _checks(y, w, cs, gamma1, gamma2, beta, omega)  # lines 20-28
         if ok:
             return _sig_encode(c_tilde, z, hint, k, l, gamma1, omega, z_bits)
