@@ -107,15 +107,21 @@ _N1_F = np.stack([_NEG_ZETAS_F[255 - 4 * _B - q] for q in range(4)])
 _N2_F = np.stack([_NEG_ZETAS_F[127 - 2 * _B - h] for h in range(2)])
 _N4_F = _NEG_ZETAS_F[63 - _B].copy()
 
+# NOTE: for compile time, the butterflies and the passes below are plain compiled
+# functions, which LLVM inlines (the same speed here), not ``jit_inline`` ones:
+# Numba's inliner copied and typed them again at each of their dozens of call sites,
+# and the ML-DSA warm-up cost 10 s more CPU than before the merged layers, against
+# 3 s this way (docs/decisions.md, "Issue 26: ML-DSA signing").
 
-@inline
+
+@jit
 def _fly(z: float, u: float, v: float) -> tuple[float, float]:
     """The forward butterfly (u + z v, u - z v), z v reduced (Algorithm 41 lines 8-10)."""
     t = _reduce_f64(z * v)
     return u + t, u - t
 
 
-@inline
+@jit
 def _unfly(z: float, t: float, u: float, reduce: bool) -> tuple[float, float]:
     """The inverse butterfly (t + u, z (t - u)), the product reduced (Algorithm 42
     lines 9-11); the sum too where ``reduce`` (a public constant) says so."""
@@ -125,7 +131,7 @@ def _unfly(z: float, t: float, u: float, reduce: bool) -> tuple[float, float]:
     return s, _reduce_f64(z * (t - u))
 
 
-@inline
+@jit
 def _ntt_8(w: Any, length: int) -> None:
     """Forward layers of lengths ``length``, ``length`` / 2 and / 4 in one pass."""
     q = length >> 2
@@ -152,7 +158,7 @@ def _ntt_8(w: Any, length: int) -> None:
             w[j + 6 * q], w[j + 7 * q] = _fly(z3, a6, a7)
 
 
-@inline
+@jit
 def _ntt_4(w: Any, length: int) -> None:
     """Forward layers of lengths ``length`` and ``length`` / 2 in one pass."""
     h = length >> 1
@@ -166,7 +172,7 @@ def _ntt_4(w: Any, length: int) -> None:
             w[j + 2 * h], w[j + 3 * h] = _fly(zb, a2, a3)
 
 
-@inline
+@jit
 def _ntt_last(x: Any) -> None:
     """Forward layers of lengths 4, 2 and 1 on the transpose X, the blocks as vectors."""
     for b in range(32):
@@ -184,7 +190,7 @@ def _ntt_last(x: Any) -> None:
         x[6, b], x[7, b] = _fly(_Z1_F[3, b], a6, a7)
 
 
-@inline
+@jit
 def _intt_first(x: Any) -> None:
     """Inverse layers of lengths 1, 2 and 4 on the transpose X, the blocks as vectors."""
     for b in range(32):
@@ -202,7 +208,7 @@ def _intt_first(x: Any) -> None:
         x[3, b], x[7, b] = _unfly(_N4_F[b], a3, a7, False)
 
 
-@inline
+@jit
 def _intt_4(w: Any, length: int, reduce: bool) -> None:
     """Inverse layers of lengths ``length`` and 2 ``length`` in one pass; the first
     layer's sums reduced where ``reduce`` says so."""
@@ -219,7 +225,7 @@ def _intt_4(w: Any, length: int, reduce: bool) -> None:
             w[j + length], w[j + 3 * length] = _unfly(z, a1, a3, False)
 
 
-@inline
+@jit
 def _intt_8(w: Any, length: int) -> None:
     """Inverse layers of lengths ``length``, 2 ``length`` and 4 ``length`` in one pass."""
     m0 = 128 // length
