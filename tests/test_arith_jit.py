@@ -135,14 +135,18 @@ def test_dsa_ntts_with_merged_layers_equal_the_reference(rows: int) -> None:
 
 @pytest.mark.parametrize(("k", "l"), [(4, 4), (6, 5), (8, 7)])
 def test_dsa_products_fused_with_the_inverse_ntt_equal_the_reference(k: int, l: int) -> None:  # noqa: E741
-    """``_mat_vec_intt`` and ``_mul_intt`` (the products reduced as they enter the
-    inverse transform) give ref's NTT^-1(A o v) and NTT^-1(a o c), extremes included."""
-    from pqkit.mldsa.kernels.jit import _mat_vec_intt, _mul_intt
+    """``_mat_vec_intt``, ``_mat_vec_sub_intt`` and ``_mul_intt`` (the products
+    reduced as they enter the inverse transform) give ref's NTT^-1(A o v),
+    NTT^-1(A o v - t o c) and NTT^-1(a o c), extremes included."""
+    from pqkit.mldsa.kernels.jit import _mat_vec_intt, _mat_vec_sub_intt, _mul_intt
 
     rk = arith.kernels("mldsa", "ref")
     a = _dsa_extremes(k * l, k).reshape(k, l, 256)
     v = _dsa_extremes(l, l)
     np.testing.assert_array_equal(_mat_vec_intt(a, v), rk.intt(rk.pointwise_acc(a, v[None])))
+    t = _dsa_extremes(k, k + 1)
+    c_t = (rk.pointwise_acc(a, v[None]) - rk.pointwise_mul(t, v[0][None])) % MLDSA_Q
+    np.testing.assert_array_equal(_mat_vec_sub_intt(a, v, t, v[0].copy()), rk.intt(c_t))
     c = v[0].copy()
     rows = a.reshape(-1, 256)
     np.testing.assert_array_equal(_mul_intt(rows, c), rk.intt(rk.pointwise_mul(rows, c[None])))

@@ -392,8 +392,10 @@ def _mul_intt_p(a_hat: Any, c_hat: Any) -> Any:
 
 
 @inline
-def _mat_vec_intt_rows(a_hat: Any, v_hat: Any, perm: bool) -> Any:
-    """NTT^-1(A_hat o v_hat), inputs in one order (P with ``perm``)."""
+def _mat_vec_intt_rows(a_hat: Any, v_hat: Any, t_hat: Any, c_hat: Any, perm: bool) -> Any:
+    """NTT^-1(A_hat o v_hat - t_hat o c_hat), inputs in one order (P with ``perm``);
+    t_hat may have no rows (then nothing is subtracted). Each row's sum of at most
+    8 products, less one, lies in (-2^46, 2^49): exact."""
     k = a_hat.shape[0]
     l = a_hat.shape[1]  # noqa: E741
     out = np.empty((k, 256), dtype=np.int64)
@@ -410,6 +412,9 @@ def _mat_vec_intt_rows(a_hat: Any, v_hat: Any, perm: bool) -> Any:
         for s in range(1, l):
             for i in range(256):
                 acc[i] += np.float64(a_hat[r, s, i]) * vf[s, i]
+        if t_hat.shape[0]:  # public: the shape
+            for i in range(256):
+                acc[i] -= np.float64(t_hat[r, i]) * np.float64(c_hat[i])
         for i in range(256):
             acc[i] = _reduce_f64(acc[i])
         _intt_row(acc, x, w, out[r], perm)
@@ -421,13 +426,23 @@ def _mat_vec_intt(a_hat: Any, v_hat: Any) -> Any:
     """NTT^-1(A_hat o v_hat) for canonical (k, l, 256) A_hat and (l, 256) v_hat: the
     row sums of at most 8 products (below 2^49, exact) reduced once, then Algorithm
     42; the same canonical results as ``_intt(_pointwise_acc(...))``."""
-    return _mat_vec_intt_rows(a_hat, v_hat, False)
+    none = np.empty((0, 256), dtype=np.int64)
+    return _mat_vec_intt_rows(a_hat, v_hat, none, none[:, 0], False)
 
 
 @jit
 def _mat_vec_intt_p(a_hat: Any, v_hat: Any) -> Any:
     """:func:`_mat_vec_intt` for inputs in the order P (see above)."""
-    return _mat_vec_intt_rows(a_hat, v_hat, True)
+    none = np.empty((0, 256), dtype=np.int64)
+    return _mat_vec_intt_rows(a_hat, v_hat, none, none[:, 0], True)
+
+
+@jit
+def _mat_vec_sub_intt(a_hat: Any, v_hat: Any, t_hat: Any, c_hat: Any) -> Any:
+    """NTT^-1(A_hat o v_hat - t_hat o c_hat) for canonical inputs, (k, 256) t_hat and
+    (256,) c_hat (FIPS 204, Algorithm 8 line 9: A_hat z_hat - c_hat t1_hat), in one
+    pass per row as :func:`_mat_vec_intt`."""
+    return _mat_vec_intt_rows(a_hat, v_hat, t_hat, c_hat, False)
 
 
 def ntt(a: Poly) -> Poly:

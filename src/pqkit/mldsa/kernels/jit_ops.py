@@ -55,15 +55,14 @@ from pqkit.mldsa.kernels.jit import (
     _half_byte,
     _high,
     _infinity_norm,
-    _intt,
     _low,
     _mat_vec_intt,
     _mat_vec_intt_p,
+    _mat_vec_sub_intt,
     _mod_q,
     _mul_intt_p,
     _ntt,
     _ntt_p,
-    _pointwise_acc,
     _power2round,
     _sample_in_ball,
     _to_p,
@@ -213,30 +212,6 @@ def _sample_c(c_tilde: Any, tau: int) -> Any:
         if ok[0]:
             return c
         n *= 4
-
-
-@jit_inline
-def _mul_rows(a_hat: Any, c_hat: Any) -> Any:
-    """Row i of a_hat times the single polynomial c_hat (NTT domain), reduced."""
-    rows = a_hat.shape[0]
-    return _pointwise_acc(
-        a_hat.reshape(rows, 1, 256),
-        c_hat.reshape(1, 1, 256),
-        np.arange(rows),
-        np.zeros(rows, dtype=np.int64),
-        1,
-        1,
-    )
-
-
-@jit_inline
-def _mat_vec(a_hat: Any, v_hat: Any) -> Any:
-    """A_hat o v_hat in the NTT domain: (k, l, 256) x (l, 256) -> (k, 256)."""
-    k = a_hat.shape[0]
-    l = a_hat.shape[1]  # noqa: E741
-    return _pointwise_acc(
-        a_hat, v_hat.reshape(1, l, 256), np.arange(k), np.zeros(k, dtype=np.int64), 1, 1
-    )
 
 
 # --- FIPS 204, Algorithms 6-8 --------------------------------------------------------------
@@ -573,9 +548,7 @@ def _verify_w1(
     c_hat = _ntt(c.reshape(1, 256))
     z_hat = _ntt(z)
     t1_hat = _ntt(t1 << _D)
-    az = _mat_vec(a_hat, z_hat)
-    ct1 = _mul_rows(t1_hat, c_hat)
-    w = _intt(az - ct1)  # line 9 (differences in (-q, q))
+    w = _mat_vec_sub_intt(a_hat, z_hat, t1_hat, c_hat[0])  # line 9
     w1 = _use_hint(hint, w.reshape(-1), gamma2)  # line 10
     put(w1_bytes, _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1))
     return True, w1_bytes
