@@ -103,3 +103,89 @@ def test_put_copies_into_a_slice_and_checks_the_length() -> None:
     assert src.tolist() == [1, 2, 3, 4]  # the source is not modified
     with pytest.raises(ValueError, match="put: the arrays differ in length"):
         put(dst[3:6], src)
+
+
+def _dsa_extremes(rows: int, seed: int) -> Any:
+    """Canonical ML-DSA rows with the extremes: all q - 1, all 0, alternating q // 2
+    and q // 2 + 1, the rest random."""
+    q = MLDSA_Q
+    f = np.random.default_rng(seed).integers(0, q, (rows, 256))
+    f[0] = q - 1
+    f[1] = 0
+    f[2, ::2] = q // 2
+    f[2, 1::2] = q // 2 + 1
+    return f
+
+
+@pytest.mark.parametrize("rows", [3, 8, 17])
+def test_dsa_ntts_with_merged_layers_equal_the_reference(rows: int) -> None:
+    """The ML-DSA NTTs run three layers a pass, the short ones on a transposed
+    block (docs/decisions.md, "Issue 26: ML-DSA signing"): ref's results, for
+    canonical rows and for the signed (-q, q) rows signing transforms."""
+    dk, rk = arith.kernels("mldsa", "jit"), arith.kernels("mldsa", "ref")
+    f = _dsa_extremes(rows, rows)
+    signed = f.copy()
+    signed[1] = -(MLDSA_Q - 1)
+    signed[3:] -= MLDSA_Q // 2
+    np.testing.assert_array_equal(dk.ntt(f), rk.ntt(f))
+    np.testing.assert_array_equal(dk.ntt(signed), rk.ntt(signed % MLDSA_Q))
+    np.testing.assert_array_equal(dk.intt(f), rk.intt(f))
+    np.testing.assert_array_equal(dk.intt(dk.ntt(signed)), signed % MLDSA_Q)
+
+
+@pytest.mark.parametrize(("k", "l"), [(4, 4), (6, 5), (8, 7)])
+def test_dsa_products_fused_with_the_inverse_ntt_equal_the_reference(k: int, l: int) -> None:  # noqa: E741
+    """``_mat_vec_intt``, ``_mat_vec_sub_intt`` and ``_mul_intt`` (the products
+    reduced as they enter the inverse transform) give ref's NTT^-1(A o v),
+    NTT^-1(A o v - t o c) and NTT^-1(a o c), extremes included."""
+    from pqkit.mldsa.kernels.jit import _mat_vec_intt, _mat_vec_sub_intt, _mul_intt
+
+    rk = arith.kernels("mldsa", "ref")
+    a = _dsa_extremes(k * l, k).reshape(k, l, 256)
+    v = _dsa_extremes(l, l)
+    np.testing.assert_array_equal(_mat_vec_intt(a, v), rk.intt(rk.pointwise_acc(a, v[None])))
+    t = _dsa_extremes(k, k + 1)
+    c_t = (rk.pointwise_acc(a, v[None]) - rk.pointwise_mul(t, v[0][None])) % MLDSA_Q
+    np.testing.assert_array_equal(_mat_vec_sub_intt(a, v, t, v[0].copy()), rk.intt(c_t))
+    c = v[0].copy()
+    rows = a.reshape(-1, 256)
+    np.testing.assert_array_equal(_mul_intt(rows, c), rk.intt(rk.pointwise_mul(rows, c[None])))
+
+
+def test_dsa_norm_check_flags_exactly_the_bound() -> None:
+    """``_norm_at_least(a, bound)`` is ``||a||_inf >= bound`` (FIPS 204 §2.3) for flat
+    inputs in (-q, q), at the bound and one below, positive and negative."""
+    from pqkit.mldsa.kernels.jit import _norm_at_least
+
+    q = MLDSA_Q
+    for bound in (1, 2**17 - 39 * 2, (q - 1) // 88, (q - 1) // 2):
+        for x in (bound - 1, bound, -(bound - 1), -bound, q - bound, q - bound + 1):
+            a = np.zeros(256 * 3, dtype=np.int64)
+            a[517] = x
+            centred = ((x % q) + (q - 1) // 2) % q - (q - 1) // 2
+            assert _norm_at_least(a, bound) == int(abs(centred) >= bound), (bound, x)
+
+
+def test_dsa_transforms_in_the_signing_order_p() -> None:
+    """Signing keeps NTT-domain values in the order P (no transposes around the
+    short layers): ``_ntt_p`` is ``_to_p`` of the NTT, and the fused inverse
+    transforms read P and give the standard results."""
+    from pqkit.mldsa.kernels.jit import (
+        _mat_vec_intt,
+        _mat_vec_intt_p,
+        _mul_intt,
+        _mul_intt_p,
+        _ntt,
+        _ntt_p,
+        _to_p,
+    )
+
+    f = _dsa_extremes(11, 3)
+    p = _to_p(f)
+    assert sorted(p[3].tolist()) == sorted(f[3].tolist())  # a permutation of each row
+    assert not np.array_equal(p[3], f[3])
+    np.testing.assert_array_equal(_ntt_p(f), _to_p(_ntt(f)))
+    np.testing.assert_array_equal(_mul_intt_p(p, p[5]), _mul_intt(f, f[5]))
+    a = f[:10].reshape(2, 5, 256)
+    a_p = p[:10].reshape(2, 5, 256)
+    np.testing.assert_array_equal(_mat_vec_intt_p(a_p, p[5:10]), _mat_vec_intt(a, f[5:10]))

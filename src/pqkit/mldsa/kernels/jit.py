@@ -5,9 +5,8 @@ Contracts: :class:`pqkit.mldsa.kernels.contract.MLDSAKernels`, the same as the `
 (:mod:`pqkit.arith._jit`) around one ``@njit`` loop nest per kernel.
 
 Secret-data rules (docs/architecture.md §8): no ``%``, ``//`` or branches on coefficient
-values. Pointwise products are reduced by Montgomery multiplication with R = 2^32 on
-int64 (:func:`_mont`, the signed low 32 bits taken with masks), the NTTs by a
-floating-point quotient on exact float64 integers (:func:`_reduce_f64`), sums by
+values. The NTTs and the pointwise products run on exact float64 integers, reduced
+by a floating-point quotient (:func:`_reduce_f64`), sums by
 the folding 2^23 = 2^13 - 1 (mod q) (:func:`_fold`); conditional corrections are sign-mask
 arithmetic (``x += (x >> 63) & q``). Decompose and Power2Round use the
 multiply-and-shift forms of the ``numpy`` backend; maxima and absolute values are
@@ -28,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pqkit.arith._jit import as_bytes, as_polys, bcast_rows, check_width, jit, pack_le, unpack_le
+from pqkit.arith._jit import jit_inline as inline
 from pqkit.arith.api import Poly, kernel_table
 from pqkit.arith.tables import N
 from pqkit.mldsa.kernels.contract import MLDSAKernels
@@ -37,9 +37,6 @@ from pqkit.mldsa.kernels.tables import MLDSA_ZETAS as ZETAS
 
 __all__ = ["KERNELS"]
 
-_QINV = pow(Q, -1, 1 << 32)  # q^-1 mod 2^32 (below 2^31, so also its signed value)
-_R = (1 << 32) % Q  # Montgomery R mod q
-_R2 = _R * _R % Q
 _HALF_Q = (Q - 1) // 2
 _GAMMA2_32 = (Q - 1) // 32
 _GAMMA2_88 = (Q - 1) // 88
@@ -48,20 +45,6 @@ _HB88_M, _HB88_S = MLDSA_DECOMPOSE[_GAMMA2_88]
 
 
 # --- reductions ----------------------------------------------------------------------
-
-
-@jit
-def _lo32(x: int) -> int:
-    """The low 32 bits of x as a signed 32-bit value (two's complement), by masks."""
-    return ((x & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
-
-
-@jit
-def _mont(a: int) -> int:
-    """a 2^-32 mod q in (-q, q) for |a| < q 2^31 (Montgomery reduction): with
-    t = a q^-1 mod± 2^32, a - t q is a multiple of 2^32 and the shift is exact."""
-    t = _lo32(_lo32(a) * _QINV)
-    return (a - t * Q) >> 32
 
 
 @jit
@@ -104,69 +87,362 @@ def _reduce_f64(x: float) -> float:
     return x - k * _QF
 
 
+# Layout and layer merging. A butterfly loop over a layer's pairs vectorises when
+# its run of consecutive coefficients is long, and every pass over the row loads and
+# stores it once. So the layers run three (or two) at a time, the values of a group
+# of 8 (or 4) coefficients held in registers: lengths 128-64-32 and 16-8 on the row
+# as it is, and the last three (4, 2, 1), whose runs are too short to vectorise, on
+# the row's (8, 32) transpose X[j, b] = w[8 b + j]: there the 8 coefficients of block
+# b are the 8 rows of column b, and one loop over the 32 blocks does all three layers
+# with the blocks' zetas as vectors (the tables below, indexed as FIPS 204's loops
+# consume ZETAS: layer length 4 uses m = 32 + b, length 2 m = 64 + 2b + j // 4,
+# length 1 m = 128 + 4b + j // 2; NTT^-1 the same positions of the negated zetas,
+# m = 255 - g counted down). Every coefficient goes through the same operations in
+# the same order as in the one-layer-at-a-time loops, so the results are the same.
+_B = np.arange(32)
+_Z4_F = _ZETAS_F[32 + _B].copy()
+_Z2_F = np.stack([_ZETAS_F[64 + 2 * _B + h] for h in range(2)])
+_Z1_F = np.stack([_ZETAS_F[128 + 4 * _B + q] for q in range(4)])
+_N1_F = np.stack([_NEG_ZETAS_F[255 - 4 * _B - q] for q in range(4)])
+_N2_F = np.stack([_NEG_ZETAS_F[127 - 2 * _B - h] for h in range(2)])
+_N4_F = _NEG_ZETAS_F[63 - _B].copy()
+
+# NOTE: for compile time, the butterflies and the passes below are plain compiled
+# functions, which LLVM inlines (the same speed here), not ``jit_inline`` ones:
+# Numba's inliner copied and typed them again at each of their dozens of call sites,
+# and the ML-DSA warm-up cost 10 s more CPU than before the merged layers, against
+# 3 s this way (docs/decisions.md, "Issue 26: ML-DSA signing").
+
+
+@jit
+def _fly(z: float, u: float, v: float) -> tuple[float, float]:
+    """The forward butterfly (u + z v, u - z v), z v reduced (Algorithm 41 lines 8-10)."""
+    t = _reduce_f64(z * v)
+    return u + t, u - t
+
+
+@jit
+def _unfly(z: float, t: float, u: float, reduce: bool) -> tuple[float, float]:
+    """The inverse butterfly (t + u, z (t - u)), the product reduced (Algorithm 42
+    lines 9-11); the sum too where ``reduce`` (a public constant) says so."""
+    s = t + u
+    if reduce:
+        s = _reduce_f64(s)
+    return s, _reduce_f64(z * (t - u))
+
+
+@jit
+def _ntt_8(w: Any, length: int) -> None:
+    """Forward layers of lengths ``length``, ``length`` / 2 and / 4 in one pass."""
+    q = length >> 2
+    m0 = 128 // length
+    for g in range(m0):
+        m = m0 + g
+        z = _ZETAS_F[m]
+        za, zb = _ZETAS_F[2 * m], _ZETAS_F[2 * m + 1]
+        z0, z1 = _ZETAS_F[4 * m], _ZETAS_F[4 * m + 1]
+        z2, z3 = _ZETAS_F[4 * m + 2], _ZETAS_F[4 * m + 3]
+        base = 2 * length * g
+        for j in range(base, base + q):
+            a0, a4 = _fly(z, w[j], w[j + 4 * q])
+            a1, a5 = _fly(z, w[j + q], w[j + 5 * q])
+            a2, a6 = _fly(z, w[j + 2 * q], w[j + 6 * q])
+            a3, a7 = _fly(z, w[j + 3 * q], w[j + 7 * q])
+            a0, a2 = _fly(za, a0, a2)
+            a1, a3 = _fly(za, a1, a3)
+            a4, a6 = _fly(zb, a4, a6)
+            a5, a7 = _fly(zb, a5, a7)
+            w[j], w[j + q] = _fly(z0, a0, a1)
+            w[j + 2 * q], w[j + 3 * q] = _fly(z1, a2, a3)
+            w[j + 4 * q], w[j + 5 * q] = _fly(z2, a4, a5)
+            w[j + 6 * q], w[j + 7 * q] = _fly(z3, a6, a7)
+
+
+@jit
+def _ntt_4(w: Any, length: int) -> None:
+    """Forward layers of lengths ``length`` and ``length`` / 2 in one pass."""
+    h = length >> 1
+    for base in range(0, 256, 2 * length):
+        m = (256 + base) // (2 * length)  # 128 / length groups before this layer's
+        z, za, zb = _ZETAS_F[m], _ZETAS_F[2 * m], _ZETAS_F[2 * m + 1]
+        for j in range(base, base + h):
+            a0, a2 = _fly(z, w[j], w[j + 2 * h])
+            a1, a3 = _fly(z, w[j + h], w[j + 3 * h])
+            w[j], w[j + h] = _fly(za, a0, a1)
+            w[j + 2 * h], w[j + 3 * h] = _fly(zb, a2, a3)
+
+
+@jit
+def _ntt_last(x: Any) -> None:
+    """Forward layers of lengths 4, 2 and 1 on the transpose X, the blocks as vectors."""
+    for b in range(32):
+        a0, a4 = _fly(_Z4_F[b], x[0, b], x[4, b])
+        a1, a5 = _fly(_Z4_F[b], x[1, b], x[5, b])
+        a2, a6 = _fly(_Z4_F[b], x[2, b], x[6, b])
+        a3, a7 = _fly(_Z4_F[b], x[3, b], x[7, b])
+        a0, a2 = _fly(_Z2_F[0, b], a0, a2)
+        a1, a3 = _fly(_Z2_F[0, b], a1, a3)
+        a4, a6 = _fly(_Z2_F[1, b], a4, a6)
+        a5, a7 = _fly(_Z2_F[1, b], a5, a7)
+        x[0, b], x[1, b] = _fly(_Z1_F[0, b], a0, a1)
+        x[2, b], x[3, b] = _fly(_Z1_F[1, b], a2, a3)
+        x[4, b], x[5, b] = _fly(_Z1_F[2, b], a4, a5)
+        x[6, b], x[7, b] = _fly(_Z1_F[3, b], a6, a7)
+
+
+@jit
+def _intt_first(x: Any) -> None:
+    """Inverse layers of lengths 1, 2 and 4 on the transpose X, the blocks as vectors."""
+    for b in range(32):
+        a0, a1 = _unfly(_N1_F[0, b], x[0, b], x[1, b], False)
+        a2, a3 = _unfly(_N1_F[1, b], x[2, b], x[3, b], False)
+        a4, a5 = _unfly(_N1_F[2, b], x[4, b], x[5, b], False)
+        a6, a7 = _unfly(_N1_F[3, b], x[6, b], x[7, b], False)
+        a0, a2 = _unfly(_N2_F[0, b], a0, a2, False)
+        a1, a3 = _unfly(_N2_F[0, b], a1, a3, False)
+        a4, a6 = _unfly(_N2_F[1, b], a4, a6, False)
+        a5, a7 = _unfly(_N2_F[1, b], a5, a7, False)
+        x[0, b], x[4, b] = _unfly(_N4_F[b], a0, a4, False)
+        x[1, b], x[5, b] = _unfly(_N4_F[b], a1, a5, False)
+        x[2, b], x[6, b] = _unfly(_N4_F[b], a2, a6, False)
+        x[3, b], x[7, b] = _unfly(_N4_F[b], a3, a7, False)
+
+
+@jit
+def _intt_4(w: Any, length: int, reduce: bool) -> None:
+    """Inverse layers of lengths ``length`` and 2 ``length`` in one pass; the first
+    layer's sums reduced where ``reduce`` says so."""
+    m0 = 128 // length  # the first group's zeta index, counted down: m0 + (m0 - 1 - g)
+    for g in range(m0 // 2):
+        zp = _NEG_ZETAS_F[2 * m0 - 1 - 2 * g]
+        zq = _NEG_ZETAS_F[2 * m0 - 2 - 2 * g]
+        z = _NEG_ZETAS_F[m0 - 1 - g]
+        base = 4 * length * g
+        for j in range(base, base + length):
+            a0, a1 = _unfly(zp, w[j], w[j + length], reduce)
+            a2, a3 = _unfly(zq, w[j + 2 * length], w[j + 3 * length], reduce)
+            w[j], w[j + 2 * length] = _unfly(z, a0, a2, False)
+            w[j + length], w[j + 3 * length] = _unfly(z, a1, a3, False)
+
+
+@jit
+def _intt_8(w: Any, length: int) -> None:
+    """Inverse layers of lengths ``length``, 2 ``length`` and 4 ``length`` in one pass."""
+    m0 = 128 // length
+    for g in range(m0 // 4):
+        z0 = _NEG_ZETAS_F[2 * m0 - 1 - 4 * g]
+        z1 = _NEG_ZETAS_F[2 * m0 - 2 - 4 * g]
+        z2 = _NEG_ZETAS_F[2 * m0 - 3 - 4 * g]
+        z3 = _NEG_ZETAS_F[2 * m0 - 4 - 4 * g]
+        za = _NEG_ZETAS_F[m0 - 1 - 2 * g]
+        zb = _NEG_ZETAS_F[m0 - 2 - 2 * g]
+        z = _NEG_ZETAS_F[m0 // 2 - 1 - g]
+        base = 8 * length * g
+        q = length
+        for j in range(base, base + q):
+            a0, a1 = _unfly(z0, w[j], w[j + q], False)
+            a2, a3 = _unfly(z1, w[j + 2 * q], w[j + 3 * q], False)
+            a4, a5 = _unfly(z2, w[j + 4 * q], w[j + 5 * q], False)
+            a6, a7 = _unfly(z3, w[j + 6 * q], w[j + 7 * q], False)
+            a0, a2 = _unfly(za, a0, a2, False)
+            a1, a3 = _unfly(za, a1, a3, False)
+            a4, a6 = _unfly(zb, a4, a6, False)
+            a5, a7 = _unfly(zb, a5, a7, False)
+            w[j], w[j + 4 * q] = _unfly(z, a0, a4, False)
+            w[j + q], w[j + 5 * q] = _unfly(z, a1, a5, False)
+            w[j + 2 * q], w[j + 6 * q] = _unfly(z, a2, a6, False)
+            w[j + 3 * q], w[j + 7 * q] = _unfly(z, a3, a7, False)
+
+
+# The transposes around the short layers cost about a fifth of a transform. Signing
+# skips them: its NTT-domain values stay in the transposed order P (position
+# 32 j + b holds NTT coefficient 8 b + j: the rows of X one after the other), which
+# the pointwise products do not care about as long as both factors share it. Only
+# A_hat, from ExpandA in the standard order, is put into P once per signature
+# (:func:`_to_p`). ``perm`` (a compile-time constant after inlining) picks P.
+
+
+@inline
+def _ntt_rows(a: Any, perm: bool) -> Any:
+    """NTT of every row of a, in the standard order or (``perm``) in P."""
+    rows = a.shape[0]
+    out = np.empty((rows, 256), dtype=np.int64)
+    w = np.empty(256, dtype=np.float64)
+    x = np.empty((8, 32), dtype=np.float64)
+    xf = x.reshape(256)
+    for r in range(rows):
+        for j in range(256):
+            w[j] = a[r, j]
+        _ntt_8(w, 128)  # lengths 128, 64, 32
+        _ntt_4(w, 16)  # lengths 16, 8
+        for b in range(32):
+            for j in range(8):
+                x[j, b] = w[8 * b + j]
+        _ntt_last(x)  # lengths 4, 2, 1
+        if perm:
+            for i in range(256):
+                out[r, i] = _freeze(np.int64(xf[i]))
+        else:
+            for b in range(32):
+                for j in range(8):
+                    out[r, 8 * b + j] = _freeze(np.int64(x[j, b]))
+    return out
+
+
 @jit
 def _ntt(a: Any) -> Any:
     """FIPS 204, Algorithm 41 (NTT) per row, on float64. Inputs in (-q, q); each layer
     adds at most 1.01 q to the bound, so values stay below 10 q < 2^27 and products
-    below 2^50 (exact). The result goes back to int64 and through :func:`_freeze`."""
-    rows = a.shape[0]
-    out = np.empty((rows, 256), dtype=np.int64)
-    w = np.empty(256, dtype=np.float64)
-    for r in range(rows):
-        for j in range(256):
-            w[j] = a[r, j]
-        m = 0
-        length = 128
-        while length >= 1:
-            for start in range(0, 256, 2 * length):
-                m += 1
-                z = _ZETAS_F[m]
-                for j in range(start, start + length):
-                    t = _reduce_f64(z * w[j + length])
-                    u = w[j]
-                    w[j + length] = u - t
-                    w[j] = u + t
-            length >>= 1
-        for j in range(256):
-            out[r, j] = _freeze(np.int64(w[j]))
+    below 2^50 (exact). The result goes back to int64 and through :func:`_freeze`.
+    Layers three at a time, the last three on the transpose (see above); no branch,
+    index or table lookup depends on the values."""
+    return _ntt_rows(a, False)
+
+
+@jit
+def _ntt_p(a: Any) -> Any:
+    """:func:`_ntt` with the result in the order P (see above)."""
+    return _ntt_rows(a, True)
+
+
+@jit
+def _to_p(a: Any) -> Any:
+    """Canonical (rows, 256) NTT-domain rows from the standard order into P."""
+    out = np.empty_like(a)
+    for r in range(a.shape[0]):
+        for j in range(8):
+            for b in range(32):
+                out[r, 32 * j + b] = a[r, 8 * b + j]
     return out
+
+
+@inline
+def _intt_row(src: Any, x: Any, w: Any, out: Any, perm: bool) -> None:
+    """NTT^-1 of the row src (standard order, or P with ``perm``) into the int64 row
+    out; x (8, 32) and w (256,) float64 scratch."""
+    if perm:
+        xf = x.reshape(256)
+        for i in range(256):
+            xf[i] = src[i]
+    else:
+        for b in range(32):
+            for j in range(8):
+                x[j, b] = src[8 * b + j]
+    _intt_first(x)  # lengths 1, 2, 4
+    for b in range(32):
+        for j in range(8):
+            w[8 * b + j] = x[j, b]
+    _intt_4(w, 8, True)  # lengths 8 (sums reduced), 16
+    _intt_8(w, 32)  # lengths 32, 64, 128
+    for j in range(256):
+        out[j] = _freeze(np.int64(_reduce_f64(w[j] * _F_INV)))
 
 
 @jit
 def _intt(a: Any) -> Any:
     """FIPS 204, Algorithm 42 (NTT^-1) per row, including the factor 256^-1, on
-    float64. Products z (t - u) are reduced below 1.01 q at once; sums only in the
-    fourth layer: over four layers they at most double each time, from below q (or
-    1.01 q) to below 16.2 q < 2^28, so every product stays below q 2^29 < 2^53 and
-    the final one (times 256^-1) below 2^51."""
+    float64. Inputs below 1.01 q in magnitude. Products z (t - u) are reduced below
+    1.01 q at once; sums only in the fourth layer: over four layers they at most
+    double each time, to below 16.2 q < 2^28, so every product stays below q 2^29 <
+    2^53 and the final one (times 256^-1) below 2^51; the result is canonical (and,
+    NTT^-1 being linear, the same for every representative of the input). Layers
+    three at a time, the first three on the transpose (see above); no branch, index
+    or lookup on the values."""
     rows = a.shape[0]
     out = np.empty((rows, 256), dtype=np.int64)
     w = np.empty(256, dtype=np.float64)
+    x = np.empty((8, 32), dtype=np.float64)
     for r in range(rows):
-        for j in range(256):
-            w[j] = a[r, j]
-        m = 256
-        length = 1
-        while length < 256:
-            for start in range(0, 256, 2 * length):
-                m -= 1
-                z = _NEG_ZETAS_F[m]
-                if length == 8:  # public: reduce the sums once, halfway
-                    for j in range(start, start + length):
-                        t = w[j]
-                        u = w[j + length]
-                        w[j] = _reduce_f64(t + u)
-                        w[j + length] = _reduce_f64(z * (t - u))
-                else:
-                    for j in range(start, start + length):
-                        t = w[j]
-                        u = w[j + length]
-                        w[j] = t + u
-                        w[j + length] = _reduce_f64(z * (t - u))
-            length <<= 1
-        for j in range(256):
-            out[r, j] = _freeze(np.int64(_reduce_f64(w[j] * _F_INV)))
+        _intt_row(a[r], x, w, out[r], False)
     return out
+
+
+@inline
+def _mul_intt_rows(a_hat: Any, c_hat: Any, perm: bool) -> Any:
+    """NTT^-1(a_hat[r] o c_hat) for every row r, inputs in one order (P with ``perm``)."""
+    rows = a_hat.shape[0]
+    out = np.empty((rows, 256), dtype=np.int64)
+    w = np.empty(256, dtype=np.float64)
+    x = np.empty((8, 32), dtype=np.float64)
+    cf = np.empty(256, dtype=np.float64)
+    prod = np.empty(256, dtype=np.float64)
+    for i in range(256):
+        cf[i] = c_hat[i]
+    for r in range(rows):
+        for i in range(256):
+            prod[i] = _reduce_f64(np.float64(a_hat[r, i]) * cf[i])
+        _intt_row(prod, x, w, out[r], perm)
+    return out
+
+
+@jit
+def _mul_intt(a_hat: Any, c_hat: Any) -> Any:
+    """NTT^-1(a_hat[r] o c_hat) for every row r of canonical (rows, 256) a_hat and a
+    canonical (256,) c_hat (FIPS 204, Algorithm 45, then Algorithm 42): each product
+    (below q^2 < 2^53, exact) reduced by :func:`_reduce_f64` on its way into the
+    inverse transform, without the int64 round trip of :func:`_pointwise_acc`. The
+    same canonical results as ``_intt(_pointwise_acc(...))``."""
+    return _mul_intt_rows(a_hat, c_hat, False)
+
+
+@jit
+def _mul_intt_p(a_hat: Any, c_hat: Any) -> Any:
+    """:func:`_mul_intt` for inputs in the order P (see above)."""
+    return _mul_intt_rows(a_hat, c_hat, True)
+
+
+@inline
+def _mat_vec_intt_rows(a_hat: Any, v_hat: Any, t_hat: Any, c_hat: Any, perm: bool) -> Any:
+    """NTT^-1(A_hat o v_hat - t_hat o c_hat), inputs in one order (P with ``perm``);
+    t_hat may have no rows (then nothing is subtracted). Each row's sum of at most
+    8 products, less one, lies in (-2^46, 2^49): exact."""
+    k = a_hat.shape[0]
+    l = a_hat.shape[1]  # noqa: E741
+    out = np.empty((k, 256), dtype=np.int64)
+    w = np.empty(256, dtype=np.float64)
+    x = np.empty((8, 32), dtype=np.float64)
+    vf = np.empty((l, 256), dtype=np.float64)
+    acc = np.empty(256, dtype=np.float64)
+    for s in range(l):
+        for i in range(256):
+            vf[s, i] = v_hat[s, i]
+    for r in range(k):
+        for i in range(256):
+            acc[i] = np.float64(a_hat[r, 0, i]) * vf[0, i]
+        for s in range(1, l):
+            for i in range(256):
+                acc[i] += np.float64(a_hat[r, s, i]) * vf[s, i]
+        if t_hat.shape[0]:  # public: the shape
+            for i in range(256):
+                acc[i] -= np.float64(t_hat[r, i]) * np.float64(c_hat[i])
+        for i in range(256):
+            acc[i] = _reduce_f64(acc[i])
+        _intt_row(acc, x, w, out[r], perm)
+    return out
+
+
+@jit
+def _mat_vec_intt(a_hat: Any, v_hat: Any) -> Any:
+    """NTT^-1(A_hat o v_hat) for canonical (k, l, 256) A_hat and (l, 256) v_hat: the
+    row sums of at most 8 products (below 2^49, exact) reduced once, then Algorithm
+    42; the same canonical results as ``_intt(_pointwise_acc(...))``."""
+    none = np.empty((0, 256), dtype=np.int64)
+    return _mat_vec_intt_rows(a_hat, v_hat, none, none[:, 0], False)
+
+
+@jit
+def _mat_vec_intt_p(a_hat: Any, v_hat: Any) -> Any:
+    """:func:`_mat_vec_intt` for inputs in the order P (see above)."""
+    none = np.empty((0, 256), dtype=np.int64)
+    return _mat_vec_intt_rows(a_hat, v_hat, none, none[:, 0], True)
+
+
+@jit
+def _mat_vec_sub_intt(a_hat: Any, v_hat: Any, t_hat: Any, c_hat: Any) -> Any:
+    """NTT^-1(A_hat o v_hat - t_hat o c_hat) for canonical inputs, (k, 256) t_hat and
+    (256,) c_hat (FIPS 204, Algorithm 8 line 9: A_hat z_hat - c_hat t1_hat), in one
+    pass per row as :func:`_mat_vec_intt`."""
+    return _mat_vec_intt_rows(a_hat, v_hat, t_hat, c_hat, False)
 
 
 def ntt(a: Poly) -> Poly:
@@ -183,23 +459,27 @@ def intt(a_hat: Poly) -> Poly:
 
 @jit
 def _pointwise_acc(a: Any, b: Any, ia: Any, ib: Any, step_a: int, step_b: int) -> Any:
-    """Row r: sum over j of a[ia[r], j] * b[ib[r], j] mod q. At most 8 products of
-    size below q^2 sum to less than q 2^31: one Montgomery step, then one with R^2
-    to undo its 2^-32."""
+    """Row r: sum over j of a[ia[r], j] * b[ib[r], j] mod q, for canonical inputs.
+
+    On float64, as the NTTs: every product is below q^2 < 2^46 and at most 8 of them
+    sum to less than 2^49 < 2^53, so products and sums are exact integers; one
+    :func:`_reduce_f64` and :func:`_freeze` give the canonical result. (The int64
+    Montgomery form this replaced needs 64-bit vector multiplies; these vectorise
+    on AVX2 too.) No branch or index depends on the values."""
     m = max(a.shape[1], b.shape[1])
     out = np.empty((ia.shape[0], 256), dtype=np.int64)
-    acc = np.empty(256, dtype=np.int64)
+    acc = np.empty(256, dtype=np.float64)
     for r in range(ia.shape[0]):
         ra = ia[r]
         rb = ib[r]
-        acc[:] = 0
+        acc[:] = 0.0
         for j in range(m):
             x = a[ra, j * step_a]
             y = b[rb, j * step_b]
             for i in range(256):
-                acc[i] += x[i] * y[i]
+                acc[i] += np.float64(x[i]) * np.float64(y[i])
         for i in range(256):
-            out[r, i] = _freeze(_mont(_mont(acc[i]) * _R2))
+            out[r, i] = _freeze(np.int64(_reduce_f64(acc[i])))
     return out
 
 
@@ -369,6 +649,27 @@ def _infinity_norm(a: Any) -> Any:
             m += d & ~(d >> 63)
         out[r] = m
     return out
+
+
+@inline
+def _centred_abs(x: int) -> int:
+    """|x mod± q| for x in (-q, q), by masks (as :func:`_infinity_norm`)."""
+    x += (x >> 63) & Q  # (-q, q) -> [0, q)
+    x -= ((_HALF_Q - x) >> 63) & Q  # centre
+    s = x >> 63
+    return (x ^ s) - s
+
+
+@inline
+def _norm_at_least(a: Any, bound: int) -> int:
+    """1 if ||a||_inf >= bound (FIPS 204 §2.3) for flat a in (-q, q), else 0: the
+    centred absolute values OR-ed as ``bound - 1 - |x|`` (negative exactly where
+    |x| >= bound), one sign bit at the end. No branch; one vectorised loop where
+    running maxima would be a chain per lane."""
+    flag = 0
+    for i in range(a.shape[0]):
+        flag |= bound - 1 - _centred_abs(a[i])
+    return (flag >> 63) & 1
 
 
 def infinity_norm(a: Poly) -> npt.NDArray[np.int64]:

@@ -51,15 +51,21 @@ from pqkit.common.kernels.jit_sponge import (
 )
 from pqkit.mldsa.kernels.contract import MLDSAOperations
 from pqkit.mldsa.kernels.jit import (
-    _decompose,
+    _centred_abs,
     _half_byte,
+    _high,
     _infinity_norm,
-    _intt,
+    _low,
+    _mat_vec_intt,
+    _mat_vec_intt_p,
+    _mat_vec_sub_intt,
     _mod_q,
+    _mul_intt_p,
     _ntt,
-    _pointwise_acc,
+    _ntt_p,
     _power2round,
     _sample_in_ball,
+    _to_p,
     _use_hint,
 )
 from pqkit.mldsa.kernels.tables import MLDSA_Q as Q
@@ -208,30 +214,6 @@ def _sample_c(c_tilde: Any, tau: int) -> Any:
         n *= 4
 
 
-@jit_inline
-def _mul_rows(a_hat: Any, c_hat: Any) -> Any:
-    """Row i of a_hat times the single polynomial c_hat (NTT domain), reduced."""
-    rows = a_hat.shape[0]
-    return _pointwise_acc(
-        a_hat.reshape(rows, 1, 256),
-        c_hat.reshape(1, 1, 256),
-        np.arange(rows),
-        np.zeros(rows, dtype=np.int64),
-        1,
-        1,
-    )
-
-
-@jit_inline
-def _mat_vec(a_hat: Any, v_hat: Any) -> Any:
-    """A_hat o v_hat in the NTT domain: (k, l, 256) x (l, 256) -> (k, 256)."""
-    k = a_hat.shape[0]
-    l = a_hat.shape[1]  # noqa: E741
-    return _pointwise_acc(
-        a_hat, v_hat.reshape(1, l, 256), np.arange(k), np.zeros(k, dtype=np.int64), 1, 1
-    )
-
-
 # --- FIPS 204, Algorithms 6-8 --------------------------------------------------------------
 
 
@@ -240,7 +222,7 @@ def _t_parts(a_hat: Any, s: Any, k: int, l: int) -> Any:  # noqa: E741
     """FIPS 204, Algorithm 6 lines 5-6: t = NTT^-1(A_hat o NTT(s1)) + s2 (mod q) and
     Power2Round(t) = (t1, t0), from A_hat and s = s1 || s2 (l + k, 256) signed."""
     s1_hat = _ntt(s[:l].copy())
-    t = _intt(_mat_vec(a_hat, s1_hat))  # line 5: NTT^-1(A_hat o NTT(s1)) + s2
+    t = _mat_vec_intt(a_hat, s1_hat)  # line 5: NTT^-1(A_hat o NTT(s1)) + s2
     t = _mod_q((t + s[l:]).reshape(-1))
     return _power2round(t)  # line 6
 
@@ -331,6 +313,47 @@ def _check_secret(sk: Any, a_hat: Any, eta: int, eta_bits: int, tr_bytes: int) -
     return (over >> 63) & 1, ((-diff_t0) >> 63) & 1, ((-diff_tr) >> 63) & 1, pk
 
 
+@jit_inline
+def _checks(
+    y: Any, w: Any, cs: Any, gamma1: int, gamma2: int, beta: int, omega: int
+) -> tuple[int, Any, Any]:
+    """FIPS 204, Algorithm 7 lines 20-28 of one attempt, one pass per vector: z = y +
+    cs1 (canonical), r0 = LowBits(w - cs2), the hint h = MakeHint(-ct0, w - cs2 +
+    ct0) (Algorithm 39: HighBits(w - cs2 + ct0) != HighBits(w - cs2)), and every
+    check (||z||, ||r0||, ||ct0||, the count of ones) folded into one accept bit
+    with masks: (ok, z, hint). ``cs`` = c s1 || c s2 || c t0 (canonical rows), y in
+    (-gamma1, gamma1], w canonical; sums are brought to [0, q) by sign masks."""
+    l = y.shape[0]  # noqa: E741
+    k = w.shape[0]
+    z = np.empty(l * 256, dtype=np.int64)
+    over = 0  # OR of bound - 1 - |x|: negative once any |x| reaches its bound
+    for i in range(l):
+        for j in range(256):
+            v = y[i, j] + cs[i, j]  # (-gamma1, q + gamma1)
+            v += ((v >> 63) & Q) - Q
+            v += (v >> 63) & Q
+            z[i * 256 + j] = v
+            over |= gamma1 - beta - 1 - _centred_abs(v)  # line 23: ||z|| < gamma1 - beta
+    hint = np.empty(k * 256, dtype=np.int64)
+    ones = 0
+    for i in range(k):
+        for j in range(256):
+            x = w[i, j] - cs[l + i, j]  # w - cs2 in (-q, q)
+            x += (x >> 63) & Q
+            r1 = _high(x, gamma2)
+            over |= gamma2 - beta - 1 - _centred_abs(_low(x, r1, gamma2))  # line 23: r0
+            ct0 = cs[l + k + i, j]
+            over |= gamma2 - 1 - _centred_abs(ct0)  # line 28: ||ct0|| < gamma2
+            x += ct0 - Q  # w - cs2 + ct0 in [-q, q)
+            x += (x >> 63) & Q
+            d = r1 ^ _high(x, gamma2)
+            bit = ((d | -d) >> 63) & 1  # 1 where they differ, without a branch
+            hint[i * 256 + j] = bit
+            ones += bit
+    ok = ((over >> 63) ^ 1) & 1 & (((omega - ones) >> 63) ^ 1)  # line 28: ones <= omega
+    return ok, z, hint
+
+
 @jit
 def _sign(
     sk: Any,
@@ -360,52 +383,49 @@ def _sign(
     n_s = (l + k) * 32 * eta_bits
     s = eta - _bit_unpack(sk[off : off + n_s].copy().reshape(l + k, 32 * eta_bits), eta_bits)
     t0 = (1 << (_D - 1)) - _bit_unpack(sk[off + n_s :].copy().reshape(k, 32 * _D), _D)
-    s1_hat = _ntt(s[:l].copy())
-    s2_hat = _ntt(s[l:].copy())
-    t0_hat = _ntt(t0)
+    small = np.empty((l + 2 * k, 256), dtype=np.int64)  # s1 || s2 || t0
+    for i in range(l + k):
+        put(small[i], s[i])
+    for i in range(k):
+        put(small[l + k + i], t0[i])
+    small_hat = _ntt_p(small)  # NTT(s1), NTT(s2), NTT(t0) in one call, in the order P
+    a_p = _to_p(a_hat.reshape(k * l, 256)).reshape(k, l, 256)  # A_hat in P too
     inputs = np.empty(64 + k * 32 * w1_bits, dtype=np.uint8)  # mu || w1Encode(w1)
     put(inputs[:64], mu)
-    nonces = np.empty(l, dtype=np.int64)
-    kappa = 0
+    # Line 11: ExpandMask(rho'', kappa) is the streams of nonces kappa .. kappa + l - 1,
+    # and kappa advances by l (line 32): attempt after attempt, nonces 0, 1, 2, ...
+    # They are squeezed 8 at a time (one 8-way permutation per block, whatever the
+    # number of streams in use) into ``ys``, which the attempts draw l rows from:
+    # one batch of 8 serves 2 attempts of ML-DSA-44, 1.6 of ML-DSA-65. The same y
+    # as one call per attempt; at most 7 rows are squeezed and not used.
+    ys = np.empty((l + 8, 256), dtype=np.int64)
+    have = 0
+    nonces = np.arange(8)
     for _attempt in range(max_attempts):
-        for r in range(l):  # line 11: ExpandMask(rho'', kappa)
-            nonces[r] = kappa + r
-        v = _shake_x8(_seeded(rho_pp, nonces, 2), RATE_256, 32 * z_bits)
-        y = gamma1 - _bit_unpack(v, z_bits)
-        w = _intt(_mat_vec(a_hat, _ntt(y)))  # line 12
-        w1, _ = _decompose(w.reshape(-1), gamma2)  # line 13: HighBits
-        put(inputs[64:], _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1))
+        if have < l:
+            more = gamma1 - _bit_unpack(
+                _shake_x8(_seeded(rho_pp, nonces, 2), RATE_256, 32 * z_bits), z_bits
+            )
+            for r in range(8):
+                put(ys[have + r], more[r])
+            have += 8
+            nonces += 8
+        y = ys[:l].copy()
+        for r in range(have - l):
+            put(ys[r], ys[l + r])
+        have -= l
+        w = _mat_vec_intt_p(a_p, _ntt_p(y))  # line 12
+        w1 = np.empty((k, 256), dtype=np.int64)  # line 13: HighBits
+        for i in range(k):
+            for j in range(256):
+                w1[i, j] = _high(w[i, j], gamma2)
+        put(inputs[64:], _bit_pack(w1, w1_bits).reshape(-1))
         c_tilde = _h(inputs, ctb)  # line 15
-        c_hat = _ntt(_sample_c(c_tilde, tau))  # lines 16-17
-        cs1 = _intt(_mul_rows(s1_hat, c_hat))  # line 18
-        cs2 = _intt(_mul_rows(s2_hat, c_hat))  # line 19
-        z = _mod_q((y + cs1).reshape(-1))  # line 20
-        w_cs2 = _mod_q((w - cs2).reshape(-1))
-        r1, r0 = _decompose(w_cs2, gamma2)  # line 21: r0 = LowBits(w - cs2)
-        ct0 = _intt(_mul_rows(t0_hat, c_hat))  # line 25
-        # Line 26: h = MakeHint(-ct0, w - cs2 + ct0), i.e. HighBits(w - cs2 + ct0) !=
-        # HighBits(w - cs2) (Algorithm 39).
-        r1b, _ = _decompose(_mod_q(w_cs2 + ct0.reshape(-1)), gamma2)
-        hint = np.empty(k * 256, dtype=np.int64)
-        ones = 0
-        for i in range(k * 256):
-            x = r1[i] ^ r1b[i]
-            bit = ((x | -x) >> 63) & 1  # 1 where they differ, without a branch
-            hint[i] = bit
-            ones += bit
-        # Lines 23 and 28: every check folded into one bit with masks.
-        nz = np.max(_infinity_norm(z.reshape(l, 256)))
-        nr0 = np.max(_infinity_norm(r0.reshape(k, 256)))
-        nct0 = np.max(_infinity_norm(ct0))
-        ok = (
-            (((nz - (gamma1 - beta)) >> 63) & 1)
-            & (((nr0 - (gamma2 - beta)) >> 63) & 1)
-            & (((nct0 - gamma2) >> 63) & 1)
-            & (((omega - ones) >> 63) ^ 1)
-        )
+        c_hat = _ntt_p(_sample_c(c_tilde, tau))  # lines 16-17
+        cs = _mul_intt_p(small_hat, c_hat[0])  # lines 18, 19 and 25: c s1, c s2, c t0
+        ok, z, hint = _checks(y, w, cs, gamma1, gamma2, beta, omega)  # lines 20-28
         if ok:
             return _sig_encode(c_tilde, z, hint, k, l, gamma1, omega, z_bits)
-        kappa += l  # line 32
     return np.empty(0, dtype=np.uint8)
 
 
@@ -528,9 +548,7 @@ def _verify_w1(
     c_hat = _ntt(c.reshape(1, 256))
     z_hat = _ntt(z)
     t1_hat = _ntt(t1 << _D)
-    az = _mat_vec(a_hat, z_hat)
-    ct1 = _mul_rows(t1_hat, c_hat)
-    w = _intt(az - ct1)  # line 9 (differences in (-q, q))
+    w = _mat_vec_sub_intt(a_hat, z_hat, t1_hat, c_hat[0])  # line 9
     w1 = _use_hint(hint, w.reshape(-1), gamma2)  # line 10
     put(w1_bytes, _bit_pack(w1.reshape(k, 256), w1_bits).reshape(-1))
     return True, w1_bytes
