@@ -34,7 +34,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pqkit.arith._jit import frozen_view, jit, jit_inline, kernel_array, kernel_bytes, put
+from pqkit.arith._jit import (
+    frozen_view,
+    jit,
+    jit_inline,
+    kernel_array,
+    kernel_bytes,
+    owned,
+    put,
+)
 from pqkit.arith._jit import pack_le as _bit_pack
 from pqkit.arith._jit import unpack_le as _bit_unpack
 from pqkit.arith.api import kernel_table
@@ -265,15 +273,15 @@ def _keygen(
     domain: bool,
     tr_bytes: int,
 ) -> Any:
-    """FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal): (pk, sk). ``domain``: the
-    seed is xi || k || l (FIPS 204) rather than xi alone (round 3)."""
+    """FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal) of the ``bytes`` xi: (pk, sk).
+    ``domain``: the seed is xi || k || l (FIPS 204) rather than xi alone (round 3)."""
     if domain:
         seed = np.empty(34, dtype=np.uint8)
-        put(seed[:32], xi)
+        put(seed[:32], owned(xi))
         seed[32] = k
         seed[33] = l
     else:
-        seed = xi.copy()
+        seed = owned(xi)
     ex = _h(seed, 128)  # line 1: (rho, rho', K)
     pk, sk = _keygen_body(ex, k, l, eta, eta_bits, tr_bytes)  # lines 3-10
     put(sk[64 : 64 + tr_bytes], _h(pk, tr_bytes))  # line 9
@@ -281,14 +289,16 @@ def _keygen(
 
 
 @jit
-def _check_secret(sk: Any, a_hat: Any, eta: int, eta_bits: int, tr_bytes: int) -> Any:
+def _check_secret(sk_bytes: Any, a_hat: Any, eta: int, eta_bits: int, tr_bytes: int) -> Any:
     """The consistency check of an encoded secret key (the step path's
     :func:`pqkit.mldsa.core.public_key_from_secret`): skDecode (FIPS 204, Algorithm
     25) with the range of s1 / s2, t = NTT^-1(A_hat o NTT(s1)) + s2 and its
     Power2Round (Algorithm 6 lines 5-6) against the t0 in sk, and tr against
     H(pkEncode(rho, t1)) (lines 8-9). Returns (range_bad, t0_bad, tr_bad, pk): each
     verdict an OR of masks over the whole key (no early exit, no branch on the key).
-    ``a_hat`` is ExpandA(rho) of sk's rho, (k, l, 256)."""
+    ``a_hat`` is ExpandA(rho) of sk's rho, (k, l, 256); ``sk_bytes`` the caller's
+    ``bytes`` (copied here: :func:`pqkit.arith._jit.owned`)."""
+    sk = owned(sk_bytes)
     k = a_hat.shape[0]
     l = a_hat.shape[1]  # noqa: E741
     off = 64 + tr_bytes
@@ -556,10 +566,10 @@ def _verify_w1(
 
 @jit
 def _verify(
-    pk: Any,
+    pk_bytes: Any,
     a_hat: Any,
-    mu: Any,
-    sig: Any,
+    mu_bytes: Any,
+    sig_bytes: Any,
     tau: int,
     gamma1: int,
     gamma2: int,
@@ -568,7 +578,11 @@ def _verify(
     beta: int,
 ) -> bool:
     """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 2 on, mu given; pk
-    and sig have the right lengths. Public data only: branches allowed."""
+    and sig have the right lengths (the caller's ``bytes``, copied here). Public
+    data only: branches allowed."""
+    pk = owned(pk_bytes)
+    mu = owned(mu_bytes)
+    sig = owned(sig_bytes)
     c_tilde = sig[:ctb].copy()
     c = _challenge_public(c_tilde, _h(c_tilde, RATE_256), tau)  # line 8
     ok, w1_bytes = _verify_w1(pk, a_hat, sig, c, gamma1, gamma2, omega, ctb, beta)
@@ -598,14 +612,14 @@ def mldsa_expand_a(rho: bytes, k: int, l: int) -> npt.NDArray[np.int64]:  # noqa
 def mldsa_keygen_internal(xi: bytes, *params: Any) -> tuple[bytes, bytes]:
     """``params``: k, l, eta, eta_bits, domain, tr_bytes (the contract's
     :class:`MLDSAOperations`)."""
-    pk, sk = _keygen(_u8(xi), *params)
+    pk, sk = _keygen(xi, *params)
     return pk.tobytes(), sk.tobytes()
 
 
 def mldsa_check_secret(sk: bytes, A_hat: npt.NDArray[np.int64], *params: int) -> tuple[int, bytes]:
     """``params``: k, l, eta, eta_bits, tr_bytes (the contract's
     :class:`MLDSAOperations`; k and l are A_hat's shape)."""
-    range_bad, t0_bad, tr_bad, pk = _check_secret(_u8(sk), kernel_array(A_hat), *params[2:])
+    range_bad, t0_bad, tr_bad, pk = _check_secret(sk, kernel_array(A_hat), *params[2:])
     failed = 1 if range_bad else 2 if t0_bad else 3 if tr_bad else 0
     return failed, pk.tobytes()
 
@@ -624,7 +638,7 @@ def mldsa_verify_internal(
 ) -> bool:
     """``params``: tau, gamma1, gamma2, omega, c_tilde_bytes, beta (the contract's
     :class:`MLDSAOperations`)."""
-    return bool(_verify(_u8(pk), kernel_array(A_hat), _u8(mu), _u8(sig), *params))
+    return bool(_verify(pk, kernel_array(A_hat), mu, sig, *params))
 
 
 OPERATIONS: dict[str, Any] = kernel_table(MLDSAOperations, globals())
