@@ -243,3 +243,24 @@ def test_tables_are_built_once() -> None:
     assert arith.kernels("mlkem", "numpy") is arith.kernels("mlkem", "numpy")
     z = np.zeros(256, dtype=np.int64)
     assert np.array_equal(arith.kernels("mlkem", "numpy").add(z, z), z)
+
+
+def test_environment_value_follows_every_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pqkit._env.value`` (how every call reads PQKIT_ARITH) answers as
+    ``os.environ.get(name, "").strip()`` after each set and unset, and through
+    ``os.environ.get`` when ``os.environ`` is not CPython's mapping."""
+    import os
+
+    from pqkit import _env
+
+    name = "PQKIT_TEST_ENV_VALUE"
+    monkeypatch.delenv(name, raising=False)
+    assert _env.value(name) == ""
+    monkeypatch.setenv(name, " numpy ")
+    assert _env.value(name) == "numpy"
+    monkeypatch.setenv(name, "ref")
+    assert _env.value(name) == "ref"
+    monkeypatch.delenv(name)
+    assert _env.value(name) == ""
+    monkeypatch.setattr(os, "environ", {name: " jit"})
+    assert _env.value(name) == "jit"
