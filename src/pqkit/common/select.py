@@ -15,12 +15,12 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import importlib
-import os
 from collections.abc import Iterator
 from functools import cache
 from types import ModuleType
 from typing import Any, Literal, cast, overload
 
+from pqkit import _env
 from pqkit.common.providers import AesProvider, Sha2Provider, Sha3Provider
 from pqkit.errors import UnknownBackend
 
@@ -86,7 +86,7 @@ def _chosen(family: Family, backend: str | None) -> str | None:
     scope = _scope.get()
     if scope is not None and family in scope:
         return scope[family]
-    return _parse_env(os.environ.get(_ENV, ""), _ENV).get(family)
+    return _parse_env(_env.value(_ENV), _ENV).get(family)
 
 
 @overload
