@@ -251,7 +251,7 @@ for family in warmup.ORDER:
 def built():
     out = set()
     for name, module in list(sys.modules.items()):
-        if name.startswith("pqkit.arith."):
+        if name.startswith("pqkit."):
             for attr, value in vars(module).items():
                 if isinstance(value, CPUDispatcher):
                     out.update(f"{name}.{attr}{sig}" for sig in value.overloads)
@@ -272,6 +272,8 @@ for name in ("ML-DSA-44", "ML-DSA-87"):
     pk, sk = sig.keygen()
     s = sig.sign(sk, os.urandom(100), ctx=b"c")
     sig.verify(pk, b"m", s)
+    sig.verify_mu(pk, sig.mu(pk, b"m"), sig.sign_mu(sk, sig.mu(pk, b"m")))
+    sig.verify_internal(pk, b"m", s)
     pks, sks = sig.batch.keygen(40)
     msgs = [os.urandom(i) for i in range(40)]
     sigs = sig.batch.sign(sks, msgs)

@@ -14,7 +14,9 @@ import pytest
 from helpers import load_json
 
 import pqkit
+from pqkit._lru import LruCache
 from pqkit.arith.ops import operations
+from pqkit.messages import m_prime_for
 from pqkit.mldsa import core
 
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
@@ -77,6 +79,47 @@ def test_jit_verify_malformed_hints(name: str) -> None:
     for bad in [*cases, zeros, maxed]:
         want = slow.verify(pk, b"m", bad)  # type: ignore[attr-defined]
         assert fast.verify(pk, b"m", bad) == want  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87"])
+def test_jit_whole_verify_of_a_new_key(name: str) -> None:
+    """Verification of a key the scheme object has not seen runs whole in one
+    compiled call (``mldsa_verify`` with no A_hat: tr, mu and ExpandA inside): the
+    verdicts are the step path's (a valid signature, another message, another
+    context, a flipped bit, the external-mu and M' entry points), the A_hat it hands
+    back is ExpandA(rho), read-only, and is what the cache then serves."""
+    fast, slow = pair(name)
+    fast._a_cache = LruCache(core.A_CACHE_SIZE)  # type: ignore[attr-defined]
+    p = slow.params  # type: ignore[attr-defined]
+    ops = operations("mldsa", "jit")
+    assert ops is not None
+    pk, sk = slow.keygen_derand(hashlib.sha256(name.encode()).digest())  # type: ignore[attr-defined]
+    msg = b"whole verify"
+    sig = slow.sign(sk, msg, ctx=b"c", deterministic=True)  # type: ignore[attr-defined]
+    m_prime = m_prime_for(msg, b"c", None)
+    params = (*p.signing, p.beta, p.tr_bytes, p.k, p.l)
+    ok, a_hat = ops.mldsa_verify(pk, None, m_prime, sig, *params)
+    assert ok and not a_hat.flags.writeable
+    assert np.array_equal(a_hat, core.expand_a(p, slow._ops(), pk[:32]))  # type: ignore[attr-defined]
+    ok, same = ops.mldsa_verify(pk, a_hat, m_prime, sig, *params)
+    assert ok and same is a_hat
+    assert not ops.mldsa_verify(pk, None, m_prime_for(msg, b"d", None), sig, *params)[0]
+    # Through the scheme object, its cache empty: then A_hat is the cached one.
+    bad = bytearray(sig)
+    bad[len(sig) // 2] ^= 4
+    for m, ctx, s in (
+        (msg, b"c", sig),
+        (msg, b"", sig),
+        (b"other", b"c", sig),
+        (msg, b"c", bytes(bad)),
+    ):
+        want = slow.verify(pk, m, s, ctx=ctx)  # type: ignore[attr-defined]
+        fast._a_cache = LruCache(core.A_CACHE_SIZE)  # type: ignore[attr-defined]
+        assert fast.verify(pk, m, s, ctx=ctx) == want  # type: ignore[attr-defined]
+        assert np.array_equal(fast._a_cache.get(pk[:32]), a_hat)  # type: ignore[attr-defined]
+    assert fast.verify_internal(pk, m_prime, sig)  # type: ignore[attr-defined]
+    mu = slow.mu(pk, msg, b"c")  # type: ignore[attr-defined]
+    assert fast.verify_mu(pk, mu, sig) and not fast.verify_mu(pk, mu, bytes(bad))  # type: ignore[attr-defined]
 
 
 def test_jit_expand_a_fills_the_same_cache() -> None:

@@ -42,6 +42,7 @@ __all__ = [
     "public_key_from_secret",
     "sign_mu_internal",
     "verify_mu_internal",
+    "verify_whole",
 ]
 
 _I64 = np.int64
@@ -560,6 +561,25 @@ def _no_signature(p: Params) -> RuntimeError:
         f"{p.name} signing found no acceptable signature in {MAX_SIGN_ATTEMPTS} attempts "
         "(FIPS 204, Algorithm 7 loop bound): the secret key is not a valid key"
     )
+
+
+def verify_whole(p: Params, ops: Ops, pk: bytes, m_prime: bytes, sigma: bytes) -> bool | None:
+    """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) on M' in one compiled call
+    (tr, mu and, for a key not in the scheme object's cache, ExpandA hashed inside),
+    or None when the backend has no whole-operation kernels: then the caller hashes
+    tr and mu and runs :func:`verify_mu_internal`. pk and sigma have the right
+    lengths."""
+    fast = _fast(ops)
+    if fast is None:
+        return None
+    rho = pk[:32]
+    cached = ops.a_cache.get(rho)
+    ok, a_hat = fast.mldsa_verify(
+        pk, cached, m_prime, sigma, *p.signing, p.beta, p.tr_bytes, p.k, p.l
+    )
+    if cached is None:
+        ops.a_cache.put(rho, a_hat)
+    return bool(ok)
 
 
 def verify_mu_internal(p: Params, ops: Ops, pk: bytes, mu: bytes, sigma: bytes) -> bool:

@@ -44,6 +44,18 @@ class MLDSA(DilithiumScheme):
             return False
         return core.verify_mu_internal(self.params, ops, pk, mu, sig)
 
+    def _verify_m(self, ops: core.Ops, pk: bytes, m: bytes, signature: Any) -> bool:
+        """Algorithm 8 on M': one compiled call where the backend has one
+        (:func:`core.verify_whole`), else tr and mu (lines 6-7) here, then the rest."""
+        sig = self._signature(signature)
+        if sig is None:
+            return False
+        whole = core.verify_whole(self.params, ops, pk, m, sig)
+        if whole is not None:
+            return whole
+        tr = core.h(ops, pk, self.params.tr_bytes)
+        return core.verify_mu_internal(self.params, ops, pk, self._mu(ops, tr, m), sig)
+
     def _mu(self, ops: core.Ops, tr: bytes, m_prime: bytes) -> bytes:
         return core.h(ops, tr + m_prime, 64)  # Algorithm 7 line 6
 
@@ -70,8 +82,7 @@ class MLDSA(DilithiumScheme):
         ops = self._ops()
         pk = self._public_key(public_key)
         self._refuse_swapped(as_bytes(message, "message"), as_bytes(signature, "signature"))
-        tr = core.h(ops, pk, self.params.tr_bytes)
-        return self._verify_mu(ops, pk, self._mu(ops, tr, m_prime), signature)
+        return self._verify_m(ops, pk, m_prime, signature)
 
     def sign_internal(self, secret_key: bytes, m_prime: bytes, rnd: bytes) -> bytes:
         """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) on M' directly."""
@@ -87,8 +98,7 @@ class MLDSA(DilithiumScheme):
         pk = self._public_key(public_key)
         m = as_bytes(m_prime, "m_prime")
         as_bytes(signature, "signature")
-        tr = core.h(ops, pk, self.params.tr_bytes)
-        return self._verify_mu(ops, pk, self._mu(ops, tr, m), signature)
+        return self._verify_m(ops, pk, m, signature)
 
     def sign_mu(
         self,

@@ -207,3 +207,25 @@ class MLDSAOperations(Protocol):
         whether sig (of the right length) is valid for pk; False for a malformed
         hint (Algorithm 21) or a z over the bound."""
         ...
+
+    def mldsa_verify(
+        self,
+        pk: bytes,
+        A_hat: npt.NDArray[np.int64] | None,
+        m_prime: bytes,
+        sig: bytes,
+        tau: int,
+        gamma1: int,
+        gamma2: int,
+        omega: int,
+        c_tilde_bytes: int,
+        beta: int,
+        tr_bytes: int,
+        k: int,
+        l: int,  # noqa: E741
+    ) -> tuple[bool, npt.NDArray[np.int64]]:
+        """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) whole, on M': tr = H(pk),
+        mu = H(tr || M', 64) and, when ``A_hat`` is None, ExpandA(rho) hashed inside.
+        Returns (whether sig, of the right length, is valid for pk; A_hat, read-only:
+        the one given or the one expanded, for the caller's cache)."""
+        ...

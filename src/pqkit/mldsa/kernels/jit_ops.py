@@ -564,12 +564,12 @@ def _verify_w1(
     return True, w1_bytes
 
 
-@jit
-def _verify(
-    pk_bytes: Any,
+@jit_inline
+def _verify_mu(
+    pk: Any,
     a_hat: Any,
-    mu_bytes: Any,
-    sig_bytes: Any,
+    mu: Any,
+    sig: Any,
     tau: int,
     gamma1: int,
     gamma2: int,
@@ -577,12 +577,8 @@ def _verify(
     ctb: int,
     beta: int,
 ) -> bool:
-    """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 2 on, mu given; pk
-    and sig have the right lengths (the caller's ``bytes``, copied here). Public
-    data only: branches allowed."""
-    pk = owned(pk_bytes)
-    mu = owned(mu_bytes)
-    sig = owned(sig_bytes)
+    """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from line 2 on, mu given, on
+    arrays; pk and sig have the right lengths. Public data only: branches allowed."""
     c_tilde = sig[:ctb].copy()
     c = _challenge_public(c_tilde, _h(c_tilde, RATE_256), tau)  # line 8
     ok, w1_bytes = _verify_w1(pk, a_hat, sig, c, gamma1, gamma2, omega, ctb, beta)
@@ -596,6 +592,67 @@ def _verify(
     for i in range(ctb):
         diff |= np.int64(again[i]) ^ np.int64(c_tilde[i])
     return diff == 0
+
+
+@jit
+def _verify(
+    pk_bytes: Any,
+    a_hat: Any,
+    mu_bytes: Any,
+    sig_bytes: Any,
+    tau: int,
+    gamma1: int,
+    gamma2: int,
+    omega: int,
+    ctb: int,
+    beta: int,
+) -> bool:
+    """:func:`_verify_mu` of the caller's ``bytes`` (copied here: external mu)."""
+    return _verify_mu(
+        owned(pk_bytes),
+        a_hat,
+        owned(mu_bytes),
+        owned(sig_bytes),
+        tau,
+        gamma1,
+        gamma2,
+        omega,
+        ctb,
+        beta,
+    )
+
+
+@jit
+def _verify_m(
+    pk_bytes: Any,
+    a_hat: Any,
+    m_prime: Any,
+    sig_bytes: Any,
+    tau: int,
+    gamma1: int,
+    gamma2: int,
+    omega: int,
+    ctb: int,
+    beta: int,
+    tr_bytes: int,
+    k: int,
+    l: int,  # noqa: E741
+) -> Any:
+    """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) whole, on M': ExpandA(rho)
+    (line 5) unless ``a_hat`` holds it (an empty ``a_hat``: expand here), tr = H(pk)
+    (line 6), mu = H(tr || M', 64) (line 7), then :func:`_verify_mu`. Returns (ok,
+    A_hat). Public data only."""
+    pk = owned(pk_bytes)
+    if a_hat.shape[0] == 0:
+        a_hat = _expand_a(pk[:32].copy(), k, l)
+    n = len(m_prime)
+    data = np.empty(tr_bytes + n, dtype=np.uint8)
+    put(data[:tr_bytes], _h(pk, tr_bytes))
+    for i in range(n):
+        data[tr_bytes + i] = m_prime[i]
+    mu = _h(data, 64)
+    ok = _verify_mu(pk, a_hat, mu, owned(sig_bytes), tau, gamma1, gamma2, omega, ctb, beta)
+    return ok, a_hat
 
 
 # --- Python wrappers: the contract --------------------------------------------------------
@@ -639,6 +696,21 @@ def mldsa_verify_internal(
     """``params``: tau, gamma1, gamma2, omega, c_tilde_bytes, beta (the contract's
     :class:`MLDSAOperations`)."""
     return bool(_verify(pk, kernel_array(A_hat), mu, sig, *params))
+
+
+_NO_A_HAT = np.zeros((0, 0, 256), dtype=np.int64)  # never written
+
+
+def mldsa_verify(
+    pk: bytes, A_hat: npt.NDArray[np.int64] | None, m_prime: bytes, sig: bytes, *params: int
+) -> tuple[bool, npt.NDArray[np.int64]]:
+    """``params``: tau, gamma1, gamma2, omega, c_tilde_bytes, beta, tr_bytes, k, l
+    (the contract's :class:`MLDSAOperations`)."""
+    if A_hat is None:
+        ok, made = _verify_m(pk, _NO_A_HAT, m_prime, sig, *params)
+        return bool(ok), frozen_view(made)
+    ok, _ = _verify_m(pk, kernel_array(A_hat), m_prime, sig, *params)
+    return bool(ok), A_hat
 
 
 OPERATIONS: dict[str, Any] = kernel_table(MLDSAOperations, globals())

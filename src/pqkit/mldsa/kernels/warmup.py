@@ -7,11 +7,27 @@ from pqkit.arith.warmup import Step, sig_steps
 
 
 def steps() -> list[Step]:
-    """Every parameter set's single operations, and round-3 Dilithium's path."""
+    """Every parameter set's single operations, verification on an external mu (its
+    own compiled entry: :meth:`pqkit.mldsa.fips204.MLDSA.verify_mu`), and round-3
+    Dilithium's path."""
     from pqkit import registry
 
     sigs = ("ML-DSA-65", "ML-DSA-44", "ML-DSA-87", "Dilithium3")
-    return [step for name in sigs for step in sig_steps(registry.sig(name))]
+    found = [step for name in sigs for step in sig_steps(registry.sig(name))]
+    return [*found, *_external_mu("ML-DSA-65")]
+
+
+def _external_mu(name: str) -> list[Step]:
+    from pqkit.mldsa.fips204 import SCHEMES
+
+    sig = SCHEMES[name].using(arith="jit")
+
+    def run() -> None:
+        pk, sk = sig.keygen_derand(bytes(range(32)))
+        mu = sig.mu(pk, b"pqkit warm-up")
+        sig.verify_mu(pk, mu, sig.sign_mu(sk, mu, deterministic=True))
+
+    return [(f"{name} external mu", run)]
 
 
 def batch_steps() -> list[Step]:
