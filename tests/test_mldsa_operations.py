@@ -122,6 +122,63 @@ def test_jit_whole_verify_of_a_new_key(name: str) -> None:
     assert fast.verify_mu(pk, mu, sig) and not fast.verify_mu(pk, mu, bytes(bad))  # type: ignore[attr-defined]
 
 
+def _spy_checks(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The ``check`` argument of every whole-signing call on jit, in order."""
+    ops = operations("mldsa", "jit")
+    real = ops.mldsa_sign  # type: ignore[union-attr]
+    seen: list[bool] = []
+
+    def spy(sk: bytes, a_hat: object, m: bytes, rnd: bytes, check: bool, *params: int) -> object:
+        seen.append(check)
+        return real(sk, a_hat, m, rnd, check, *params)
+
+    monkeypatch.setattr(ops, "mldsa_sign", spy)
+    return seen
+
+
+def test_jit_whole_sign_checks_as_the_step_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Signing on M' in one compiled call (``mldsa_sign``): the signatures are the
+    step path's, for a key whose A_hat the scheme object has and one it has not;
+    the key's consistency check runs inside on every call of the bytes API, once per
+    key object (made from the expanded key: checked when made; a key state that has
+    not seen the key: checked on its first signature), and an inconsistent key is
+    refused with the step path's error, whichever check fails."""
+    from pqkit._keystate import KeyState, holding
+    from pqkit.keys import MLDSA65PrivateKey
+
+    fast, slow = pair("ML-DSA-65")
+    fast._a_cache = LruCache(core.A_CACHE_SIZE)  # type: ignore[attr-defined]
+    seen = _spy_checks(monkeypatch)
+    _, sk = slow.keygen_derand(bytes([3]) * 32)  # type: ignore[attr-defined]
+    for ctx in (b"", b"c"):  # A_hat expanded inside, then from the cache
+        rnd = hashlib.sha256(ctx).digest()
+        want = slow.sign(sk, b"msg", ctx=ctx, rnd=rnd)  # type: ignore[attr-defined]
+        assert fast.sign(sk, b"msg", ctx=ctx, rnd=rnd) == want  # type: ignore[attr-defined]
+    assert fast.sign_internal(sk, b"M'", bytes(32)) == slow.sign_internal(sk, b"M'", bytes(32))  # type: ignore[attr-defined]
+    assert seen == [True, True, True]
+    key = MLDSA65PrivateKey.from_expanded_bytes(sk)
+    with holding(key._state):
+        fast.sign(sk, b"m")
+        fast.sign(sk, b"m")
+    assert seen == [True, True, True, False, False]
+    with holding(KeyState()):
+        fast.sign(sk, b"m")
+        fast.sign(sk, b"m")
+    assert seen[-2:] == [True, False]
+    flips = ((len(sk) - 1, "t0 is not"), (64, "tr is not"), (0, "t0 is not"))
+    for pos, what in flips:
+        bad = sk[:pos] + bytes([sk[pos] ^ 1]) + sk[pos + 1 :]
+        for scheme in (fast, slow):
+            with pytest.raises(ValueError, match=f"secret key: {what}"):
+                scheme.sign(bad, b"m", deterministic=True)  # type: ignore[attr-defined]
+    # s1 / s2 out of range: the eta = 4 packing's nibble 15.
+    off = 64 + slow.params.tr_bytes  # type: ignore[attr-defined]
+    bad = sk[:off] + bytes([sk[off] | 0x0F]) + sk[off + 1 :]
+    for scheme in (fast, slow):
+        with pytest.raises(ValueError, match="coefficient outside"):
+            scheme.sign(bad, b"m")  # type: ignore[attr-defined]
+
+
 def test_jit_expand_a_fills_the_same_cache() -> None:
     fast, slow = pair("ML-DSA-65")
     ops_f, ops_s = fast._ops(), slow._ops()  # type: ignore[attr-defined]

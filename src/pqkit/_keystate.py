@@ -23,7 +23,16 @@ from typing import Any, TypeVar
 
 from pqkit._secret import Uncopyable
 
-__all__ = ["MLDSA_CONSISTENT", "MLDSA_SK", "MLKEM_DK", "KeyState", "cached", "holding"]
+__all__ = [
+    "MLDSA_CONSISTENT",
+    "MLDSA_SK",
+    "MLKEM_DK",
+    "KeyState",
+    "cached",
+    "holding",
+    "known",
+    "note",
+]
 
 _V = TypeVar("_V")
 
@@ -103,3 +112,22 @@ def cached(kind: str, accept: Callable[[_V], bool], make: Callable[[], _V]) -> _
     value = make()
     state._put(kind, value)
     return value
+
+
+def known(kind: str, accept: Callable[[Any], bool]) -> bool:
+    """Whether the current key object holds a state of ``kind`` that ``accept``
+    takes (:func:`cached` without making one: for a step run inside a compiled
+    call, whose result :func:`note` then keeps)."""
+    state = _current.get()
+    if state is None:
+        return False
+    value = state.get(kind)
+    return value is not None and accept(value)
+
+
+def note(kind: str, value: Any) -> None:
+    """Keep ``value`` (never None) as the current key object's state of ``kind``;
+    nothing without a current key object (the bytes API keeps nothing)."""
+    state = _current.get()
+    if state is not None:
+        state._put(kind, value)

@@ -41,6 +41,7 @@ __all__ = [
     "ops_for",
     "public_key_from_secret",
     "sign_mu_internal",
+    "sign_whole",
     "verify_mu_internal",
     "verify_whole",
 ]
@@ -487,6 +488,47 @@ def _inconsistent(p: Params, failed: int) -> ValueError:
             f"{p.name} secret key: t0 is not Power2Round(A*s1 + s2) (FIPS 204, Algorithm 6)"
         )
     return ValueError(f"{p.name} secret key: tr is not H(pk) (FIPS 204, Algorithm 6 line 9)")
+
+
+def sign_whole(p: Params, ops: Ops, sk: bytes, m_prime: bytes, rnd: bytes) -> bytes | None:
+    """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) on M' in one compiled call, or
+    None when the backend has no whole-operation kernels (then the caller checks and
+    decodes the key, hashes mu and rho'' and runs :func:`sign_mu_internal`). Inside
+    the call: the key's consistency check (skipped when the key object signing has
+    passed it already: :mod:`pqkit._keystate`; ValueError when it fails, as
+    :func:`public_key_from_secret`), mu, rho'' and, for a key whose rho the scheme
+    object has not seen, ExpandA. sk has the right length."""
+    fast = _fast(ops)
+    if fast is None:
+        return None
+    check = not keystate.known(
+        keystate.MLDSA_CONSISTENT, lambda checked: hmac.compare_digest(checked, sk)
+    )
+    rho = sk[:32]
+    cached = ops.a_cache.get(rho)
+    failed, sigma, a_hat = fast.mldsa_sign(
+        sk,
+        cached,
+        m_prime,
+        rnd,
+        check,
+        p.eta,
+        p.eta_bits,
+        *p.signing,
+        p.tr_bytes,
+        MAX_SIGN_ATTEMPTS,
+        p.k,
+        p.l,
+    )
+    if cached is None:
+        ops.a_cache.put(rho, a_hat)
+    if failed:
+        raise _inconsistent(p, failed)
+    if check:
+        keystate.note(keystate.MLDSA_CONSISTENT, sk)
+    if sigma is None:
+        raise _no_signature(p)
+    return cast(bytes, sigma)
 
 
 def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: bytes) -> bytes:

@@ -38,6 +38,16 @@ class MLDSA(DilithiumScheme):
         rho_pp = core.h(ops, sk.key + rnd + mu, 64)  # Algorithm 7 line 7
         return core.sign_mu_internal(self.params, ops, sk, mu, rho_pp)
 
+    def _sign_m(self, ops: core.Ops, sk: bytes, m: bytes, rnd: bytes) -> bytes:
+        """Algorithm 7 on M' (sk of the right length): one compiled call where the
+        backend has one (:func:`core.sign_whole`), else the key checked and decoded,
+        mu (line 6) here, then the rest."""
+        whole = core.sign_whole(self.params, ops, sk, m, rnd)
+        if whole is not None:
+            return whole
+        key = self._secret_key(ops, sk)
+        return self._sign_mu(ops, key, self._mu(ops, key.tr, m), rnd)
+
     def _verify_mu(self, ops: core.Ops, pk: bytes, mu: bytes, signature: Any) -> bool:
         sig = self._signature(signature)
         if sig is None:
@@ -70,9 +80,9 @@ class MLDSA(DilithiumScheme):
         """FIPS 204, Algorithm 2 (ML-DSA.Sign), or Algorithm 4 (HashML-DSA.Sign) with
         ``prehash``: Algorithm 7 on M' with fresh (or the given) rnd."""
         ops = self._ops()
-        sk = self._secret_key(ops, secret_key)
+        sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
         rnd_bytes = self._rnd(deterministic, rnd, rng)
-        return self._sign_mu(ops, sk, self._mu(ops, sk.tr, m_prime), rnd_bytes)
+        return self._sign_m(ops, sk, m_prime, rnd_bytes)
 
     def _verify_m_prime(
         self, public_key: Any, m_prime: bytes, message: Any, signature: Any
@@ -88,9 +98,9 @@ class MLDSA(DilithiumScheme):
         """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) on M' directly."""
         ops = self._ops()
         m = as_bytes(m_prime, "m_prime")
-        sk = self._secret_key(ops, secret_key)
+        sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
         rnd_bytes = as_bytes_len(rnd, "rnd", RND_LENGTH)
-        return self._sign_mu(ops, sk, self._mu(ops, sk.tr, m), rnd_bytes)
+        return self._sign_m(ops, sk, m, rnd_bytes)
 
     def verify_internal(self, public_key: bytes, m_prime: bytes, signature: bytes) -> bool:
         """FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) on M' directly."""

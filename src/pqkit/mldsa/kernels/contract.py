@@ -190,6 +190,35 @@ class MLDSAOperations(Protocol):
         Secret inputs: sk, rho'' (and everything of a rejected attempt)."""
         ...
 
+    def mldsa_sign(
+        self,
+        sk: bytes,
+        A_hat: npt.NDArray[np.int64] | None,
+        m_prime: bytes,
+        rnd: bytes,
+        check: bool,
+        eta: int,
+        eta_bits: int,
+        tau: int,
+        gamma1: int,
+        gamma2: int,
+        omega: int,
+        c_tilde_bytes: int,
+        tr_bytes: int,
+        max_attempts: int,
+        k: int,
+        l: int,  # noqa: E741
+    ) -> tuple[int, bytes | None, npt.NDArray[np.int64]]:
+        """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) whole, on M' and rnd: the
+        encoded secret key's consistency check when ``check`` (as
+        :meth:`mldsa_check_secret`), mu = H(tr || M', 64), rho'' = H(K || rnd || mu,
+        64) and, when ``A_hat`` is None, ExpandA(rho), inside; then as
+        :meth:`mldsa_sign_internal`. Returns (failed: the check's code, 0 when it
+        passed or did not run, and then no signature; sigma or None after
+        ``max_attempts`` rejected attempts; A_hat, read-only: the one given or the
+        one expanded, for the caller's cache). Secret inputs: sk, rnd."""
+        ...
+
     def mldsa_verify_internal(
         self,
         pk: bytes,

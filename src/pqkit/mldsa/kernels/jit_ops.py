@@ -440,6 +440,59 @@ def _sign(
 
 
 @jit
+def _sign_m(
+    sk_bytes: Any,
+    a_hat: Any,
+    m_prime: Any,
+    rnd: Any,
+    check: bool,
+    eta: int,
+    eta_bits: int,
+    tau: int,
+    gamma1: int,
+    gamma2: int,
+    omega: int,
+    ctb: int,
+    tr_bytes: int,
+    max_attempts: int,
+    k: int,
+    l: int,  # noqa: E741
+) -> Any:
+    """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) whole, on M' and rnd: ExpandA(rho)
+    (line 3) unless ``a_hat`` holds it (an empty ``a_hat``: expand here), the key's
+    consistency check when ``check`` (:func:`_check_secret`), mu = H(tr || M', 64)
+    (line 6), rho'' = H(K || rnd || mu, 64) (line 7), then :func:`_sign`. Returns
+    (failed, sigma, A_hat): failed as :func:`mldsa_check_secret` gives it (then no
+    signing: sigma is empty), sigma empty also after ``max_attempts`` rejections.
+    Secret inputs: sk, rnd; the check's verdict is the only branch on the key before
+    the attempts' accept bits."""
+    sk = owned(sk_bytes)
+    if a_hat.shape[0] == 0:
+        a_hat = _expand_a(sk[:32].copy(), k, l)
+    if check:
+        range_bad, t0_bad, tr_bad, _ = _check_secret(sk_bytes, a_hat, eta, eta_bits, tr_bytes)
+        failed = 1 if range_bad else 2 if t0_bad else 3 if tr_bad else 0
+        if failed:
+            return failed, np.empty(0, dtype=np.uint8), a_hat
+    n = len(m_prime)
+    data = np.empty(tr_bytes + n, dtype=np.uint8)  # tr || M'
+    put(data[:tr_bytes], sk[64 : 64 + tr_bytes])
+    for i in range(n):
+        data[tr_bytes + i] = m_prime[i]
+    mu = _h(data, 64)  # line 6
+    seed = np.empty(128, dtype=np.uint8)  # K || rnd || mu
+    put(seed[:32], sk[32:64])
+    for i in range(32):
+        seed[32 + i] = rnd[i]
+    put(seed[64:], mu)
+    rho_pp = _h(seed, 64)  # line 7
+    sigma = _sign(
+        sk, a_hat, mu, rho_pp, eta, tau, gamma1, gamma2, omega, ctb, tr_bytes, max_attempts
+    )
+    return 0, sigma, a_hat
+
+
+@jit
 def _sig_encode(
     c_tilde: Any,
     z: Any,
@@ -659,6 +712,7 @@ def _verify_m(
 
 
 _u8 = kernel_bytes
+_NO_A_HAT = np.zeros((0, 0, 256), dtype=np.int64)  # "expand it here"; never written
 
 
 def mldsa_expand_a(rho: bytes, k: int, l: int) -> npt.NDArray[np.int64]:  # noqa: E741
@@ -690,15 +744,31 @@ def mldsa_sign_internal(
     return out.tobytes() if out.shape[0] else None
 
 
+def mldsa_sign(
+    sk: bytes,
+    A_hat: npt.NDArray[np.int64] | None,
+    m_prime: bytes,
+    rnd: bytes,
+    check: bool,
+    *params: int,
+) -> tuple[int, bytes | None, npt.NDArray[np.int64]]:
+    """``params``: eta, eta_bits, tau, gamma1, gamma2, omega, c_tilde_bytes,
+    tr_bytes, max_attempts, k, l (the contract's :class:`MLDSAOperations`)."""
+    if A_hat is None:
+        failed, out, made = _sign_m(sk, _NO_A_HAT, m_prime, rnd, check, *params)
+        a_hat = frozen_view(made)
+    else:
+        failed, out, _ = _sign_m(sk, kernel_array(A_hat), m_prime, rnd, check, *params)
+        a_hat = A_hat
+    return int(failed), out.tobytes() if out.shape[0] else None, a_hat
+
+
 def mldsa_verify_internal(
     pk: bytes, A_hat: npt.NDArray[np.int64], mu: bytes, sig: bytes, *params: int
 ) -> bool:
     """``params``: tau, gamma1, gamma2, omega, c_tilde_bytes, beta (the contract's
     :class:`MLDSAOperations`)."""
     return bool(_verify(pk, kernel_array(A_hat), mu, sig, *params))
-
-
-_NO_A_HAT = np.zeros((0, 0, 256), dtype=np.int64)  # never written
 
 
 def mldsa_verify(
