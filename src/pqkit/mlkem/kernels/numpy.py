@@ -605,15 +605,47 @@ def _compress_encode(w: npt.NDArray[np.float64], k: int, du: int, dv: int) -> U8
     t += Q * _INV2Q_NUDGED
     c = t.astype(I64)  # positive: truncation is the floor
     c &= mask  # mod 2^d
-    if (du, dv) != (10, 4):  # ML-KEM-1024 (11, 5): per row, in natural order
-        u_v = c.transpose(1, 0, 2).reshape(k + 1, N)
-        c1 = byte_encode(u_v[:k], du)  # line 22
-        c2 = byte_encode(u_v[k], dv)  # line 23
-        out: U8 = np.concatenate([c1.reshape(-1), c2])  # line 24
-        return out
+    if (du, dv) != (10, 4):  # ML-KEM-1024 (11, 5): groups of 8, below
+        return _encode_groups8(c, k, du, dv)
     c <<= shifts
     groups = c.reshape(16, k + 1, 4, 4) @ _ONES4  # [h, row, g], < 2^40
     encoded: U8 = groups.view(np.uint8).reshape(-1).take(take)
+    return encoded
+
+
+@functools.cache
+def _groups8_consts(k: int, du: int, dv: int) -> tuple[npt.NDArray[Any], ...]:
+    """Constants of :func:`_encode_groups8`: per row (d = du for u, dv for v) the
+    weights of a group's 8 coefficients in its low 64-bit word (2^(d i) mod 2^64,
+    uint64: the coefficient that straddles bit 64 leaves its low bits there) and in
+    its high word (2^(d i - 64) for the coefficients that reach bit 64, float64: the
+    straddling one's quotient is the floor of its exact fractional term, the only
+    one), (k + 1, 8, 1) each; and the byte positions of c1 || c2 in the words
+    [h, row, half, (low, high)] (the d bytes of group 2 h + half start its 16)."""
+    d = np.array([du] * k + [dv], dtype=I64)[:, None]
+    bit = d * np.arange(8)
+    w_low = np.where(bit < 64, 1 << np.minimum(bit, 63), 0).astype(np.uint64)
+    w_high = np.where(bit + d > 64, 2.0 ** (bit - 64).astype(F64), 0.0)
+    h, half = np.divmod(np.arange(32), 2)
+    take = [
+        (16 * ((h * (k + 1) + r) * 2 + half))[:, None] + np.arange(du if r < k else dv)
+        for r in range(k + 1)
+    ]
+    return w_low[..., None], w_high[..., None], np.concatenate([t.reshape(-1) for t in take])
+
+
+def _encode_groups8(c: npt.NDArray[np.int64], k: int, du: int, dv: int) -> U8:
+    """ByteEncode_du of the k rows of u and ByteEncode_dv of v (FIPS 203, Algorithm 5)
+    from h-major c (16, k + 1, 16) with entries in [0, 2^d): 8 coefficients make d
+    bytes, the little-endian bytes of t0 + 2^d t1 + ... + 2^(7 d) t7 (< 2^88), held
+    as a low and a high 64-bit word."""
+    w_low, w_high, take = _groups8_consts(k, du, dv)
+    groups = c.reshape(16, k + 1, 2, 8)
+    words = np.empty((16, k + 1, 2, 2), dtype=np.uint64)
+    words[..., :1] = groups.view(np.uint64) @ w_low  # wraps mod 2^64 (unsigned)
+    high = groups.astype(F64) @ w_high  # < 2^24, exact
+    words[..., 1:] = np.floor(high, out=high)
+    encoded: U8 = words.view(np.uint8).reshape(-1).take(take)
     return encoded
 
 
