@@ -94,11 +94,11 @@ def encrypt_prf(
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """FIPS 203, Algorithm 14 lines 9-17, the PRF calls: PRF_eta1(r, N) for N = 0 ..
     k - 1 (y) and PRF_eta2(r, N) for N = k .. 2k (e1, then e2), as uint8 (k, 64 eta1)
-    and (k + 1, 64 eta2) arrays (views of one batched call when eta1 = eta2)."""
-    if eta1 == eta2:
-        block = ops.prf_many(eta1, r, range(2 * k + 1))
-        return block[:k], block[k:]
-    return ops.prf_many(eta1, r, range(k)), ops.prf_many(eta2, r, range(k, 2 * k + 1))
+    and (k + 1, 64 eta2) arrays: views of one batched call of the longer width. Each
+    PRF output is a prefix of its stream (SHAKE256, or an AES-CTR keystream for
+    Kyber-90s), so PRF_eta2(r, N) is the first 64 eta2 bytes of the longer read."""
+    block = ops.prf_many(max(eta1, eta2), r, range(2 * k + 1))
+    return block[:k, : 64 * eta1], block[k:, : 64 * eta2]
 
 
 def keygen(
