@@ -415,9 +415,11 @@ def add(a: Poly, b: Poly) -> Poly:
 # (exact integers below 2^53 throughout), is reduced only where a bound needs it, and
 # runs in "h-major" layout: a (rows, 256) block is held as (16, rows, 16) [h, row, l]
 # for coefficient 16 h + l, so that each NTT stage is one matrix product for all rows
-# (the high-bit stage one plain product, the low-bit stage one per h) and the pair
-# sums of Algorithm 12 fold into the first stage of NTT^-1 (32 inputs per block).
-# Decode and decompress of the whole ciphertext are one gather.
+# (the high-bit stage one plain product, the low-bit stage one per h), the planes of
+# Algorithm 12 fold into the last NTT stage, and the sums over j and over each pair
+# fold into the first stage of NTT^-1 (32 k inputs per block). Decode and
+# decompress of the whole ciphertext are one gather; Compress and ByteEncode take
+# the sums unreduced.
 
 
 def _pairs_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
