@@ -360,12 +360,11 @@ def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
         # floor(b1 / 16) + 16 b2, shifted by 0 and 4 and masked to 12 bits.
         raw12 = np.ascontiguousarray(flat)
         pairs = np.ndarray((raw12.shape[0] * 128, 2), dtype="<u2", buffer=raw12, strides=(3, 1))
-        x: Poly = (pairs >> _SHIFTS12).astype(I64)
+        x = (pairs >> _SHIFTS12).astype(I64)
         x &= 0xFFF
         # ByteDecode_12 reduces mod q; x < 4096 < 2q: a 0/1 factor, no branch.
         x -= (x >= Q) * Q
-        decoded: Poly = x.reshape(*lead, N)
-        return decoded
+        return x.reshape(*lead, N)
     if d not in _WEIGHTS and d != 11:  # d = 9: a group (72 bits) exceeds a word
         bits = np.unpackbits(flat, axis=-1, bitorder="little").reshape(-1, N, d)
         values: Poly = (bits.astype(I64) << np.arange(d)).sum(axis=-1)
