@@ -33,10 +33,6 @@ XOF_BYTES = SHAKE128_XOF_BYTES
 report it; :func:`expand_matrix` uses the suite's own ``ops.xof_bytes``."""
 
 
-_SHIFTS12 = np.array([0, 4], dtype=np.uint16)
-"""The shifts of the two 12-bit fields in the 16-bit reads at bytes 3i and 3i + 1."""
-
-
 def _u8(data: bytes) -> npt.NDArray[np.uint8]:
     return np.frombuffer(data, dtype=np.uint8)
 
@@ -54,9 +50,12 @@ def decode_t_hat(K: MLKEMKernels, ek: bytes, k: int) -> tuple[Poly, bool]:
     same values as ``K.byte_decode(., 12)``, a few NumPy calls) and reduced only when
     the check fails (that key is refused by encapsulation; decapsulation, which does
     not run the check, still needs t_hat mod q)."""
-    pairs = np.ndarray((128 * k, 2), dtype="<u2", buffer=ek, strides=(3, 1))
-    fields = (pairs >> _SHIFTS12).astype(np.int64)
-    fields &= 0xFFF
+    raw = np.frombuffer(ek, dtype=np.uint8, count=384 * k)
+    low = np.ndarray((k, 128), dtype="<u2", buffer=raw, offset=0, strides=(384, 3))
+    high = np.ndarray((k, 128), dtype="<u2", buffer=raw, offset=1, strides=(384, 3))
+    fields = np.empty((k, 128, 2), dtype=np.int64)
+    np.bitwise_and(low, 0xFFF, out=fields[..., 0])
+    np.right_shift(high, 4, out=fields[..., 1])
     t_hat: Poly = fields.reshape(k, 256)
     ok = bool(t_hat.max() < Q)
     if not ok:  # public: each field is below 4096 < 2 q

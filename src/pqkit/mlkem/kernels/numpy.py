@@ -298,7 +298,6 @@ def _group(d: int) -> int:
 
 
 _GROUPS = {d: _group(d) for d in range(1, 13)}
-_SHIFTS12 = np.array([0, 4], dtype=np.uint16)  # the two fields of a 16-bit read
 _WEIGHTS = {
     d: np.array([1 << (d * j) for j in range(_GROUPS[d])], dtype=np.uint64)
     for d in range(1, 13)
@@ -355,16 +354,18 @@ def byte_decode(b: npt.NDArray[np.uint8], d: int) -> Poly:
         np.right_shift(flat, 4, out=nibbles[..., 1])
         return nibbles.reshape(*lead, N)
     if d == 12:
-        # Two coefficients per 3 bytes, from one view of little-endian 16-bit reads at
-        # bytes 3i and 3i + 1 (inside the row): b0 + 256 (b1 mod 16) and
-        # floor(b1 / 16) + 16 b2, shifted by 0 and 4 and masked to 12 bits.
+        # Two coefficients per 3 bytes, from little-endian 16-bit reads at bytes 3i
+        # and 3i + 1 (strided views, inside the row): b0 + 256 (b1 mod 16) and
+        # floor(b1 / 16) + 16 b2.
         raw12 = np.ascontiguousarray(flat)
-        pairs = np.ndarray((raw12.shape[0] * 128, 2), dtype="<u2", buffer=raw12, strides=(3, 1))
-        x = (pairs >> _SHIFTS12).astype(I64)
-        x &= 0xFFF
-        # ByteDecode_12 reduces mod q; x < 4096 < 2q: a 0/1 factor, no branch.
-        x -= (x >= Q) * Q
-        return x.reshape(*lead, N)
+        rows = raw12.shape[0]
+        low = np.ndarray((rows, 128), dtype="<u2", buffer=raw12, offset=0, strides=(384, 3))
+        high = np.ndarray((rows, 128), dtype="<u2", buffer=raw12, offset=1, strides=(384, 3))
+        pair = np.empty((rows, 128, 2), dtype=I64)
+        np.bitwise_and(low, 0xFFF, out=pair[..., 0])
+        np.right_shift(high, 4, out=pair[..., 1])
+        # ByteDecode_12 reduces mod q; x < 4096 < 2q.
+        return _csub(pair.reshape(*lead, N))
     if d not in _WEIGHTS and d != 11:  # d = 9: a group (72 bits) exceeds a word
         bits = np.unpackbits(flat, axis=-1, bitorder="little").reshape(-1, N, d)
         values: Poly = (bits.astype(I64) << np.arange(d)).sum(axis=-1)
