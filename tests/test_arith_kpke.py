@@ -293,3 +293,57 @@ def test_decode_t_hat_modulus_check_equals_decode_encode(k: int) -> None:
         assert np.array_equal(t_hat, ref.byte_decode(raw, 12))
         verdicts.append(ok)
     assert any(verdicts) and not all(verdicts)
+
+
+def _compress_edges(d: int) -> I64:
+    """Canonical values on both sides of every rounding step of Compress_d: x with
+    2^d x / q just below and just above each t + 1/2, and 0, q - 1."""
+    t = np.arange(1 << d)
+    step = -(-(2 * t + 1) * Q // (1 << (d + 1)))  # the first x rounding up past t
+    return np.unique(np.concatenate([step - 1, step, [0, Q - 1]]) % Q)
+
+
+@pytest.mark.parametrize(("du", "dv"), [(10, 4), (11, 5), (9, 3), (1, 11)])
+def test_numpy_compress_encode_of_any_representative(du: int, dv: int) -> None:
+    """The numpy encoder of K-PKE.Encrypt lines 22-24 takes u and v as any
+    representatives below 2^27.4 (the sums its multiplication leaves, not reduced
+    mod q) and must give ByteEncode_d(Compress_d(x mod q)) of the ``ref`` kernels:
+    every rounding edge of Compress_d, shifted by random multiples of q up to the
+    bound, for the widths of ML-KEM (10, 4 and 11, 5) and others."""
+    from pqkit.mlkem.kernels import numpy as numpy_kernels
+
+    rng = np.random.default_rng(du * 16 + dv)
+    k = 3
+    for _ in range(4):
+        canon = np.stack(
+            [rng.choice(_compress_edges(du if r < k else dv), 256) for r in range(k + 1)]
+        )
+        lifts = rng.integers(0, int(2**27.4) // Q, canon.shape)
+        lifts[0, :8] = int(2**27.4) // Q - 1  # the largest multiple too
+        x = canon + lifts * Q
+        h_major = x.reshape(k + 1, 16, 16).transpose(1, 0, 2).astype(np.float64)
+        got = numpy_kernels._compress_encode(h_major, k, du, dv)
+        c1 = REF.byte_encode(REF.compress(canon[:k], du), du).reshape(-1)
+        c2 = REF.byte_encode(REF.compress(canon[k], dv), dv)
+        assert np.array_equal(got, np.concatenate([c1, c2]))
+
+
+def test_matrix_entry_short_of_the_first_read() -> None:
+    """SampleNTT with the first XOF read of the SHA-3 suite (504 bytes): an entry with
+    fewer than 256 of its 336 candidates accepted (about 1 in 120) is read again
+    from a longer prefix; the matrix equals SampleNTT on a read long enough for every
+    entry, per entry (FIPS 203, Algorithm 7), on every backend."""
+    from pqkit.mlkem import kpke
+    from pqkit.mlkem.symmetric import FIPS203, SHAKE128_XOF_BYTES
+
+    ops = FIPS203.bind()
+    k = 2
+    rho = next(
+        r
+        for r in (i.to_bytes(32, "little") for i in range(2000))
+        if int(REF.rej_uniform(ops.xof_matrix(r, k, SHAKE128_XOF_BYTES))[1].min()) < 256
+    )
+    want = REF.rej_uniform(ops.xof_matrix(rho, k, 4 * SHAKE128_XOF_BYTES))[0]
+    for backend in ARITH_BACKENDS:
+        got = kpke.expand_matrix(ops, arith.kernels("mlkem", backend), rho, k)
+        assert np.array_equal(got.reshape(k * k, 256), want)

@@ -5,6 +5,7 @@ of the ``numpy`` backend (its float reduction and the NTT stage split)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from pqkit import arith
 from pqkit.mlkem.kernels import numpy as numpy_mlkem
@@ -65,25 +66,28 @@ def test_ntt_stage_split_is_exact() -> None:
         assert np.array_equal(block.astype(np.float64), V._INTT_LOW_T[h])
 
 
-def test_fused_compress_encode_exact_for_every_residue() -> None:
-    """The float Compress_10 / Compress_4 + ByteEncode of the numpy K-PKE.Encrypt
-    (nudged reciprocal, mod 2^d by a 0/1 factor) on every x in [0, q), against
-    the kernel table's own compress and byte_encode (checked against ref by the
-    differential suite)."""
+@pytest.mark.parametrize(("du", "dv"), [(10, 4), (11, 5)])
+def test_fused_compress_encode_exact_for_every_residue(du: int, dv: int) -> None:
+    """The float Compress_du / Compress_dv + ByteEncode of the numpy K-PKE.Encrypt
+    (nudged reciprocal, mod 2^d as an integer mask) on every x in [0, q), and on
+    x + j q for the largest j its inputs reach (they are not reduced: below
+    2^27.4), against the kernel table's own compress and byte_encode (checked
+    against ref by the differential suite)."""
     K = arith.kernels("mlkem", "numpy")
     k = 3
     x = np.arange(4 * 16 * (k + 1) * 16, dtype=np.int64) % Q  # 4096 values: every residue
+    top = (int(2**27.4) // Q - 1) * Q
     for block in x.reshape(4, 16 * (k + 1) * 16):
-        h_major = block.reshape(16, k + 1, 16).astype(np.float64)
-        got = numpy_mlkem._compress_encode_10_4(h_major.copy(), k)
         natural = block.reshape(16, k + 1, 16).transpose(1, 0, 2).reshape(k + 1, 256)
         want = np.concatenate(
             [
-                K.byte_encode(K.compress(natural[:k], 10), 10).reshape(-1),
-                K.byte_encode(K.compress(natural[k], 4), 4),
+                K.byte_encode(K.compress(natural[:k], du), du).reshape(-1),
+                K.byte_encode(K.compress(natural[k], dv), dv),
             ]
         )
-        assert np.array_equal(got, want)
+        for lift in (0, top):
+            h_major = (block + lift).reshape(16, k + 1, 16).astype(np.float64)
+            assert np.array_equal(numpy_mlkem._compress_encode(h_major, k, du, dv), want)
 
 
 def test_decrypt_compress1_of_unreduced_sums() -> None:

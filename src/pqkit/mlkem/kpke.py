@@ -45,13 +45,21 @@ def decode_t_hat(K: MLKEMKernels, ek: bytes, k: int) -> tuple[Poly, bool]:
     ByteDecode_12 reduces each 12-bit field mod q, and ByteEncode_12 is injective on
     [0, 4096): so the check holds exactly when every field is already below q, which
     is tested on the fields themselves (little-endian 16-bit reads at bytes 3i and
-    3i + 1 of each triple: b0 + 256 (b1 mod 16) and floor(b1 / 16) + 16 b2; ek is
-    public), without encoding t_hat again."""
+    3i + 1 of each triple: b0 + 256 (b1 mod 16) and floor(b1 / 16) + 16 b2), without
+    encoding t_hat again. ek is public, so the fields are read here directly (the
+    same values as ``K.byte_decode(., 12)``, a few NumPy calls) and reduced only when
+    the check fails (that key is refused by encapsulation; decapsulation, which does
+    not run the check, still needs t_hat mod q)."""
     raw = np.frombuffer(ek, dtype=np.uint8, count=384 * k)
-    t_hat = K.byte_decode(raw.reshape(k, 384), 12)
-    low = np.ndarray((128 * k,), dtype="<u2", buffer=raw, offset=0, strides=(3,))
-    high = np.ndarray((128 * k,), dtype="<u2", buffer=raw, offset=1, strides=(3,))
-    ok = int((low & 0xFFF).max()) < Q and int((high >> 4).max()) < Q
+    low = np.ndarray((k, 128), dtype="<u2", buffer=raw, offset=0, strides=(384, 3))
+    high = np.ndarray((k, 128), dtype="<u2", buffer=raw, offset=1, strides=(384, 3))
+    fields = np.empty((k, 128, 2), dtype=np.int64)
+    np.bitwise_and(low, 0xFFF, out=fields[..., 0])
+    np.right_shift(high, 4, out=fields[..., 1])
+    t_hat: Poly = fields.reshape(k, 256)
+    ok = bool(t_hat.max() < Q)
+    if not ok:  # public: each field is below 4096 < 2 q
+        t_hat -= (t_hat >= Q) * Q
     return t_hat, ok
 
 
@@ -86,11 +94,11 @@ def encrypt_prf(
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """FIPS 203, Algorithm 14 lines 9-17, the PRF calls: PRF_eta1(r, N) for N = 0 ..
     k - 1 (y) and PRF_eta2(r, N) for N = k .. 2k (e1, then e2), as uint8 (k, 64 eta1)
-    and (k + 1, 64 eta2) arrays (views of one batched call when eta1 = eta2)."""
-    if eta1 == eta2:
-        block = ops.prf_many(eta1, r, range(2 * k + 1))
-        return block[:k], block[k:]
-    return ops.prf_many(eta1, r, range(k)), ops.prf_many(eta2, r, range(k, 2 * k + 1))
+    and (k + 1, 64 eta2) arrays: views of one batched call of the longer width. Each
+    PRF output is a prefix of its stream (SHAKE256, or an AES-CTR keystream for
+    Kyber-90s), so PRF_eta2(r, N) is the first 64 eta2 bytes of the longer read."""
+    block = ops.prf_many(max(eta1, eta2), r, range(2 * k + 1))
+    return block[:k, : 64 * eta1], block[k:, : 64 * eta2]
 
 
 def keygen(

@@ -73,10 +73,12 @@ class Suite:
     bind: Callable[[], SuiteOps]
 
 
-SHAKE128_XOF_BYTES = 672
-"""First SHAKE128 read per matrix entry of the SHA-3 suite: 4 blocks, 448 candidates
-for 256 values (expected 364 accepted; fewer than 256 has probability below 2^-100
-per entry)."""
+SHAKE128_XOF_BYTES = 504
+"""First SHAKE128 read per matrix entry of the SHA-3 suite: 3 blocks (the first read
+of FIPS 203's reference code and mlkem-native), 336 candidates for 256 values
+(expected 273 accepted; fewer than 256, then a longer read of that entry, has
+probability 0.0083 per entry). A fourth block for every entry would cost more
+hashing and sampling on every key than the rare second read does."""
 
 
 _BYTES = tuple(bytes([b]) for b in range(256))

@@ -415,9 +415,11 @@ def add(a: Poly, b: Poly) -> Poly:
 # (exact integers below 2^53 throughout), is reduced only where a bound needs it, and
 # runs in "h-major" layout: a (rows, 256) block is held as (16, rows, 16) [h, row, l]
 # for coefficient 16 h + l, so that each NTT stage is one matrix product for all rows
-# (the high-bit stage one plain product, the low-bit stage one per h) and the pair
-# sums of Algorithm 12 fold into the first stage of NTT^-1 (32 inputs per block).
-# Decode and decompress of the whole ciphertext are one gather.
+# (the high-bit stage one plain product, the low-bit stage one per h), the planes of
+# Algorithm 12 fold into the last NTT stage, and the sums over j and over each pair
+# fold into the first stage of NTT^-1 (32 k inputs per block). Decode and
+# decompress of the whole ciphertext are one gather; Compress and ByteEncode take
+# the sums unreduced.
 
 
 def _pairs_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -430,13 +432,32 @@ def _pairs_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 
 _INTT_PAIRS_T = _pairs_low_t(_INTT_LOW_T)
-# Plane 0 of Algorithm 12 per pair i, (a0, a1 gamma_i), as weights in h-major order
-# [h, m] for coefficient 16 h + m (pair 8 h + m // 2).
-_PLANE_W0_H = np.stack([np.ones(128), _GAMMAS.astype(F64)], axis=-1).reshape(16, 16)
-# Its rows for plane 0 and plane 1: [h, m, l] each.
+# Its rows for plane 0 and plane 1: [h, m, l] each (the folded form of kpke_cache).
 _PAIRS_T0, _PAIRS_T1 = (
     np.ascontiguousarray(_INTT_PAIRS_T[:, 16 * o : 16 * o + 16]) for o in (0, 1)
 )
+
+
+def _planes_low_t(low_t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The second NTT stage (layers len 8..2) with the planes of Algorithm 12 folded
+    in: per block h, (16, 32) taking x[h, :] to (plane 0, plane 1) of NTT(x) there,
+    plane 0 = (a0, a1 gamma_i mod q) and plane 1 = (a1, a0) for each pair i = 8 h +
+    m // 2 (a column scaling and a column swap of T[h], each linear)."""
+    gammas = np.stack([np.ones(128, dtype=I64), _GAMMAS], axis=-1).reshape(16, 1, 16)
+    plane0 = low_t.astype(I64) * gammas % Q  # tables only: built at import
+    swap = np.arange(16).reshape(8, 2)[:, ::-1].reshape(16)
+    return np.concatenate([plane0.astype(F64), low_t[:, :, swap]], axis=2)
+
+
+_NTT_PLANES_T = _planes_low_t(_NTT_LOW_T)
+
+
+@functools.cache
+def _pairs_tiled(k: int) -> npt.NDArray[np.float64]:
+    """:data:`_INTT_PAIRS_T` repeated for the k terms of the dot product: (16, 32 k,
+    16), row j * 32 + 16 o + m of block h is row 16 o + m, so one product per block
+    sums over j, the planes and the pairs at once."""
+    return np.ascontiguousarray(np.tile(_INTT_PAIRS_T, (1, k, 1)))
 
 
 def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
@@ -444,9 +465,9 @@ def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
     axes), one of two forms, both float64 with entries below q:
 
     - ``reused=False`` (cheap to make, a couple of us: a key used once): b_hat itself
-      in h-major order with the summed k axis first, (k, 16, R, 16) [j, h, row, m]
-      (a sum over the first axis is the fast one); :func:`_mul_known` then puts the
-      planes of Algorithm 12 on the other factor, whose k rows are fewer;
+      in h-major order with each coefficient twice (once per plane of Algorithm 12),
+      (R, 16, k, 2, 16) [row, h, j, plane, m]; :func:`_mul_known` multiplies it by the
+      planes of the other factor (the same for every row) element by element;
     - ``reused=True`` (made once for a key used again; 0.1-1 ms): per block h, the
       matrix (16 k) x (16 R) taking block h of the first NTT stage's output for a
       (k, 256) vector a, (j, m), to the output (row, l) of the first NTT^-1 stage
@@ -459,7 +480,10 @@ def kpke_cache(b_hat: Poly, reused: bool = False) -> Any:
     b = _as_polys(b_hat)
     k = b.shape[-2]
     if not reused:
-        return b.reshape(-1, k, 16, 16).transpose(1, 2, 0, 3).astype(F64)
+        flat = b.reshape(-1, k, 16, 1, 16)
+        cache = np.empty((flat.shape[0], 16, k, 2, 16))
+        cache[...] = flat.transpose(0, 2, 1, 3, 4)
+        return cache
     planes = mulcache(b.reshape(-1, k, N))  # (R, 2, k, 256)
     rows = planes.shape[0]
     view = planes.reshape(rows, 2, k, 16, 16)  # [row, plane, j, h, m]
@@ -482,33 +506,28 @@ def _mul_known(
     x h-major (16, k, 16) in the normal domain, any representatives 0 <= x <= 3 q, and
     cache = kpke_cache(b_hat) (either form; which one is public): h-major float64
     (16, rows, 16), below 2^27.4 (not reduced)."""
+    k = x.shape[1]
     # NTT layers len 128..16 (Algorithm 9): 16 terms below 3 q^2, < 2^29.1.
     y = np.matmul(_NTT_HIGH, x.reshape(16, -1))
     if cache.ndim == 3:  # the folded form
-        rows = cache.shape[-1] // 16
         # NTT layers len 8..2, base multiplication, pair sums, NTT^-1 layers len
         # 2..8: one product per block, 16 k <= 64 terms below 2^29.1 q: < 2^46.8.
         z = _mod_f64(np.matmul(y.reshape(16, 1, -1), cache))
     else:
-        k, rows = cache.shape[0], cache.shape[2]
-        # NTT layers len 8..2: < 2^44.8, reduced: a = NTT(x), [h, j, m].
-        a = _mod_f64(np.matmul(y.reshape(x.shape), _NTT_LOW_T))
-        # The planes of Algorithm 12 on a (the base multiplication is symmetric):
-        # (a0, a1 gamma_i) reduced, and (a1, a0), [j, h, plane, m].
-        planes = np.empty((k, 16, 2, 16))
-        at = a.transpose(1, 0, 2)
-        np.multiply(at, _PLANE_W0_H, out=planes[:, :, 0])
-        planes[:, :, 0] -= np.floor(planes[:, :, 0] * _QINV_WIDE) * _Q_F  # mod q
-        swapped = planes[:, :, 1].reshape(k, 16, 8, 2)
-        swapped[..., 0] = at.reshape(k, 16, 8, 2)[..., 1]
-        swapped[..., 1] = at.reshape(k, 16, 8, 2)[..., 0]
-        # The products with b_hat (< q^2, summed over k <= 4: < 2^25.4); pair sums and
-        # NTT^-1 layers len 2..8: 32 terms, < 2^25.4 q 32 < 2^42.2.
-        p = (cache[:, :, :, None] * planes[:, :, None]).sum(axis=0)  # (16, R, 2, 16)
-        z = _mod_f64(np.matmul(p.reshape(16, rows, 32), _INTT_PAIRS_T))
+        rows = cache.shape[0]
+        # NTT layers len 8..2 with the planes of Algorithm 12 folded in (the base
+        # multiplication is symmetric: the planes go on this factor): 16 terms below
+        # 2^29.1 q, < 2^44.8, reduced: [h, j, (plane, m)].
+        planes = _mod_f64(np.matmul(y.reshape(16, k, 16), _NTT_PLANES_T))
+        # The products with b_hat, both below q (< 2^23.4), [row, h, (j, plane, m)];
+        # the sums over j, the planes and the pairs with NTT^-1 layers len 2..8 in
+        # one product per block: 32 k <= 128 terms below 2^23.4 q, < 2^42.1.
+        prod = cache * planes.reshape(16, k, 2, 16)
+        flat = prod.reshape(rows, 16, 32 * k).transpose(1, 0, 2)
+        z = _mod_f64(np.matmul(flat, _pairs_tiled(k)))
     # NTT^-1 layers len 16..128 and 128^-1: < q^2 16 < 2^27.4.
     out: npt.NDArray[np.float64] = np.matmul(_INTT_HIGH, z.reshape(16, -1))
-    return out.reshape(16, rows, 16)
+    return out.reshape(16, -1, 16)
 
 
 @functools.cache
@@ -547,44 +566,88 @@ _MU_ONE = np.int64((Q + 1) // 2)  # Decompress_1(1) = round(q / 2) = 1665
 # 2^-51 together (every term is positive), far below the nudge: so the computed value
 # is never below the true V = (2^(d+1) x + q) / (2q), and above it by less than
 # V 2^-39.9, below 2^-12.9 for V < 2^27, while V is either an integer or at least
-# 1/(2q) > 2^-12.8 below the next one: its floor is exactly floor(V).
+# 1/(2q) > 2^-12.8 below the next one: its floor is exactly floor(V). Any
+# representative x >= 0 of the value mod q will do: x + j q moves V by j 2^d, which
+# the final mod 2^d removes; so x needs no reduction, only V < 2^27 (x < 2^27.7 for
+# d <= 11).
 _INV2Q_NUDGED = (1.0 / (2 * Q)) * (1.0 + 2.0**-40)
-_GROUP4 = np.kron(np.eye(4), np.ones((4, 1)))  # (16, 4): sums of 4 neighbours
+_ONES4 = np.ones(4, dtype=I64)  # sums of 4 neighbours (a product: faster than sum())
 
 
 @functools.cache
-def _encode_10_4(k: int) -> tuple[npt.NDArray[Any], ...]:
-    """Constants of :func:`_compress_encode_10_4` for the h-major (16, k + 1, 16)
-    block (d = 10 for the k rows of u, 4 for v), full size so that every elementwise
-    step is one flat loop: S = 2^(d+1) c, 2^d, the weight 2^(d (l mod 4)) of
-    coefficient 16 h + l in its group of 4; and the byte positions of c1 || c2 in the
-    little-endian 64-bit group values (5 of each u group's 8 bytes, 2 of v's)."""
-    d = np.array([10] * k + [4], dtype=F64)[None, :, None]
+def _compress_consts(k: int, du: int, dv: int) -> tuple[npt.NDArray[Any], ...]:
+    """Constants of :func:`_compress_encode` for the h-major (16, k + 1, 16) block (d =
+    du for the k rows of u, dv for v), full size so that every elementwise step is
+    one flat loop: S = 2^(d+1) c, the mask 2^d - 1, the shift d (l mod 4) of
+    coefficient 16 h + l in its group of 4; and, for (du, dv) = (10, 4), the byte
+    positions of c1 || c2 in the little-endian 64-bit group values [h, row, group]
+    (5 of each u group's 8 bytes, 2 of v's)."""
+    d = np.array([du] * k + [dv], dtype=I64)[None, :, None]
     shape = (16, k + 1, 16)
     scale = np.broadcast_to(2.0 ** (d + 1) * _INV2Q_NUDGED, shape).copy()
-    top = np.broadcast_to(2.0**d, shape).copy()
-    weights = np.broadcast_to(2.0 ** (d * (np.arange(16) % 4)), shape).copy()
-    group = 8 * np.arange(64)[:, None]
-    rows = [(512 * r + group + np.arange(5)).reshape(-1) for r in range(k)]
-    take = np.concatenate([*rows, (512 * k + group + np.arange(2)).reshape(-1)])
-    return scale, top, weights, take
+    mask = np.broadcast_to((1 << d) - 1, shape).copy()
+    shifts = np.broadcast_to(d * (np.arange(16) % 4), shape).copy()
+    # Group G = 4 h + g of row r (coefficients 4 G .. 4 G + 3) sits at [h, r, g].
+    h, g = np.divmod(np.arange(64), 4)
+    rows = [8 * ((h * (k + 1) + r) * 4 + g)[:, None] + np.arange(5) for r in range(k)]
+    v = 8 * ((h * (k + 1) + k) * 4 + g)[:, None] + np.arange(2)
+    take = np.concatenate([x.reshape(-1) for x in (*rows, v)])
+    return scale, mask, shifts, take
 
 
-def _compress_encode_10_4(x: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.uint8]:
-    """ByteEncode_10(Compress_10(u)) || ByteEncode_4(Compress_4(v)) (FIPS 203,
-    Algorithm 14 lines 22-24) of canonical h-major float64 x (16, k + 1, 16): 4
+def _compress_encode(w: npt.NDArray[np.float64], k: int, du: int, dv: int) -> U8:
+    """ByteEncode_du(Compress_du(u)) || ByteEncode_dv(Compress_dv(v)) (FIPS 203,
+    Algorithm 14 lines 22-24) of h-major float64 w (16, k + 1, 16): u then v, any
+    representatives 0 <= w < 2^27.7 (exact integers). For (du, dv) = (10, 4), 4
     coefficients make 5 bytes (d = 10) or 2 bytes (d = 4), the little-endian bytes of
-    the group's value t0 + 2^d t1 + 2^(2d) t2 + 2^(3d) t3."""
-    scale, top, weights, take = _encode_10_4(k)
-    t = x * scale
+    the group's value t0 + 2^d t1 + 2^(2d) t2 + 2^(3d) t3 (the fields do not
+    overlap: a sum); other widths go through :func:`byte_encode`."""
+    scale, mask, shifts, take = _compress_consts(k, du, dv)
+    t = w * scale
     t += Q * _INV2Q_NUDGED
-    np.floor(t, out=t)  # in [0, 2^d]: then mod 2^d by a 0/1 factor
-    t *= t < top
-    t *= weights
-    # Sum each group of 4 (< 2^40), written in natural order [row, 4 h + group].
-    groups = np.empty((k + 1, 16, 4))
-    np.matmul(t, _GROUP4, out=groups.transpose(1, 0, 2))
-    encoded: npt.NDArray[np.uint8] = groups.astype(np.uint64).view(np.uint8).reshape(-1).take(take)
+    c = t.astype(I64)  # positive: truncation is the floor
+    c &= mask  # mod 2^d
+    if (du, dv) != (10, 4):  # ML-KEM-1024 (11, 5): groups of 8, below
+        return _encode_groups8(c, k, du, dv)
+    c <<= shifts
+    groups = c.reshape(16, k + 1, 4, 4) @ _ONES4  # [h, row, g], < 2^40
+    encoded: U8 = groups.view(np.uint8).reshape(-1).take(take)
+    return encoded
+
+
+@functools.cache
+def _groups8_consts(k: int, du: int, dv: int) -> tuple[npt.NDArray[Any], ...]:
+    """Constants of :func:`_encode_groups8`: per row (d = du for u, dv for v) the
+    weights of a group's 8 coefficients in its low 64-bit word (2^(d i) mod 2^64,
+    uint64: the coefficient that straddles bit 64 leaves its low bits there) and in
+    its high word (2^(d i - 64) for the coefficients that reach bit 64, float64: the
+    straddling one's quotient is the floor of its exact fractional term, the only
+    one), (k + 1, 8, 1) each; and the byte positions of c1 || c2 in the words
+    [h, row, half, (low, high)] (the d bytes of group 2 h + half start its 16)."""
+    d = np.array([du] * k + [dv], dtype=I64)[:, None]
+    bit = d * np.arange(8)
+    w_low = np.where(bit < 64, 1 << np.minimum(bit, 63), 0).astype(np.uint64)
+    w_high = np.where(bit + d > 64, 2.0 ** (bit - 64).astype(F64), 0.0)
+    h, half = np.divmod(np.arange(32), 2)
+    take = [
+        (16 * ((h * (k + 1) + r) * 2 + half))[:, None] + np.arange(du if r < k else dv)
+        for r in range(k + 1)
+    ]
+    return w_low[..., None], w_high[..., None], np.concatenate([t.reshape(-1) for t in take])
+
+
+def _encode_groups8(c: npt.NDArray[np.int64], k: int, du: int, dv: int) -> U8:
+    """ByteEncode_du of the k rows of u and ByteEncode_dv of v (FIPS 203, Algorithm 5)
+    from h-major c (16, k + 1, 16) with entries in [0, 2^d): 8 coefficients make d
+    bytes, the little-endian bytes of t0 + 2^d t1 + ... + 2^(7 d) t7 (< 2^88), held
+    as a low and a high 64-bit word."""
+    w_low, w_high, take = _groups8_consts(k, du, dv)
+    groups = c.reshape(16, k + 1, 2, 8)
+    words = np.empty((16, k + 1, 2, 2), dtype=np.uint64)
+    words[..., :1] = groups.view(np.uint64) @ w_low  # wraps mod 2^64 (unsigned)
+    high = groups.astype(F64) @ w_high  # < 2^24, exact
+    words[..., 1:] = np.floor(high, out=high)
+    encoded: U8 = words.view(np.uint8).reshape(-1).take(take)
     return encoded
 
 
@@ -632,17 +695,21 @@ _CBD_WEIGHTS = {eta: np.array([1.0] * eta + [Q - 1.0] * eta) for eta in (2, 3)}
 def _cbd_f64(prf: npt.NDArray[np.uint8], eta: int) -> npt.NDArray[np.float64]:
     """SamplePolyCBD_eta of each row of prf (r, 64 eta): float64 (r, 256), each
     coefficient a representative in [0, eta q] (no branch, no table)."""
-    bits = np.unpackbits(prf, axis=-1, bitorder="little").reshape(-1, N, 2 * eta)
-    out: npt.NDArray[np.float64] = np.matmul(bits, _CBD_WEIGHTS[eta])
-    return out
+    bits = np.unpackbits(prf, axis=-1, bitorder="little").astype(F64)  # BLAS from here
+    out: npt.NDArray[np.float64] = np.matmul(bits.reshape(-1, 2 * eta), _CBD_WEIGHTS[eta])
+    return out.reshape(-1, N)
 
 
 def _cbd_f64_h(prf: npt.NDArray[np.uint8], eta: int) -> npt.NDArray[np.float64]:
     """:func:`_cbd_f64` written h-major: (16, r, 16), coefficient 16 h + l of row r
-    at [h, r, l] (the product reads the bits through a transposed view)."""
-    bits = np.unpackbits(prf, axis=-1, bitorder="little").reshape(-1, 16, 16, 2 * eta)
-    out: npt.NDArray[np.float64] = np.matmul(bits.transpose(1, 0, 2, 3), _CBD_WEIGHTS[eta])
-    return out
+    at [h, r, l]. The 16 coefficients of block h are bytes 4 eta h .. 4 eta (h + 1)
+    of each row (2 eta bits each), so the bytes are put in h-major order first (a
+    transposed view that unpackbits reads) and the product is one plain float64 one."""
+    rows = prf.shape[0]
+    blocks = prf.reshape(rows, 16, 4 * eta).transpose(1, 0, 2)
+    bits = np.unpackbits(blocks, axis=-1, bitorder="little").astype(F64)
+    out: npt.NDArray[np.float64] = np.matmul(bits.reshape(-1, 2 * eta), _CBD_WEIGHTS[eta])
+    return out.reshape(16, rows, 16)
 
 
 def _kpke_encrypt(
@@ -668,14 +735,8 @@ def _kpke_encrypt(
     # line 21, with line 20: mu = Decompress_1(ByteDecode_1(m)) = 1665 per set bit.
     mu = np.unpackbits(mb, bitorder="little") * _MU_ONE
     w[:, k] += mu.reshape(16, 16)
-    x = _mod_f64(w)
-    if (du, dv) == (10, 4):  # ML-KEM-512 and -768: lines 22-24 in float64, below
-        return _compress_encode_10_4(x, k)
-    u_v = np.ascontiguousarray(x.transpose(1, 0, 2), dtype=I64).reshape(k + 1, N)
-    c1 = byte_encode(compress(u_v[:k], du), du)  # line 22
-    c2 = byte_encode(compress(u_v[k], dv), dv)  # line 23
-    out: npt.NDArray[np.uint8] = np.concatenate([c1.reshape(-1), c2])  # line 24
-    return out
+    # Lines 22-24 on these representatives (below 2^27.5: no reduction needed).
+    return _compress_encode(w, k, du, dv)
 
 
 kpke_encrypt = kpke_encrypt_entry(_kpke_encrypt)
