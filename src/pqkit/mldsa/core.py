@@ -287,6 +287,9 @@ class SecretKey:
     """The encoded key it came from (for the whole-operation kernels)."""
     small_hat: Poly | None = None
     """NTT(s1 || s2 || t0), (l + 2 k, 256), read-only, when made already
+    (:func:`secret_key_cached`); else the consistency check computes NTT(s1)."""
+    challenge: Any = None
+    """The kernels' ``challenge_prepare(s1 || s2 || t0)`` when made already
     (:func:`secret_key_cached`); else signing computes it."""
 
     def matches(self, sk: bytes) -> bool:
@@ -340,10 +343,12 @@ def secret_key_cached(p: Params, ops: Ops, sk: bytes) -> SecretKey:
 
     def make() -> SecretKey:
         dec = decode_secret_key(p, ops, sk)
-        small_hat: Poly = np.ascontiguousarray(ops.k.ntt(np.concatenate([dec.s1, dec.s2, dec.t0])))
-        for a in (dec.s1, dec.s2, dec.t0, small_hat):
+        small = np.concatenate([dec.s1, dec.s2, dec.t0])
+        small_hat: Poly = np.ascontiguousarray(ops.k.ntt(small))
+        challenge = ops.k.challenge_prepare(small)
+        for a in (dec.s1, dec.s2, dec.t0, small_hat, challenge):
             a.setflags(write=False)
-        return replace(dec, small_hat=small_hat)
+        return replace(dec, small_hat=small_hat, challenge=challenge)
 
     return keystate.cached(keystate.MLDSA_SK, lambda st: st.matches(sk), make)
 
@@ -511,9 +516,9 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     if sk.s1.size == 0:  # an encoded-only key (secret_key) on a backend without them
         sk = decode_secret_key(p, ops, sk.raw)
     kk = ops.k
-    small_hat = sk.small_hat  # s1_hat, s2_hat, t0_hat
-    if small_hat is None:
-        small_hat = kk.ntt(np.concatenate([sk.s1, sk.s2, sk.t0]))
+    prepared = sk.challenge  # s1, s2, t0 as challenge_mul takes them
+    if prepared is None:
+        prepared = kk.challenge_prepare(np.concatenate([sk.s1, sk.s2, sk.t0]))
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
     kappa = 0
@@ -527,10 +532,9 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         w1_bytes = w1_encode(p, ops, w1)
         c_tildes = [h(ops, mu + w1_bytes[i].tobytes(), p.c_tilde_bytes) for i in range(b)]
         c = sample_in_ball(p, ops, c_tildes)  # (b, 256)
-        c_hat = kk.ntt(c)
-        cs = kk.intt(kk.pointwise_mul(c_hat[:, None], small_hat[None]))  # (b, l+2k, 256)
+        cs = kk.challenge_mul(c, prepared)  # (b, l+2k, 256), centred
         cs1, cs2, ct0 = cs[:, : p.l], cs[:, p.l : p.l + p.k], cs[:, p.l + p.k :]
-        z = kk.mod_q(y + cs1)  # canonical
+        z = y + cs1  # centred: |y| <= gamma1, |cs1| <= beta
         w_cs2 = kk.mod_q(w - cs2)
         # HighBits and FIPS 204, Algorithm 38 (LowBits) of w - cs2 (line 25), together.
         r1_w_cs2, r0 = kk.decompose(w_cs2, gamma2)
@@ -546,7 +550,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         )
         if ok.any():
             i = int(np.argmax(ok))
-            return sig_encode(p, ops, c_tildes[i], kk.centre(z[i]), hint[i])
+            return sig_encode(p, ops, c_tildes[i], z[i], hint[i])
         kappa += b * p.l
         attempts += b
     raise _no_signature(p)

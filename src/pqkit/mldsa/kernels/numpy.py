@@ -524,6 +524,53 @@ def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     return out
 
 
+# --- Challenge products (composites challenge_prepare / challenge_mul) ----------------
+#
+# c s for a challenge c in {-1, 0, 1} (tau non-zero) and a short s (|s| <= 2^12: s1,
+# s2 within eta, t0 within 2^12) has coefficients of at most tau 2^12 < 2^18, so it is
+# computed exactly in floating point: Z[X]/(X^256 + 1) splits over C into
+# C[X]/(X^128 - i) and its conjugate, where a real a = a_lo + X^128 a_hi is
+# a_lo + i a_hi; with X = theta Y (theta^128 = i) that ring is C[Y]/(Y^128 - 1),
+# a cyclic convolution: a complex FFT of 128 points. The rounding error of the
+# transforms is of order 2^-53 log2(128) |c|_2 |s|_2 < 2^-30 (|c|_2 <= 8,
+# |s|_2 <= 2^16), far from 1/2, so rounding gives the exact integers (tests:
+# tests/test_arith_mldsa.py, extreme inputs against the composed NTT products).
+# Fixed-length float arithmetic: no branch, index or reduction on the secret values.
+
+_HALF = N // 2
+_TWIST = np.exp(1j * np.pi * np.arange(_HALF) / N)  # theta^j, theta = e^(i pi / 256)
+_UNTWIST = np.conj(_TWIST)
+
+
+def _twisted_fft(a: Poly) -> npt.NDArray[np.complex128]:
+    """(..., 256) real -> FFT_128((a_lo + i a_hi) theta^j): a in C[Y]/(Y^128 - 1)."""
+    x = np.asarray(a)
+    z = np.empty((*x.shape[:-1], _HALF), dtype=np.complex128)
+    z.real = x[..., :_HALF]
+    z.imag = x[..., _HALF:]
+    z *= _TWIST
+    out: npt.NDArray[np.complex128] = np.fft.fft(z)
+    return out
+
+
+def challenge_prepare(small: Poly) -> npt.NDArray[np.complex128]:
+    # FIPS 204, Algorithm 7 lines 2-5: the key's s1, s2, t0 in the transform domain
+    # above (in place of their NTT), once per signature.
+    return _twisted_fft(small)
+
+
+def challenge_mul(c: Poly, prepared: npt.NDArray[np.complex128]) -> Poly:
+    # FIPS 204, Algorithm 7 lines 19-24 (<<c s1>>, <<c s2>>, <<c t0>>): exact, centred.
+    r = np.fft.ifft(_twisted_fft(c)[:, None] * prepared[None])
+    r *= _UNTWIST
+    out = np.empty((*r.shape[:-1], N), dtype=_F64)
+    out[..., :_HALF] = r.real
+    out[..., _HALF:] = r.imag
+    np.rint(out, out=out)
+    products: Poly = out.astype(_I64)
+    return products
+
+
 def mod_q(x: Poly) -> Poly:
     """Canonical [0, q) for x in (-q, 2q), branch-free."""
     y = np.asarray(x, dtype=_I64)
