@@ -535,13 +535,12 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         cs = kk.challenge_mul(c, prepared)  # (b, l+2k, 256), centred
         cs1, cs2, ct0 = cs[:, : p.l], cs[:, p.l : p.l + p.k], cs[:, p.l + p.k :]
         z = y + cs1  # centred: |y| <= gamma1, |cs1| <= beta
-        w_cs2 = kk.mod_q(w - cs2)
-        # HighBits and FIPS 204, Algorithm 38 (LowBits) of w - cs2 (line 25), together.
-        r1_w_cs2, r0 = kk.decompose(w_cs2, gamma2)
-        # h = MakeHint(-ct0, w - cs2 + ct0) (Algorithm 7 line 26) is, by Algorithm 39,
-        # HighBits(w - cs2 + ct0) != HighBits(w - cs2); the second is at hand.
-        r1_plus_ct0, _ = kk.decompose(kk.mod_q(w_cs2 + ct0), gamma2)
-        hint = (r1_w_cs2 != r1_plus_ct0).astype(np.int64)
+        # FIPS 204, Algorithm 38 (LowBits) of w - cs2 (line 25), and h = MakeHint(-ct0,
+        # w - cs2 + ct0) (line 26), which is, by Algorithm 39, HighBits(w - cs2 + ct0)
+        # != HighBits(w - cs2): one Decompose of both (w canonical, cs2 and ct0 short).
+        r1, r0s = kk.decompose(kk.mod_q(w - np.stack([cs2, cs2 - ct0])), gamma2)
+        r0 = r0s[0]
+        hint = (r1[0] != r1[1]).astype(np.int64)
         ok = (
             (kk.infinity_norm(z).max(axis=-1) < p.gamma1 - p.beta)
             & (kk.infinity_norm(r0).max(axis=-1) < gamma2 - p.beta)

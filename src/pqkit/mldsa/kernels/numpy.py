@@ -386,7 +386,7 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     # Outputs equal the reference's, including the partial c of a short prefix.
     s = np.asarray(stream, dtype=np.uint8)
     lead = s.shape[:-1]
-    rows = s.reshape(int(np.prod(lead)), s.shape[-1])
+    rows = s.reshape(math.prod(lead), s.shape[-1])
     count, n = rows.shape
     if n < 8 or tau == 0:
         ok_empty = np.full(lead, n >= 8 and tau == 0, dtype=np.bool_)
@@ -400,7 +400,8 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     rank = np.cumsum(accept, axis=1, dtype=np.float32)
     rank *= accept
     rank -= 1
-    onehot = np.equal(rank[:, None, :], _STEPS_F32[:tau, None]).astype(np.float32)
+    onehot = np.empty((count, tau, idx.shape[1]), dtype=np.float32)
+    np.equal(rank[:, None, :], _STEPS_F32[:tau, None], out=onehot, casting="unsafe")
     values = np.empty((count, idx.shape[1], 2), dtype=np.float32)
     values[:, :, 0] = 1.0
     np.add(idx, 1.0, out=values[:, :, 1], casting="unsafe")
@@ -413,9 +414,11 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     # maximum over u is elementwise): [0] the first step u > v that moves what sits
     # at i_v (j_u = i_v); [1] the first step u > t that moves sign t from j_t.
     j_u = j_t.T[:, :, None]
+    targets = np.empty((2, 1, count, tau), dtype=_I64)  # [0] i_v, [1] j_t
+    targets[0] = i_t
+    targets[1, 0] = j_t
     later = np.empty((2, tau, count, tau), dtype=np.float32)
-    np.equal(j_u, i_t, out=later[0], casting="unsafe")
-    np.equal(j_u, j_t, out=later[1], casting="unsafe")
+    np.equal(j_u, targets, out=later, casting="unsafe")
     later *= _later_weights(tau)
     step = tau - later.max(axis=1)  # (2, count, tau); tau where there is none
     moves = step < tau
