@@ -53,12 +53,26 @@ _REJ_BOUNDED_BYTES = 2 * 136  # 544 nibbles, 256 needed (FIPS 204, Algorithm 31)
 _BALL_BYTES = 136  # 8 sign bytes + 128 index bytes (FIPS 204, Algorithm 29)
 
 SIGN_BATCH = 4
-"""How many rejection-loop iterations (kappa values) signing evaluates per pass.
+"""At most how many rejection-loop iterations (kappa values) signing evaluates per
+pass (:func:`sign_batch` gives each parameter set's number).
 
 NOTE: FIPS 204, Algorithm 7 runs the iterations one after another. Evaluating a
 batch of consecutive kappa values at once and returning the first acceptable one
 gives the same signature; it only changes how much speculative work is done.
 """
+
+_REPETITIONS = {(4, 4): 4.25, (6, 5): 5.1, (8, 7): 3.85}
+"""Expected loop iterations per signature by (k, l) (FIPS 204, Table 1; round 3 alike)."""
+
+
+def sign_batch(p: Params) -> int:
+    """Iterations per pass of the step-by-step signing loop: the smallest number
+    (at most :data:`SIGN_BATCH`) whose first pass succeeds more often than not, so
+    the median signature is one pass (3 for ML-DSA-44 and -87, 4 for ML-DSA-65;
+    docs/decisions.md, issue 26)."""
+    reject = 1 - 1 / _REPETITIONS.get((p.k, p.l), 4.0)
+    return next((b for b in range(1, SIGN_BATCH) if reject**b < 0.5), SIGN_BATCH)
+
 
 MAX_SIGN_ATTEMPTS = 1000
 """Rejection-loop iterations after which signing gives up with RuntimeError.
@@ -521,10 +535,11 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         prepared = kk.challenge_prepare(np.concatenate([sk.s1, sk.s2, sk.t0]))
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
+    per_pass = sign_batch(p)
     kappa = 0
     attempts = 0
     while attempts < MAX_SIGN_ATTEMPTS:
-        b = min(SIGN_BATCH, MAX_SIGN_ATTEMPTS - attempts)  # the cap may shorten a pass
+        b = min(per_pass, MAX_SIGN_ATTEMPTS - attempts)  # the cap may shorten a pass
         y = expand_mask(p, ops, rho_pp, kappa, b)  # (b, l, 256)
         y_hat = kk.ntt(y)
         w = kk.intt(kk.pointwise_acc(a_hat[None], y_hat[:, None]))  # (b, k, 256)

@@ -200,7 +200,8 @@ def pointwise_acc(a_hat: Poly, b_hat: Poly) -> Poly:
     b = np.asarray(b_hat, dtype=_I64)
     if a.shape[-2] > 8:
         raise ValueError("pointwise_acc: at most 8 terms (FIPS 204 matrices have l <= 7)")
-    return _reduce_i64((a * b).sum(axis=-2))
+    # (einsum's sum of products: no (..., m, 256) temporary, about half the time)
+    return _reduce_i64(np.einsum("...mn,...mn->...n", a, b))
 
 
 def power2round(r: Poly) -> tuple[Poly, Poly]:
