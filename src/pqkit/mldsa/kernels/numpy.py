@@ -40,6 +40,7 @@ from pqkit.mldsa.kernels.tables import MLDSA_ZETAS as ZETAS
 __all__ = ["KERNELS"]
 
 _I64 = np.int64
+_I32 = np.int32
 _F64 = np.float64
 
 
@@ -215,22 +216,36 @@ _HB32_M, _HB32_S = MLDSA_DECOMPOSE[(Q - 1) // 32]
 _HB88_M, _HB88_S = MLDSA_DECOMPOSE[(Q - 1) // 88]
 
 
+def _decompose32(r: Poly, gamma2: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """:func:`decompose` in int32 (half the memory traffic of int64), in place:
+    r < 2^23, so ((r + 127) >> 7) * M + 2^(S-1) < 2^16 * 11275 + 2^23 < 2^31."""
+    x = np.asarray(r).astype(_I32)
+    r1 = x + 127
+    r1 >>= 7
+    if gamma2 == (Q - 1) // 32:
+        r1 *= _HB32_M
+        r1 += 1 << (_HB32_S - 1)
+        r1 >>= _HB32_S
+        r1 &= 15
+    elif gamma2 == (Q - 1) // 88:
+        r1 *= _HB88_M
+        r1 += 1 << (_HB88_S - 1)
+        r1 >>= _HB88_S
+        r1 ^= ((43 - r1) >> 31) & r1
+    else:
+        raise ValueError(f"unsupported gamma2 {gamma2}: FIPS 204 uses (q-1)/88 or (q-1)/32")
+    r0 = r1 * (-2 * gamma2)
+    r0 += x
+    r0 -= (((Q - 1) // 2 - r0) >> 31) & Q
+    return r1, r0
+
+
 def decompose(r: Poly, gamma2: int) -> tuple[Poly, Poly]:
     # FIPS 204, Algorithm 36 for canonical r, multiply-and-shift form:
     # r1 = round(r / (2 gamma2)) via a fixed-point reciprocal, with the wrap
     # r1 = (q - 1) / (2 gamma2) -> 0 done by masks; r0 = r - r1 * 2 gamma2, centred.
-    x = np.asarray(r, dtype=_I64)
-    r1 = (x + 127) >> 7
-    if gamma2 == (Q - 1) // 32:
-        r1 = ((r1 * _HB32_M + (1 << (_HB32_S - 1))) >> _HB32_S) & 15
-    elif gamma2 == (Q - 1) // 88:
-        r1 = (r1 * _HB88_M + (1 << (_HB88_S - 1))) >> _HB88_S
-        r1 ^= ((43 - r1) >> 63) & r1
-    else:
-        raise ValueError(f"unsupported gamma2 {gamma2}: FIPS 204 uses (q-1)/88 or (q-1)/32")
-    r0 = x - r1 * (2 * gamma2)
-    r0 -= (((Q - 1) // 2 - r0) >> 63) & Q
-    return r1, r0
+    r1, r0 = _decompose32(r, gamma2)
+    return r1.astype(_I64), r0.astype(_I64)
 
 
 def make_hint(z: Poly, r: Poly, gamma2: int) -> Poly:
@@ -248,14 +263,14 @@ def make_hint(z: Poly, r: Poly, gamma2: int) -> Poly:
 def use_hint(h: Poly, r: Poly, gamma2: int) -> Poly:
     # FIPS 204, Algorithm 40: with h = 1, step r1 towards the side r0 lies on, mod m
     m = (Q - 1) // (2 * gamma2)
-    r1, r0 = decompose(r, gamma2)
-    hh = np.asarray(h, dtype=_I64)
-    step = hh * (1 - 2 * (r0 <= 0).astype(_I64))  # +1, -1 or 0
-    out = r1 + step
-    out += (out >> 63) & m  # -1 -> m - 1
-    out -= m
-    out += (out >> 63) & m  # m -> 0
-    return out
+    r1, r0 = _decompose32(r, gamma2)
+    step = np.asarray(h).astype(_I32)  # 1, or -1 where r0 <= 0 (mask of r0 - 1 < 0)
+    step -= (step & ((r0 - 1) >> 31)) << 1
+    r1 += step
+    r1 += (r1 >> 31) & m  # -1 -> m - 1
+    r1 -= m
+    r1 += (r1 >> 31) & m  # m -> 0
+    return r1.astype(_I64)
 
 
 def infinity_norm(a: Poly) -> npt.NDArray[np.int64]:
@@ -576,12 +591,12 @@ def challenge_mul(c: Poly, prepared: npt.NDArray[np.complex128]) -> Poly:
 
 
 def mod_q(x: Poly) -> Poly:
-    """Canonical [0, q) for x in (-q, 2q), branch-free."""
-    y = np.asarray(x, dtype=_I64)
-    y = y + ((y >> 63) & Q)
+    """Canonical [0, q) for x in (-q, 2q), branch-free (int32 inside, in place)."""
+    y = np.asarray(x).astype(_I32)
+    y += (y >> 31) & Q
     y -= Q
-    y += (y >> 63) & Q
-    return y
+    y += (y >> 31) & Q
+    return y.astype(_I64)
 
 
 def centre(x: Poly) -> Poly:
