@@ -299,12 +299,12 @@ class SecretKey:
     t0: Poly
     raw: bytes = b""
     """The encoded key it came from (for the whole-operation kernels)."""
-    small_hat: Poly | None = None
-    """NTT(s1 || s2 || t0), (l + 2 k, 256), read-only, when made already
-    (:func:`secret_key_cached`); else the consistency check computes NTT(s1)."""
+    s1_hat: Poly | None = None
+    """NTT(s1), (l, 256), read-only, when made already (:func:`secret_key_cached`);
+    else the consistency check computes it."""
     challenge: Any = None
-    """The kernels' ``challenge_prepare(s1 || s2 || t0)`` when made already
-    (:func:`secret_key_cached`); else signing computes it."""
+    """The kernels' ``challenge_prepare(s1 || s2 || t0)``, read-only, when made
+    already (:func:`secret_key_cached`); else signing computes it."""
 
     def matches(self, sk: bytes) -> bool:
         """Whether ``sk`` is the key this was decoded from: constant time in its bytes."""
@@ -348,21 +348,21 @@ def secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
 
 
 def secret_key_cached(p: Params, ops: Ops, sk: bytes) -> SecretKey:
-    """:func:`secret_key`, with the step path's decoded key and NTT(s1 || s2 || t0)
-    kept in the key object that signs (:func:`pqkit._keystate.cached`), served only
-    when its whole encoded key equals ``sk`` (``hmac.compare_digest``); the bytes
-    API decodes on every call (docs/decisions.md, "Issue 28: Hardening II")."""
+    """:func:`secret_key`, with the step path's decoded key, NTT(s1) and the key's
+    challenge_prepare (signing's form of s1, s2, t0) kept in the key object that
+    signs (:func:`pqkit._keystate.cached`), served only when its whole encoded key
+    equals ``sk`` (``hmac.compare_digest``); the bytes API decodes on every call
+    (docs/decisions.md, "Issue 28: Hardening II")."""
     if _fast(ops) is not None:
         return secret_key(p, ops, sk)  # compiled signing decodes in about 1 us
 
     def make() -> SecretKey:
         dec = decode_secret_key(p, ops, sk)
-        small = np.concatenate([dec.s1, dec.s2, dec.t0])
-        small_hat: Poly = np.ascontiguousarray(ops.k.ntt(small))
-        challenge = ops.k.challenge_prepare(small)
-        for a in (dec.s1, dec.s2, dec.t0, small_hat, challenge):
+        s1_hat: Poly = np.ascontiguousarray(ops.k.ntt(dec.s1))
+        challenge = ops.k.challenge_prepare(np.concatenate([dec.s1, dec.s2, dec.t0]))
+        for a in (dec.s1, dec.s2, dec.t0, s1_hat, challenge):
             a.setflags(write=False)
-        return replace(dec, small_hat=small_hat, challenge=challenge)
+        return replace(dec, s1_hat=s1_hat, challenge=challenge)
 
     return keystate.cached(keystate.MLDSA_SK, lambda st: st.matches(sk), make)
 
@@ -478,8 +478,7 @@ def public_key_from_secret(p: Params, ops: Ops, sk: bytes, dec: SecretKey | None
     if dec is None or dec.s1.size == 0:
         dec = decode_secret_key(p, ops, sk)
     a_hat = expand_a_cached(p, ops, dec.rho)
-    s1_hat = None if dec.small_hat is None else dec.small_hat[: p.l]
-    t1, t0 = ops.k.power2round(_t(p, ops, a_hat, dec.s1, dec.s2, s1_hat))
+    t1, t0 = ops.k.power2round(_t(p, ops, a_hat, dec.s1, dec.s2, dec.s1_hat))
     # Both t0 lie in [-2^12 + 1, 2^12] (skDecode's BitUnpack of 13 bits, Power2Round),
     # so comparing them as int64 bytes is comparing their bitPack encodings.
     if not hmac.compare_digest(
