@@ -435,6 +435,19 @@ def test_dsa_sampler_edges(fast_backend: str) -> None:
         _same(K.sample_in_ball(ball, tau), RD.sample_in_ball(ball, tau))
 
 
+def test_dsa_rej_uniform_many_rows(fast_backend: str) -> None:
+    # Issue 26: numpy gathers every row's first 256 at once when all rows are full,
+    # else compacts row by row: both equal ref, on lead shapes.
+    K = arith.kernels("mldsa", fast_backend)
+    full = np.random.default_rng(7).integers(0, 256, (2, 3, 840), dtype=np.uint8)
+    _same(K.rej_uniform(full), RD.rej_uniform(full))
+    short = full.reshape(6, 840).copy()
+    short[1, :150] = 0xFF  # 50 candidates 2^23 - 1, all rejected
+    _same(K.rej_uniform(short), RD.rej_uniform(short))
+    assert int(K.rej_uniform(short)[1][1]) < 256
+    _same(K.rej_uniform(full[:, :, :768]), RD.rej_uniform(full[:, :, :768]))
+
+
 @pytest.mark.parametrize("eta", [2, 4])
 def test_dsa_rej_bounded_many_rows(fast_backend: str, eta: int) -> None:
     # Issue 26: numpy gathers every row's first 256 at once when all rows are full,

@@ -298,6 +298,7 @@ def _compact(values: Poly, accept: npt.NDArray[np.bool_]) -> tuple[Poly, npt.NDA
 
 
 _PAD1 = np.zeros(1, dtype=np.uint8)
+_FIRST = np.arange(N)
 
 
 def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
@@ -311,11 +312,20 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
     # Public data (ExpandA of the public rho): the candidates from little-endian
     # 32-bit reads at bytes 3i (a strided view over the bytes and one byte of
     # padding; the fourth byte is masked off), then each row's first 256.
+    # Every row full (the usual case): the accepted values in order (a boolean mask,
+    # public data), each row's first 256 gathered from where the row begins.
     flat = np.concatenate([b[..., :n].reshape(-1), _PAD1])
     words = np.ndarray((rows * (n // 3),), dtype="<u4", buffer=flat, strides=(3,))
     cand = words & np.uint32(0x7FFFFF)
-    out, counts = first_accepted(cand, cand < Q, rows, n // 3)
-    return out.reshape(*lead, N), np.array(counts, dtype=_I64).reshape(lead)
+    accept = cand < Q
+    per_row = accept.reshape(rows, n // 3).sum(axis=1)
+    if n // 3 < N or int(per_row.min()) < N:  # a short row: the caller reads more
+        out, counts = first_accepted(cand, accept, rows, n // 3)
+        return out.reshape(*lead, N), np.array(counts, dtype=_I64).reshape(lead)
+    begins = np.zeros(rows, dtype=_I64)
+    np.cumsum(per_row[:-1], out=begins[1:])
+    full: Poly = cand[accept][begins[:, None] + _FIRST].astype(_I64)
+    return full.reshape(*lead, N), np.full(lead, N, dtype=_I64)
 
 
 def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray[np.int64]]:
@@ -336,9 +346,6 @@ def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray
         vals = 4 - nib
     out, count = _first_256(vals, accept)
     return out.astype(_I64), count
-
-
-_FIRST = np.arange(N)
 
 
 def _first_256(values: Poly, accept: npt.NDArray[np.bool_]) -> tuple[Poly, npt.NDArray[np.int64]]:
