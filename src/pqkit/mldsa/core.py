@@ -358,8 +358,10 @@ def secret_key_cached(p: Params, ops: Ops, sk: bytes) -> SecretKey:
 
     def make() -> SecretKey:
         dec = decode_secret_key(p, ops, sk)
-        s1_hat: Poly = np.ascontiguousarray(ops.k.ntt(dec.s1))
         challenge = ops.k.challenge_prepare(np.concatenate([dec.s1, dec.s2, dec.t0]))
+        # composed, challenge_prepare is NTT(s1 || s2 || t0) (mldsa/kernels/compose.py)
+        composed = "challenge_prepare" in getattr(ops.k, "composed", ())
+        s1_hat: Poly = np.ascontiguousarray(challenge[: p.l] if composed else ops.k.ntt(dec.s1))
         for a in (dec.s1, dec.s2, dec.t0, s1_hat, challenge):
             a.setflags(write=False)
         return replace(dec, s1_hat=s1_hat, challenge=challenge)
