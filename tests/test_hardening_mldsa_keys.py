@@ -177,3 +177,24 @@ def test_check_shares_the_signing_work(monkeypatch: pytest.MonkeyPatch) -> None:
     sig = s.sign(sk, b"m")
     assert len(expanded) == 1 and decoded == [sk]
     assert s.verify(s.public_key_from_secret(sk), b"m", sig)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "ref"])
+def test_short_stream_prefixes_are_read_again(
+    monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    """The step path asks for a longer stream where a row ran short (ExpandA,
+    ExpandS, SampleInBall): with prefixes far too short for any row, key generation,
+    signing and verification give the same bytes as with the usual lengths."""
+    s = _sig("ML-DSA-44").using(arith=backend)  # type: ignore[attr-defined]
+    pk, sk = s.keygen_derand(bytes(range(32)))
+    sig = s.sign(sk, b"m", deterministic=True)
+    monkeypatch.setattr(core, "_REJ_UNIFORM_BYTES", 300)  # 100 candidates of 256
+    monkeypatch.setattr(core, "_REJ_BOUNDED_BYTES", 64)  # 128 nibbles of 256
+    monkeypatch.setattr(core, "_BALL_BYTES", 40)  # 32 index bytes for tau = 39
+    s._a_cache._items.clear()  # A_hat and NTT(t1) made afresh
+    assert s.keygen_derand(bytes(range(32))) == (pk, sk)
+    s._a_cache._items.clear()  # A_hat and NTT(t1) made afresh
+    assert s.sign(sk, b"m", deterministic=True) == sig
+    s._a_cache._items.clear()  # A_hat and NTT(t1) made afresh
+    assert s.verify(pk, b"m", sig)
