@@ -66,10 +66,11 @@ _REPETITIONS = {(4, 4): 4.25, (6, 5): 5.1, (8, 7): 3.85}
 
 
 def sign_batch(p: Params) -> int:
-    """Iterations per pass of the step-by-step signing loop: the smallest number
-    (at most :data:`SIGN_BATCH`) whose first pass succeeds more often than not, so
-    the median signature is one pass (3 for ML-DSA-44 and -87, 4 for ML-DSA-65;
-    docs/decisions.md, issue 26)."""
+    """Iterations per pass of the step-by-step signing loop on ``numpy``: the
+    smallest number (at most :data:`SIGN_BATCH`) whose first pass succeeds more
+    often than not, so the median signature is one pass (3 for ML-DSA-44 and -87, 4
+    for ML-DSA-65; docs/decisions.md, issue 26). Other backends, whose attempts cost
+    little beside a pass's Python, run :data:`SIGN_BATCH`."""
     reject = 1 - 1 / _REPETITIONS.get((p.k, p.l), 4.0)
     return next((b for b in range(1, SIGN_BATCH) if reject**b < 0.5), SIGN_BATCH)
 
@@ -536,7 +537,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         prepared = kk.challenge_prepare(np.concatenate([sk.s1, sk.s2, sk.t0]))
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
-    per_pass = sign_batch(p)
+    per_pass = sign_batch(p) if kk.backend == "numpy" else SIGN_BATCH
     kappa = 0
     attempts = 0
     while attempts < MAX_SIGN_ATTEMPTS:
