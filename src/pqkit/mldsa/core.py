@@ -538,6 +538,7 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
     per_pass = sign_batch(p) if kk.backend == "numpy" else SIGN_BATCH
+    bounds = np.repeat([p.gamma1 - p.beta, gamma2 - p.beta, gamma2], [p.l, p.k, p.k])
     kappa = 0
     attempts = 0
     while attempts < MAX_SIGN_ATTEMPTS:
@@ -558,12 +559,10 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         r1, r0s = kk.decompose(kk.mod_q(w - np.stack([cs2, cs2 - ct0])), gamma2)
         r0 = r0s[0]
         hint = (r1[0] != r1[1]).astype(np.int64)
-        ok = (
-            (kk.infinity_norm(z).max(axis=-1) < p.gamma1 - p.beta)
-            & (kk.infinity_norm(r0).max(axis=-1) < gamma2 - p.beta)
-            & (kk.infinity_norm(ct0).max(axis=-1) < gamma2)
-            & (hint.sum(axis=(-2, -1)) <= p.omega)
-        )
+        # Lines 23 and 28: every polynomial of z, r0, ct0 below its bound (one norm
+        # call over all of them), and at most omega hints.
+        norms = kk.infinity_norm(np.concatenate([z, r0, ct0], axis=1))  # (b, l + 2k)
+        ok = (norms < bounds).all(axis=-1) & (hint.sum(axis=(-2, -1)) <= p.omega)
         if ok.any():
             i = int(np.argmax(ok))
             return sig_encode(p, ops, c_tildes[i], z[i], hint[i])
