@@ -20,6 +20,8 @@ import pqkit
 from pqkit import arith
 from pqkit.errors import UnknownBackend
 from pqkit.mldsa.kernels import numpy as numpy_mldsa
+from pqkit.mldsa.kernels import ref as ref_mldsa
+from pqkit.mldsa.kernels.compose import COMPOSITES as MLDSA_COMPOSITES
 from pqkit.mlkem.kernels import numpy as numpy_mlkem
 from pqkit.mlkem.kernels import ref as ref_mlkem
 from pqkit.mlkem.kernels.compose import COMPOSITES
@@ -189,9 +191,11 @@ def test_composites_are_the_fallback_for_every_backend() -> None:
     assert arith.kernels("mlkem", "ref").composed == frozenset(COMPOSITES)
     # numpy has its own fused K-PKE kernels (float64 throughout, fewer calls).
     assert arith.kernels("mlkem", "numpy").composed == frozenset()
+    # ... and its own challenge products (an exact complex FFT, docs/decisions.md).
     assert arith.kernels("mldsa", "numpy").composed == frozenset()
     assert "kpke_decrypt" not in ref_mlkem.KERNELS  # one copy: compose.py
-    assert pqkit.families.family("mldsa").composites is None  # type: ignore[union-attr]
+    assert arith.kernels("mldsa", "ref").composed == frozenset(MLDSA_COMPOSITES)
+    assert "challenge_mul" not in ref_mldsa.KERNELS
 
 
 @pytest.mark.parametrize(

@@ -435,6 +435,34 @@ def test_dsa_sampler_edges(fast_backend: str) -> None:
         _same(K.sample_in_ball(ball, tau), RD.sample_in_ball(ball, tau))
 
 
+def test_dsa_rej_uniform_many_rows(fast_backend: str) -> None:
+    # Issue 26: numpy gathers every row's first 256 at once when all rows are full,
+    # else compacts row by row: both equal ref, on lead shapes.
+    K = arith.kernels("mldsa", fast_backend)
+    full = np.random.default_rng(7).integers(0, 256, (2, 3, 840), dtype=np.uint8)
+    _same(K.rej_uniform(full), RD.rej_uniform(full))
+    short = full.reshape(6, 840).copy()
+    short[1, :150] = 0xFF  # 50 candidates 2^23 - 1, all rejected
+    _same(K.rej_uniform(short), RD.rej_uniform(short))
+    assert int(K.rej_uniform(short)[1][1]) < 256
+    _same(K.rej_uniform(full[:, :, :768]), RD.rej_uniform(full[:, :, :768]))
+
+
+@pytest.mark.parametrize("eta", [2, 4])
+def test_dsa_rej_bounded_many_rows(fast_backend: str, eta: int) -> None:
+    # Issue 26: numpy gathers every row's first 256 at once when all rows are full,
+    # and compacts row by row when one is short: both equal ref, on lead shapes.
+    K = arith.kernels("mldsa", fast_backend)
+    rng = np.random.default_rng(eta)
+    full = rng.integers(0, 256, (2, 3, 272), dtype=np.uint8)
+    _same(K.rej_bounded(full, eta), RD.rej_bounded(full, eta))
+    short = full.reshape(6, 272).copy()
+    short[4, :150] = 0xFF  # every nibble of the first 150 bytes rejected
+    _same(K.rej_bounded(short, eta), RD.rej_bounded(short, eta))
+    assert int(K.rej_bounded(short, eta)[1][4]) < 256
+    _same(K.rej_bounded(full[:, :, :100], eta), RD.rej_bounded(full[:, :, :100], eta))
+
+
 @pytest.mark.parametrize("width", [1, 3, 4, 6, 10, 13, 18, 20, 23])
 def test_dsa_bit_packing(fast_backend: str, width: int) -> None:
     K = arith.kernels("mldsa", fast_backend)

@@ -33,6 +33,47 @@ def test_ntt_is_a_ring_map(arith_backend: str) -> None:
     assert (K.intt(K.pointwise_mul(K.ntt(a), K.ntt(b))) == expected).all()
 
 
+def _negacyclic(c: I64, s: I64) -> I64:
+    """c * s in Z[X]/(X^256 + 1) with Python integers (no reduction mod q)."""
+    full = np.zeros(512, dtype=object)
+    for i in range(256):
+        full[i : i + 256] += int(c[i]) * s.astype(object)
+    return np.array([full[i] - full[i + 256] for i in range(256)], dtype=np.int64)
+
+
+def _challenges(rng: np.random.Generator, rows: int, tau: int) -> I64:
+    """Challenges as SampleInBall makes them (tau entries +-1), plus the extremes:
+    all +1 at the top positions (the largest products and the most wrap-around)."""
+    c = np.zeros((rows, 256), dtype=np.int64)
+    for r in range(rows - 1):
+        c[r, rng.choice(256, tau, replace=False)] = rng.choice([-1, 1], tau)
+    c[-1, 256 - tau :] = 1
+    return c
+
+
+@pytest.mark.parametrize("tau", [39, 60])
+def test_challenge_products_are_exact(arith_backend: str, tau: int) -> None:
+    # challenge_mul(c, challenge_prepare(s)) is c * s in Z[X]/(X^256 + 1), centred,
+    # for the largest short values (t0 at +-2^12, s at +-eta): exact on every backend
+    # (numpy's own copy is a floating-point FFT; composed ones are NTT products).
+    K = arith.kernels("mldsa", arith_backend)
+    rng = np.random.default_rng(tau)
+    c = _challenges(rng, 3, tau)
+    small = np.stack(
+        [
+            np.full(256, 1 << 12),
+            -np.full(256, (1 << 12) - 1),
+            rng.choice([-(1 << 12) + 1, 1 << 12], 256),
+            rng.integers(-4, 5, 256),
+        ]
+    ).astype(np.int64)
+    got = K.challenge_mul(c, K.challenge_prepare(small))
+    assert got.shape == (3, 4, 256) and got.dtype == np.int64
+    for i in range(3):
+        for j in range(4):
+            assert (got[i, j] == _negacyclic(c[i], small[j])).all(), (i, j)
+
+
 def _mod_pm(r: I64, alpha: int) -> I64:
     """r mod± alpha (FIPS 204 §2.3), vectorised: in (-alpha/2, alpha/2]."""
     r0 = r % alpha

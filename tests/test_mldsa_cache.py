@@ -44,10 +44,10 @@ def test_t1_hat_cached_and_equal(backend: str) -> None:
 
 @pytest.mark.parametrize("backend", ["numpy", "ref"])
 def test_secret_key_state_kept_in_the_key_object(backend: str) -> None:
-    """Signing in a key object's scope reuses the decoded key and NTT(s1 || s2 || t0)
-    kept in that key object, with identical signatures; a key with the same tr but
-    other bytes is decoded afresh (the same signature as with nothing kept) and
-    replaces the state."""
+    """Signing in a key object's scope reuses the decoded key, NTT(s1) and the
+    challenge_prepare form of s1 || s2 || t0 kept in that key object, with identical
+    signatures; a key with the same tr but other bytes is decoded afresh (the same
+    signature as with nothing kept) and replaces the state."""
     scheme = pqkit.sig("ML-DSA-44").using(arith=backend)  # type: ignore[attr-defined]
     p = scheme.params
     pk, sk = scheme.keygen_derand(bytes(range(32)))
@@ -57,12 +57,14 @@ def test_secret_key_state_kept_in_the_key_object(backend: str) -> None:
     assert scheme.verify(pk, b"m", sig)
     ops = scheme._ops()
     state = held.get(MLDSA_SK)
-    assert state.raw == sk and state.small_hat is not None
-    with pytest.raises(ValueError, match="read-only"):
-        state.small_hat[0, 0] = 1
+    assert state.raw == sk and state.s1_hat is not None and state.challenge is not None
+    for kept in (state.s1_hat, state.challenge):
+        with pytest.raises(ValueError, match="read-only"):
+            kept[0, 0] = 1
     dec = core.decode_secret_key(p, ops, sk)
-    expect = ops.k.ntt(np.concatenate([dec.s1, dec.s2, dec.t0]))
-    assert np.array_equal(state.small_hat, expect)
+    assert np.array_equal(state.s1_hat, ops.k.ntt(dec.s1))
+    small = np.concatenate([dec.s1, dec.s2, dec.t0])
+    assert np.array_equal(state.challenge, ops.k.challenge_prepare(small))
     with holding(held):
         assert scheme.sign(sk, b"m", deterministic=True) == sig  # a hit: the same bytes
     assert held.get(MLDSA_SK) is state

@@ -1,8 +1,8 @@
 """Precomputed secret-key state, kept only in the key object that owns the key.
 
 Decoding a secret key is worth keeping on the step path (ML-KEM's s_hat and its
-multiplier planes, ML-DSA's NTT(s1 || s2 || t0), the verdict of ML-DSA's key
-consistency check). pqkit keeps such state nowhere but in a :class:`KeyState`
+multiplier planes, ML-DSA's NTT(s1) and signing's form of s1, s2, t0, the verdict
+of ML-DSA's key consistency check). pqkit keeps such state nowhere but in a :class:`KeyState`
 held by the private key object (:class:`pqkit.keys._base.PrivateKey`): it lives
 exactly as long as the key object the user holds, and goes with it. While a key
 object runs an operation it makes its state current (:func:`holding`, a context
@@ -39,7 +39,7 @@ _V = TypeVar("_V")
 MLKEM_DK = "ML-KEM dk"
 """pqkit.mlkem.fips203.SecretState: s_hat and its multiplier planes."""
 MLDSA_SK = "ML-DSA sk"
-"""pqkit.mldsa.core.SecretKey with NTT(s1 || s2 || t0)."""
+"""pqkit.mldsa.core.SecretKey with NTT(s1) and challenge_prepare(s1 || s2 || t0)."""
 MLDSA_CONSISTENT = "ML-DSA consistent"
 """The expanded sk bytes that passed the key consistency check."""
 

@@ -55,12 +55,27 @@ _REJ_BOUNDED_BYTES = 2 * 136  # 544 nibbles, 256 needed (FIPS 204, Algorithm 31)
 _BALL_BYTES = 136  # 8 sign bytes + 128 index bytes (FIPS 204, Algorithm 29)
 
 SIGN_BATCH = 4
-"""How many rejection-loop iterations (kappa values) signing evaluates per pass.
+"""At most how many rejection-loop iterations (kappa values) signing evaluates per
+pass (:func:`sign_batch` gives each parameter set's number).
 
 NOTE: FIPS 204, Algorithm 7 runs the iterations one after another. Evaluating a
 batch of consecutive kappa values at once and returning the first acceptable one
 gives the same signature; it only changes how much speculative work is done.
 """
+
+_REPETITIONS = {(4, 4): 4.25, (6, 5): 5.1, (8, 7): 3.85}
+"""Expected loop iterations per signature by (k, l) (FIPS 204, Table 1; round 3 alike)."""
+
+
+def sign_batch(p: Params) -> int:
+    """Iterations per pass of the step-by-step signing loop on ``numpy``: the
+    smallest number (at most :data:`SIGN_BATCH`) whose first pass succeeds more
+    often than not, so the median signature is one pass (3 for ML-DSA-44 and -87, 4
+    for ML-DSA-65; docs/decisions.md, issue 26). Other backends, whose attempts cost
+    little beside a pass's Python, run :data:`SIGN_BATCH`."""
+    reject = 1 - 1 / _REPETITIONS.get((p.k, p.l), 4.0)
+    return next((b for b in range(1, SIGN_BATCH) if reject**b < 0.5), SIGN_BATCH)
+
 
 MAX_SIGN_ATTEMPTS = 1000
 """Rejection-loop iterations after which signing gives up with RuntimeError.
@@ -290,9 +305,12 @@ class SecretKey:
     t0: Poly
     raw: bytes = b""
     """The encoded key it came from (for the whole-operation kernels)."""
-    small_hat: Poly | None = None
-    """NTT(s1 || s2 || t0), (l + 2 k, 256), read-only, when made already
-    (:func:`secret_key_cached`); else signing computes it."""
+    s1_hat: Poly | None = None
+    """NTT(s1), (l, 256), read-only, when made already (:func:`secret_key_cached`);
+    else the consistency check computes it."""
+    challenge: Any = None
+    """The kernels' ``challenge_prepare(s1 || s2 || t0)``, read-only, when made
+    already (:func:`secret_key_cached`); else signing computes it."""
 
     def matches(self, sk: bytes) -> bool:
         """Whether ``sk`` is the key this was decoded from: constant time in its bytes."""
@@ -336,19 +354,23 @@ def secret_key(p: Params, ops: Ops, sk: bytes) -> SecretKey:
 
 
 def secret_key_cached(p: Params, ops: Ops, sk: bytes) -> SecretKey:
-    """:func:`secret_key`, with the step path's decoded key and NTT(s1 || s2 || t0)
-    kept in the key object that signs (:func:`pqkit._keystate.cached`), served only
-    when its whole encoded key equals ``sk`` (``hmac.compare_digest``); the bytes
-    API decodes on every call (docs/decisions.md, "Issue 28: Hardening II")."""
+    """:func:`secret_key`, with the step path's decoded key, NTT(s1) and the key's
+    challenge_prepare (signing's form of s1, s2, t0) kept in the key object that
+    signs (:func:`pqkit._keystate.cached`), served only when its whole encoded key
+    equals ``sk`` (``hmac.compare_digest``); the bytes API decodes on every call
+    (docs/decisions.md, "Issue 28: Hardening II")."""
     if _fast(ops) is not None:
         return secret_key(p, ops, sk)  # compiled signing decodes in about 1 us
 
     def make() -> SecretKey:
         dec = decode_secret_key(p, ops, sk)
-        small_hat: Poly = np.ascontiguousarray(ops.k.ntt(np.concatenate([dec.s1, dec.s2, dec.t0])))
-        for a in (dec.s1, dec.s2, dec.t0, small_hat):
+        challenge = ops.k.challenge_prepare(np.concatenate([dec.s1, dec.s2, dec.t0]))
+        # composed, challenge_prepare is NTT(s1 || s2 || t0) (mldsa/kernels/compose.py)
+        composed = "challenge_prepare" in getattr(ops.k, "composed", ())
+        s1_hat: Poly = np.ascontiguousarray(challenge[: p.l] if composed else ops.k.ntt(dec.s1))
+        for a in (dec.s1, dec.s2, dec.t0, s1_hat, challenge):
             a.setflags(write=False)
-        return replace(dec, small_hat=small_hat)
+        return replace(dec, s1_hat=s1_hat, challenge=challenge)
 
     return keystate.cached(keystate.MLDSA_SK, lambda st: st.matches(sk), make)
 
@@ -464,8 +486,7 @@ def public_key_from_secret(p: Params, ops: Ops, sk: bytes, dec: SecretKey | None
     if dec is None or dec.s1.size == 0:
         dec = decode_secret_key(p, ops, sk)
     a_hat = expand_a_cached(p, ops, dec.rho)
-    s1_hat = None if dec.small_hat is None else dec.small_hat[: p.l]
-    t1, t0 = ops.k.power2round(_t(p, ops, a_hat, dec.s1, dec.s2, s1_hat))
+    t1, t0 = ops.k.power2round(_t(p, ops, a_hat, dec.s1, dec.s2, dec.s1_hat))
     # Both t0 lie in [-2^12 + 1, 2^12] (skDecode's BitUnpack of 13 bits, Power2Round),
     # so comparing them as int64 bytes is comparing their bitPack encodings.
     if not hmac.compare_digest(
@@ -557,15 +578,17 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
     if sk.s1.size == 0:  # an encoded-only key (secret_key) on a backend without them
         sk = decode_secret_key(p, ops, sk.raw)
     kk = ops.k
-    small_hat = sk.small_hat  # s1_hat, s2_hat, t0_hat
-    if small_hat is None:
-        small_hat = kk.ntt(np.concatenate([sk.s1, sk.s2, sk.t0]))
+    prepared = sk.challenge  # s1, s2, t0 as challenge_mul takes them
+    if prepared is None:
+        prepared = kk.challenge_prepare(np.concatenate([sk.s1, sk.s2, sk.t0]))
     a_hat = expand_a_cached(p, ops, sk.rho)
     gamma2 = p.gamma2
+    per_pass = sign_batch(p) if kk.backend == "numpy" else SIGN_BATCH
+    bounds = np.repeat([p.gamma1 - p.beta, gamma2 - p.beta, gamma2], [p.l, p.k, p.k])
     kappa = 0
     attempts = 0
     while attempts < MAX_SIGN_ATTEMPTS:
-        b = min(SIGN_BATCH, MAX_SIGN_ATTEMPTS - attempts)  # the cap may shorten a pass
+        b = min(per_pass, MAX_SIGN_ATTEMPTS - attempts)  # the cap may shorten a pass
         y = expand_mask(p, ops, rho_pp, kappa, b)  # (b, l, 256)
         y_hat = kk.ntt(y)
         w = kk.intt(kk.pointwise_acc(a_hat[None], y_hat[:, None]))  # (b, k, 256)
@@ -573,26 +596,22 @@ def sign_mu_internal(p: Params, ops: Ops, sk: SecretKey, mu: bytes, rho_pp: byte
         w1_bytes = w1_encode(p, ops, w1)
         c_tildes = [h(ops, mu + w1_bytes[i].tobytes(), p.c_tilde_bytes) for i in range(b)]
         c = sample_in_ball(p, ops, c_tildes)  # (b, 256)
-        c_hat = kk.ntt(c)
-        cs = kk.intt(kk.pointwise_mul(c_hat[:, None], small_hat[None]))  # (b, l+2k, 256)
+        cs = kk.challenge_mul(c, prepared)  # (b, l+2k, 256), centred
         cs1, cs2, ct0 = cs[:, : p.l], cs[:, p.l : p.l + p.k], cs[:, p.l + p.k :]
-        z = kk.mod_q(y + cs1)  # canonical
-        w_cs2 = kk.mod_q(w - cs2)
-        # HighBits and FIPS 204, Algorithm 38 (LowBits) of w - cs2 (line 25), together.
-        r1_w_cs2, r0 = kk.decompose(w_cs2, gamma2)
-        # h = MakeHint(-ct0, w - cs2 + ct0) (Algorithm 7 line 26) is, by Algorithm 39,
-        # HighBits(w - cs2 + ct0) != HighBits(w - cs2); the second is at hand.
-        r1_plus_ct0, _ = kk.decompose(kk.mod_q(w_cs2 + ct0), gamma2)
-        hint = (r1_w_cs2 != r1_plus_ct0).astype(np.int64)
-        ok = (
-            (kk.infinity_norm(z).max(axis=-1) < p.gamma1 - p.beta)
-            & (kk.infinity_norm(r0).max(axis=-1) < gamma2 - p.beta)
-            & (kk.infinity_norm(ct0).max(axis=-1) < gamma2)
-            & (hint.sum(axis=(-2, -1)) <= p.omega)
-        )
+        z = y + cs1  # centred: |y| <= gamma1, |cs1| <= beta
+        # FIPS 204, Algorithm 38 (LowBits) of w - cs2 (line 25), and h = MakeHint(-ct0,
+        # w - cs2 + ct0) (line 26), which is, by Algorithm 39, HighBits(w - cs2 + ct0)
+        # != HighBits(w - cs2): one Decompose of both (w canonical, cs2 and ct0 short).
+        r1, r0s = kk.decompose(kk.mod_q(w - np.stack([cs2, cs2 - ct0])), gamma2)
+        r0 = r0s[0]
+        hint = (r1[0] != r1[1]).astype(np.int64)
+        # Lines 23 and 28: every polynomial of z, r0, ct0 below its bound (one norm
+        # call over all of them), and at most omega hints.
+        norms = kk.infinity_norm(np.concatenate([z, r0, ct0], axis=1))  # (b, l + 2k)
+        ok = (norms < bounds).all(axis=-1) & (hint.sum(axis=(-2, -1)) <= p.omega)
         if ok.any():
             i = int(np.argmax(ok))
-            return sig_encode(p, ops, c_tildes[i], kk.centre(z[i]), hint[i])
+            return sig_encode(p, ops, c_tildes[i], z[i], hint[i])
         kappa += b * p.l
         attempts += b
     raise _no_signature(p)

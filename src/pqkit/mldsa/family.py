@@ -5,4 +5,4 @@ from __future__ import annotations
 
 from pqkit.families import lattice_family
 
-FAMILY = lattice_family("mldsa", 20, "MLDSAKernels", orders=(30, 50))
+FAMILY = lattice_family("mldsa", 20, "MLDSAKernels", orders=(30, 50), composites="COMPOSITES")

@@ -6,7 +6,7 @@ provides (:class:`MLDSAKernels`) and the optional whole operations
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -116,6 +116,23 @@ class MLDSAKernels(Protocol):
     def bit_unpack(self, b: npt.NDArray[np.uint8], width: int) -> Poly:
         """FIPS 204, Algorithm 18 (SimpleBitUnpack): (..., 32 * width) bytes ->
         (..., 256) int64 in [0, 2^width)."""
+        ...
+
+    # --- composites (pqkit.mldsa.kernels.compose: written once over the primitives) ---
+
+    def challenge_prepare(self, small: Poly) -> Any:
+        """The secret short polynomials of a key (m, 256), signed (s1 || s2 || t0,
+        FIPS 204, Algorithm 7 lines 2-5), in the form :meth:`challenge_mul` takes
+        (opaque; default, composed: their NTT). Secret inputs: constant time."""
+        ...
+
+    def challenge_mul(self, c: Poly, prepared: Any) -> Poly:
+        """Algorithm 7 lines 19-24's products <<c s>>: (b, 256) challenges c in
+        {-1, 0, 1} (SampleInBall) times each polynomial s of ``prepared``
+        (:meth:`challenge_prepare`) in R_q -> (b, m, 256) int64, centred (each
+        product coefficient is at most tau * max|s| < (q - 1) / 2 in absolute value,
+        so this is the product in Z[X]/(X^256 + 1)). Default (composed): ntt,
+        pointwise_mul, intt, centre. Secret inputs: constant time."""
         ...
 
 

@@ -8,8 +8,10 @@ integers (below 2^50) reduced by a multiply-floor-subtract with a precomputed 1/
 multiply-and-shift forms of the Dilithium reference code's constant-time rounding.
 
 NOTE: the rejection samplers (RejNTTPoly, RejBoundedPoly) compact their accepted
-samples with a stable sort of the acceptance flags (RejNTTPoly, whose stream is
-public, with a boolean mask when every row has 256). Which samples were rejected
+samples by positions computed from the acceptance flags alone (RejNTTPoly, whose
+stream is public, with a boolean mask when every row has 256; RejBoundedPoly with
+one gather of each row's first 256 accepted positions, or a stable sort of the
+flags when a row is short). Which samples were rejected
 is independent of the values accepted (the reference implementations branch on
 it too); the accepted values themselves go through no branch. SampleInBall is a
 fixed-length masked scan and one-hot products (its seed is secret on rejected
@@ -40,6 +42,7 @@ from pqkit.mldsa.kernels.tables import MLDSA_ZETAS as ZETAS
 __all__ = ["KERNELS"]
 
 _I64 = np.int64
+_I32 = np.int32
 _F64 = np.float64
 
 
@@ -200,7 +203,8 @@ def pointwise_acc(a_hat: Poly, b_hat: Poly) -> Poly:
     b = np.asarray(b_hat, dtype=_I64)
     if a.shape[-2] > 8:
         raise ValueError("pointwise_acc: at most 8 terms (FIPS 204 matrices have l <= 7)")
-    return _reduce_i64((a * b).sum(axis=-2))
+    # (einsum's sum of products: no (..., m, 256) temporary, about half the time)
+    return _reduce_i64(np.einsum("...mn,...mn->...n", a, b))
 
 
 def power2round(r: Poly) -> tuple[Poly, Poly]:
@@ -214,22 +218,36 @@ _HB32_M, _HB32_S = MLDSA_DECOMPOSE[(Q - 1) // 32]
 _HB88_M, _HB88_S = MLDSA_DECOMPOSE[(Q - 1) // 88]
 
 
+def _decompose32(r: Poly, gamma2: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """:func:`decompose` in int32 (half the memory traffic of int64), in place:
+    r < 2^23, so ((r + 127) >> 7) * M + 2^(S-1) < 2^16 * 11275 + 2^23 < 2^31."""
+    x = np.asarray(r).astype(_I32)
+    r1 = x + 127
+    r1 >>= 7
+    if gamma2 == (Q - 1) // 32:
+        r1 *= _HB32_M
+        r1 += 1 << (_HB32_S - 1)
+        r1 >>= _HB32_S
+        r1 &= 15
+    elif gamma2 == (Q - 1) // 88:
+        r1 *= _HB88_M
+        r1 += 1 << (_HB88_S - 1)
+        r1 >>= _HB88_S
+        r1 ^= ((43 - r1) >> 31) & r1
+    else:
+        raise ValueError(f"unsupported gamma2 {gamma2}: FIPS 204 uses (q-1)/88 or (q-1)/32")
+    r0 = r1 * (-2 * gamma2)
+    r0 += x
+    r0 -= (((Q - 1) // 2 - r0) >> 31) & Q
+    return r1, r0
+
+
 def decompose(r: Poly, gamma2: int) -> tuple[Poly, Poly]:
     # FIPS 204, Algorithm 36 for canonical r, multiply-and-shift form:
     # r1 = round(r / (2 gamma2)) via a fixed-point reciprocal, with the wrap
     # r1 = (q - 1) / (2 gamma2) -> 0 done by masks; r0 = r - r1 * 2 gamma2, centred.
-    x = np.asarray(r, dtype=_I64)
-    r1 = (x + 127) >> 7
-    if gamma2 == (Q - 1) // 32:
-        r1 = ((r1 * _HB32_M + (1 << (_HB32_S - 1))) >> _HB32_S) & 15
-    elif gamma2 == (Q - 1) // 88:
-        r1 = (r1 * _HB88_M + (1 << (_HB88_S - 1))) >> _HB88_S
-        r1 ^= ((43 - r1) >> 63) & r1
-    else:
-        raise ValueError(f"unsupported gamma2 {gamma2}: FIPS 204 uses (q-1)/88 or (q-1)/32")
-    r0 = x - r1 * (2 * gamma2)
-    r0 -= (((Q - 1) // 2 - r0) >> 63) & Q
-    return r1, r0
+    r1, r0 = _decompose32(r, gamma2)
+    return r1.astype(_I64), r0.astype(_I64)
 
 
 def make_hint(z: Poly, r: Poly, gamma2: int) -> Poly:
@@ -247,14 +265,14 @@ def make_hint(z: Poly, r: Poly, gamma2: int) -> Poly:
 def use_hint(h: Poly, r: Poly, gamma2: int) -> Poly:
     # FIPS 204, Algorithm 40: with h = 1, step r1 towards the side r0 lies on, mod m
     m = (Q - 1) // (2 * gamma2)
-    r1, r0 = decompose(r, gamma2)
-    hh = np.asarray(h, dtype=_I64)
-    step = hh * (1 - 2 * (r0 <= 0).astype(_I64))  # +1, -1 or 0
-    out = r1 + step
-    out += (out >> 63) & m  # -1 -> m - 1
-    out -= m
-    out += (out >> 63) & m  # m -> 0
-    return out
+    r1, r0 = _decompose32(r, gamma2)
+    step = np.asarray(h).astype(_I32)  # 1, or -1 where r0 <= 0 (mask of r0 - 1 < 0)
+    step -= (step & ((r0 - 1) >> 31)) << 1
+    r1 += step
+    r1 += (r1 >> 31) & m  # -1 -> m - 1
+    r1 -= m
+    r1 += (r1 >> 31) & m  # m -> 0
+    return r1.astype(_I64)
 
 
 def infinity_norm(a: Poly) -> npt.NDArray[np.int64]:
@@ -280,6 +298,7 @@ def _compact(values: Poly, accept: npt.NDArray[np.bool_]) -> tuple[Poly, npt.NDA
 
 
 _PAD1 = np.zeros(1, dtype=np.uint8)
+_FIRST = np.arange(N)
 
 
 def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]]:
@@ -293,11 +312,20 @@ def rej_uniform(buf: npt.NDArray[np.uint8]) -> tuple[Poly, npt.NDArray[np.int64]
     # Public data (ExpandA of the public rho): the candidates from little-endian
     # 32-bit reads at bytes 3i (a strided view over the bytes and one byte of
     # padding; the fourth byte is masked off), then each row's first 256.
+    # Every row full (the usual case): the accepted values in order (a boolean mask,
+    # public data), each row's first 256 gathered from where the row begins.
     flat = np.concatenate([b[..., :n].reshape(-1), _PAD1])
     words = np.ndarray((rows * (n // 3),), dtype="<u4", buffer=flat, strides=(3,))
     cand = words & np.uint32(0x7FFFFF)
-    out, counts = first_accepted(cand, cand < Q, rows, n // 3)
-    return out.reshape(*lead, N), np.array(counts, dtype=_I64).reshape(lead)
+    accept = cand < Q
+    per_row = accept.reshape(rows, n // 3).sum(axis=1)
+    if n // 3 < N or int(per_row.min()) < N:  # a short row: the caller reads more
+        out, counts = first_accepted(cand, accept, rows, n // 3)
+        return out.reshape(*lead, N), np.array(counts, dtype=_I64).reshape(lead)
+    begins = np.zeros(rows, dtype=_I64)
+    np.cumsum(per_row[:-1], out=begins[1:])
+    full: Poly = cand[accept][begins[:, None] + _FIRST].astype(_I64)
+    return full.reshape(*lead, N), np.full(lead, N, dtype=_I64)
 
 
 def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray[np.int64]]:
@@ -316,8 +344,27 @@ def rej_bounded(buf: npt.NDArray[np.uint8], eta: int) -> tuple[Poly, npt.NDArray
     else:
         accept = nib < 9
         vals = 4 - nib
-    out, count = _compact(vals, accept)
+    out, count = _first_256(vals, accept)
     return out.astype(_I64), count
+
+
+def _first_256(values: Poly, accept: npt.NDArray[np.bool_]) -> tuple[Poly, npt.NDArray[np.int64]]:
+    """:func:`_compact` in fewer, cheaper calls where every row has 256 accepted
+    values (the usual case): the flat positions of the accepted entries, each row's
+    first (searchsorted), and one gather of the 256 positions from there. As with
+    the stable sort, which entries move where follows from ``accept`` alone (which
+    samples were rejected), never from the values moved; ``values`` is only read
+    through the gather, by no boolean mask."""
+    lead, width = accept.shape[:-1], accept.shape[-1]
+    rows = math.prod(lead)
+    accepted = accept.reshape(-1).nonzero()[0]
+    starts = accepted.searchsorted(np.arange(rows) * width)
+    ends = np.append(starts[1:], len(accepted))
+    if rows == 0 or width < N or int((ends - starts).min()) < N:
+        return _compact(values, accept)  # a short row: the caller reads more
+    first = accepted[starts[:, None] + _FIRST]
+    out: Poly = values.reshape(-1).take(first).reshape(*lead, N)
+    return out, np.full(lead, N, dtype=_I64)
 
 
 _LANES = 4  # rows per Python-integer word in the scan below: 16-bit lanes
@@ -386,7 +433,7 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     # Outputs equal the reference's, including the partial c of a short prefix.
     s = np.asarray(stream, dtype=np.uint8)
     lead = s.shape[:-1]
-    rows = s.reshape(int(np.prod(lead)), s.shape[-1])
+    rows = s.reshape(math.prod(lead), s.shape[-1])
     count, n = rows.shape
     if n < 8 or tau == 0:
         ok_empty = np.full(lead, n >= 8 and tau == 0, dtype=np.bool_)
@@ -400,7 +447,8 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     rank = np.cumsum(accept, axis=1, dtype=np.float32)
     rank *= accept
     rank -= 1
-    onehot = np.equal(rank[:, None, :], _STEPS_F32[:tau, None]).astype(np.float32)
+    onehot = np.empty((count, tau, idx.shape[1]), dtype=np.float32)
+    np.equal(rank[:, None, :], _STEPS_F32[:tau, None], out=onehot, casting="unsafe")
     values = np.empty((count, idx.shape[1], 2), dtype=np.float32)
     values[:, :, 0] = 1.0
     np.add(idx, 1.0, out=values[:, :, 1], casting="unsafe")
@@ -413,9 +461,11 @@ def sample_in_ball(stream: npt.NDArray[np.uint8], tau: int) -> tuple[Poly, npt.N
     # maximum over u is elementwise): [0] the first step u > v that moves what sits
     # at i_v (j_u = i_v); [1] the first step u > t that moves sign t from j_t.
     j_u = j_t.T[:, :, None]
+    targets = np.empty((2, 1, count, tau), dtype=_I64)  # [0] i_v, [1] j_t
+    targets[0] = i_t
+    targets[1, 0] = j_t
     later = np.empty((2, tau, count, tau), dtype=np.float32)
-    np.equal(j_u, i_t, out=later[0], casting="unsafe")
-    np.equal(j_u, j_t, out=later[1], casting="unsafe")
+    np.equal(j_u, targets, out=later, casting="unsafe")
     later *= _later_weights(tau)
     step = tau - later.max(axis=1)  # (2, count, tau); tau where there is none
     moves = step < tau
@@ -524,13 +574,60 @@ def bit_unpack(b: npt.NDArray[np.uint8], width: int) -> Poly:
     return out
 
 
+# --- Challenge products (composites challenge_prepare / challenge_mul) ----------------
+#
+# c s for a challenge c in {-1, 0, 1} (tau non-zero) and a short s (|s| <= 2^12: s1,
+# s2 within eta, t0 within 2^12) has coefficients of at most tau 2^12 < 2^18, so it is
+# computed exactly in floating point: Z[X]/(X^256 + 1) splits over C into
+# C[X]/(X^128 - i) and its conjugate, where a real a = a_lo + X^128 a_hi is
+# a_lo + i a_hi; with X = theta Y (theta^128 = i) that ring is C[Y]/(Y^128 - 1),
+# a cyclic convolution: a complex FFT of 128 points. The rounding error of the
+# transforms is of order 2^-53 log2(128) |c|_2 |s|_2 < 2^-30 (|c|_2 <= 8,
+# |s|_2 <= 2^16), far from 1/2, so rounding gives the exact integers (tests:
+# tests/test_arith_mldsa.py, extreme inputs against the composed NTT products).
+# Fixed-length float arithmetic: no branch, index or reduction on the secret values.
+
+_HALF = N // 2
+_TWIST = np.exp(1j * np.pi * np.arange(_HALF) / N)  # theta^j, theta = e^(i pi / 256)
+_UNTWIST = np.conj(_TWIST)
+
+
+def _twisted_fft(a: Poly) -> npt.NDArray[np.complex128]:
+    """(..., 256) real -> FFT_128((a_lo + i a_hi) theta^j): a in C[Y]/(Y^128 - 1)."""
+    x = np.asarray(a)
+    z = np.empty((*x.shape[:-1], _HALF), dtype=np.complex128)
+    z.real = x[..., :_HALF]
+    z.imag = x[..., _HALF:]
+    z *= _TWIST
+    out: npt.NDArray[np.complex128] = np.fft.fft(z)
+    return out
+
+
+def challenge_prepare(small: Poly) -> npt.NDArray[np.complex128]:
+    # FIPS 204, Algorithm 7 lines 2-5: the key's s1, s2, t0 in the transform domain
+    # above (in place of their NTT), once per signature.
+    return _twisted_fft(small)
+
+
+def challenge_mul(c: Poly, prepared: npt.NDArray[np.complex128]) -> Poly:
+    # FIPS 204, Algorithm 7 lines 19-24 (<<c s1>>, <<c s2>>, <<c t0>>): exact, centred.
+    r = np.fft.ifft(_twisted_fft(c)[:, None] * prepared[None])
+    r *= _UNTWIST
+    out = np.empty((*r.shape[:-1], N), dtype=_F64)
+    out[..., :_HALF] = r.real
+    out[..., _HALF:] = r.imag
+    np.rint(out, out=out)
+    products: Poly = out.astype(_I64)
+    return products
+
+
 def mod_q(x: Poly) -> Poly:
-    """Canonical [0, q) for x in (-q, 2q), branch-free."""
-    y = np.asarray(x, dtype=_I64)
-    y = y + ((y >> 63) & Q)
+    """Canonical [0, q) for x in (-q, 2q), branch-free (int32 inside, in place)."""
+    y = np.asarray(x).astype(_I32)
+    y += (y >> 31) & Q
     y -= Q
-    y += (y >> 63) & Q
-    return y
+    y += (y >> 31) & Q
+    return y.astype(_I64)
 
 
 def centre(x: Poly) -> Poly:
