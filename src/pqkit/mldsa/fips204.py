@@ -80,7 +80,7 @@ class MLDSA(DilithiumScheme):
         """FIPS 204, Algorithm 2 (ML-DSA.Sign), or Algorithm 4 (HashML-DSA.Sign) with
         ``prehash``: Algorithm 7 on M' with fresh (or the given) rnd."""
         ops = self._ops()
-        sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
+        sk = self._secret_bytes(secret_key)
         rnd_bytes = self._rnd(deterministic, rnd, rng)
         return self._sign_m(ops, sk, m_prime, rnd_bytes)
 
@@ -98,7 +98,7 @@ class MLDSA(DilithiumScheme):
         """FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) on M' directly."""
         ops = self._ops()
         m = as_bytes(m_prime, "m_prime")
-        sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
+        sk = self._secret_bytes(secret_key)
         rnd_bytes = as_bytes_len(rnd, "rnd", RND_LENGTH)
         return self._sign_m(ops, sk, m, rnd_bytes)
 

@@ -44,8 +44,11 @@ class DilithiumScheme(SignatureBase):
     def _public_key(self, public_key: Any) -> bytes:
         return as_bytes_len(public_key, f"{self.name} public key", self.length_public_key)
 
+    def _secret_bytes(self, secret_key: Any) -> bytes:
+        return as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
+
     def _secret_key(self, ops: core.Ops, secret_key: Any) -> core.SecretKey:
-        sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
+        sk = self._secret_bytes(secret_key)
         key = core.secret_key_cached(self.params, ops, sk)  # skDecode's range check
         self._check_consistent(ops, sk, key)
         return key
@@ -96,5 +99,5 @@ class DilithiumScheme(SignatureBase):
         ValueError names the failed check: length, s1/s2 range, t0 consistency
         (t0 must be Power2Round(A s1 + s2)'s low part) or tr = H(pk).
         """
-        sk = as_bytes_len(secret_key, f"{self.name} secret key", self.length_secret_key)
+        sk = self._secret_bytes(secret_key)
         return core.public_key_from_secret(self.params, self._ops(), sk)

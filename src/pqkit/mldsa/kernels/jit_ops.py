@@ -92,6 +92,19 @@ def _h(data: Any, n: int) -> Any:
     return _sponge1(data, RATE_256, SHAKE_PAD, n)
 
 
+@jit_inline
+def _mu(tr: Any, m_prime: Any) -> Any:
+    """mu = H(tr || M', 64) (FIPS 204, Algorithm 7 line 6; Algorithm 8 line 7) of M'
+    as the caller's ``bytes``."""
+    t = tr.shape[0]
+    n = len(m_prime)
+    data = np.empty(t + n, dtype=np.uint8)
+    put(data[:t], tr)
+    for i in range(n):
+        data[t + i] = m_prime[i]
+    return _h(data, 64)
+
+
 # --- FIPS 204, Algorithms 32-34 (expansion) ----------------------------------------------
 
 
@@ -294,8 +307,9 @@ def _check_secret(sk_bytes: Any, a_hat: Any, eta: int, eta_bits: int, tr_bytes: 
     :func:`pqkit.mldsa.core.public_key_from_secret`): skDecode (FIPS 204, Algorithm
     25) with the range of s1 / s2, t = NTT^-1(A_hat o NTT(s1)) + s2 and its
     Power2Round (Algorithm 6 lines 5-6) against the t0 in sk, and tr against
-    H(pkEncode(rho, t1)) (lines 8-9). Returns (range_bad, t0_bad, tr_bad, pk): each
-    verdict an OR of masks over the whole key (no early exit, no branch on the key).
+    H(pkEncode(rho, t1)) (lines 8-9). Returns (failed, pk): failed 0 when it passes,
+    else the first check that failed, 1 range, 2 t0, 3 tr; each verdict an OR of
+    masks over the whole key (no early exit), the three combined at the end only.
     ``a_hat`` is ExpandA(rho) of sk's rho, (k, l, 256); ``sk_bytes`` the caller's
     ``bytes`` (copied here: :func:`pqkit.arith._jit.owned`)."""
     sk = owned(sk_bytes)
@@ -320,7 +334,10 @@ def _check_secret(sk_bytes: Any, a_hat: Any, eta: int, eta_bits: int, tr_bytes: 
     diff_tr = 0
     for i in range(tr_bytes):
         diff_tr |= np.int64(tr[i]) ^ np.int64(sk[64 + i])
-    return (over >> 63) & 1, ((-diff_t0) >> 63) & 1, ((-diff_tr) >> 63) & 1, pk
+    range_bad = (over >> 63) & 1
+    t0_bad = ((-diff_t0) >> 63) & 1
+    tr_bad = ((-diff_tr) >> 63) & 1
+    return 1 if range_bad else 2 if t0_bad else 3 if tr_bad else 0, pk
 
 
 @jit_inline
@@ -470,16 +487,10 @@ def _sign_m(
     if a_hat.shape[0] == 0:
         a_hat = _expand_a(sk[:32].copy(), k, l)
     if check:
-        range_bad, t0_bad, tr_bad, _ = _check_secret(sk_bytes, a_hat, eta, eta_bits, tr_bytes)
-        failed = 1 if range_bad else 2 if t0_bad else 3 if tr_bad else 0
+        failed, _ = _check_secret(sk_bytes, a_hat, eta, eta_bits, tr_bytes)
         if failed:
             return failed, np.empty(0, dtype=np.uint8), a_hat
-    n = len(m_prime)
-    data = np.empty(tr_bytes + n, dtype=np.uint8)  # tr || M'
-    put(data[:tr_bytes], sk[64 : 64 + tr_bytes])
-    for i in range(n):
-        data[tr_bytes + i] = m_prime[i]
-    mu = _h(data, 64)  # line 6
+    mu = _mu(sk[64 : 64 + tr_bytes], m_prime)  # line 6
     seed = np.empty(128, dtype=np.uint8)  # K || rnd || mu
     put(seed[:32], sk[32:64])
     for i in range(32):
@@ -698,12 +709,7 @@ def _verify_m(
     pk = owned(pk_bytes)
     if a_hat.shape[0] == 0:
         a_hat = _expand_a(pk[:32].copy(), k, l)
-    n = len(m_prime)
-    data = np.empty(tr_bytes + n, dtype=np.uint8)
-    put(data[:tr_bytes], _h(pk, tr_bytes))
-    for i in range(n):
-        data[tr_bytes + i] = m_prime[i]
-    mu = _h(data, 64)
+    mu = _mu(_h(pk, tr_bytes), m_prime)  # lines 6-7
     ok = _verify_mu(pk, a_hat, mu, owned(sig_bytes), tau, gamma1, gamma2, omega, ctb, beta)
     return ok, a_hat
 
@@ -713,6 +719,16 @@ def _verify_m(
 
 _u8 = kernel_bytes
 _NO_A_HAT = np.zeros((0, 0, 256), dtype=np.int64)  # "expand it here"; never written
+
+
+def _a_hat_in(A_hat: npt.NDArray[np.int64] | None) -> npt.NDArray[np.int64]:
+    """A whole operation's A_hat argument: the cached one, or none (expand inside)."""
+    return _NO_A_HAT if A_hat is None else kernel_array(A_hat)
+
+
+def _a_hat_out(A_hat: npt.NDArray[np.int64] | None, made: Any) -> npt.NDArray[np.int64]:
+    """The A_hat a whole operation hands back: the one given, or the one it made."""
+    return frozen_view(made) if A_hat is None else A_hat
 
 
 def mldsa_expand_a(rho: bytes, k: int, l: int) -> npt.NDArray[np.int64]:  # noqa: E741
@@ -730,9 +746,8 @@ def mldsa_keygen_internal(xi: bytes, *params: Any) -> tuple[bytes, bytes]:
 def mldsa_check_secret(sk: bytes, A_hat: npt.NDArray[np.int64], *params: int) -> tuple[int, bytes]:
     """``params``: k, l, eta, eta_bits, tr_bytes (the contract's
     :class:`MLDSAOperations`; k and l are A_hat's shape)."""
-    range_bad, t0_bad, tr_bad, pk = _check_secret(sk, kernel_array(A_hat), *params[2:])
-    failed = 1 if range_bad else 2 if t0_bad else 3 if tr_bad else 0
-    return failed, pk.tobytes()
+    failed, pk = _check_secret(sk, kernel_array(A_hat), *params[2:])
+    return int(failed), pk.tobytes()
 
 
 def mldsa_sign_internal(
@@ -754,13 +769,8 @@ def mldsa_sign(
 ) -> tuple[int, bytes | None, npt.NDArray[np.int64]]:
     """``params``: eta, eta_bits, tau, gamma1, gamma2, omega, c_tilde_bytes,
     tr_bytes, max_attempts, k, l (the contract's :class:`MLDSAOperations`)."""
-    if A_hat is None:
-        failed, out, made = _sign_m(sk, _NO_A_HAT, m_prime, rnd, check, *params)
-        a_hat = frozen_view(made)
-    else:
-        failed, out, _ = _sign_m(sk, kernel_array(A_hat), m_prime, rnd, check, *params)
-        a_hat = A_hat
-    return int(failed), out.tobytes() if out.shape[0] else None, a_hat
+    failed, out, made = _sign_m(sk, _a_hat_in(A_hat), m_prime, rnd, check, *params)
+    return int(failed), out.tobytes() if out.shape[0] else None, _a_hat_out(A_hat, made)
 
 
 def mldsa_verify_internal(
@@ -776,11 +786,8 @@ def mldsa_verify(
 ) -> tuple[bool, npt.NDArray[np.int64]]:
     """``params``: tau, gamma1, gamma2, omega, c_tilde_bytes, beta, tr_bytes, k, l
     (the contract's :class:`MLDSAOperations`)."""
-    if A_hat is None:
-        ok, made = _verify_m(pk, _NO_A_HAT, m_prime, sig, *params)
-        return bool(ok), frozen_view(made)
-    ok, _ = _verify_m(pk, kernel_array(A_hat), m_prime, sig, *params)
-    return bool(ok), A_hat
+    ok, made = _verify_m(pk, _a_hat_in(A_hat), m_prime, sig, *params)
+    return bool(ok), _a_hat_out(A_hat, made)
 
 
 OPERATIONS: dict[str, Any] = kernel_table(MLDSAOperations, globals())
